@@ -1,0 +1,27 @@
+import { openai } from "@ai-sdk/openai";
+import { z } from "zod";
+import { defineWorkflow } from "../sdk/define-workflow.ts";
+import { model } from "../sdk/model.ts";
+
+/** The seed's worked example, as written there. */
+export const summarizeTicket = defineWorkflow({
+  id: "support.summarize-ticket",
+  description: "Summarize a support ticket and classify its severity.",
+  input: z.object({
+    ticketId: z.string(),
+    transcript: z.string(),
+  }),
+  output: z.object({
+    summary: z.string(),
+    severity: z.enum(["low", "medium", "high"]),
+  }),
+  // Execution model slots (the planner chooses among these in LWIR step with.model)
+  models: [
+    model(openai("gpt-5"), { description: "Strong reasoning model for complex analysis." }),
+    model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." }),
+  ],
+  planner: {
+    model: openai("gpt-5"),
+    system: "You design support-ticket workflows. Test code in scratch before committing.",
+  },
+});

@@ -1,0 +1,97 @@
+import { modelIdentity } from "../sdk/model.ts";
+import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
+import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
+import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
+import type { Skill } from "../sdk/skill.ts";
+import type { ToolRegistry } from "../sdk/tool.ts";
+import { digestJson, digestText, type Digest } from "./digest.ts";
+import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model-slots.ts";
+import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";
+
+/**
+ * The view of a definition the planner receives and the definition hash covers (seed, stage 3).
+ * Extends the seed's shape with `tools` (each tool's descriptor: description and schemas) and
+ * `requestedOutputMode`, so changing a tool's description or the output mode changes the hash.
+ */
+export type WorkflowDefinitionSnapshot = {
+  readonly id: string;
+  readonly description: string;
+  readonly inputSchemaHash: Digest;
+  readonly outputSchemaHash: Digest;
+  readonly requestedOutputMode: NormalizedOutputMode["mode"];
+  readonly modelSlots: readonly ResolvedModelSlot[];
+  readonly plannerConfig: {
+    readonly modelSlotId: string;
+    readonly providerId: string;
+    readonly modelId: string;
+    readonly harnessId: string;
+    readonly systemHash: Digest;
+    readonly skillsHash: Digest;
+    readonly maxRevisions: number;
+  };
+  readonly workerConfig: { readonly harnessId: string; readonly skillsHash: Digest };
+  /** Sorted ids of every tool the workflow may use (inline and global). */
+  readonly globalTools: readonly string[];
+  readonly tools: readonly ToolDescriptor[];
+  readonly memoryConfig: MemoryConfig;
+};
+
+/**
+ * A definition resolved against a tool registry: its snapshot, the snapshot's hash, and the
+ * normalized schemas (kept beside the snapshot, which holds only their hashes).
+ */
+export type DefinitionCapabilities = {
+  readonly snapshot: WorkflowDefinitionSnapshot;
+  readonly definitionHash: Digest;
+  readonly inputSchema: JsonSchema;
+  readonly requestedOutput: NormalizedOutputMode;
+  readonly outputSchema: JsonSchema;
+};
+
+/**
+ * Normalizes a definition's schemas, resolves its slots and tools, and hashes the snapshot. Throws
+ * `WorkflowMissingToolError` when a global tool is not in `registry`.
+ *
+ * @example
+ * const caps = await snapshotDefinition(summarizeTicket, {});
+ * caps.definitionHash // "sha256:…", stable until the definition changes
+ */
+export async function snapshotDefinition(definition: WorkflowDefinition, registry: ToolRegistry = {}): Promise<DefinitionCapabilities> {
+  const input = await normalizeSchema(definition.input, "input", `${definition.id}.input`);
+  const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`);
+  const outputSchema = schemaOfOutputMode(requestedOutput) ?? true;
+  const tools = await resolveTools(definition, registry);
+  const planner = modelIdentity(definition.planner.model);
+  const snapshot: WorkflowDefinitionSnapshot = {
+    id: definition.id,
+    description: definition.description,
+    inputSchemaHash: input.hash,
+    outputSchemaHash: digestJson(outputSchema),
+    requestedOutputMode: requestedOutput.mode,
+    modelSlots: resolveModelSlots(definition.models),
+    plannerConfig: {
+      modelSlotId: slotBaseName(planner.modelId),
+      providerId: planner.providerId,
+      modelId: planner.modelId,
+      harnessId: definition.planner.harness,
+      systemHash: digestText(definition.planner.system),
+      skillsHash: skillsHash(definition.planner.skills),
+      maxRevisions: definition.planner.maxRevisions,
+    },
+    workerConfig: { harnessId: definition.worker.harness, skillsHash: skillsHash(definition.worker.skills) },
+    globalTools: tools.map((t) => t.id),
+    tools,
+    memoryConfig: {
+      workflow: definition.memory.workflow,
+      org: definition.memory.org,
+      attached: [...definition.memory.attached].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    },
+  };
+  return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
+}
+
+/** Digest of a skill set; order-independent (skills sort by name). */
+export function skillsHash(skills: readonly Skill[]): Digest {
+  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return digestJson(sorted.map((s) => ({ name: s.name, description: s.description, body: s.body })));
+}

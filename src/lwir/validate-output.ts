@@ -1,0 +1,42 @@
+import { OUTPUT_MODES } from "../schema/normalize-output-mode.ts";
+import type { FindingSink } from "./findings-sink.ts";
+import { checkSchemaShape } from "./validate-schema-shape.ts";
+
+const FIELDS_BY_MODE: Record<string, readonly string[]> = {
+  text: ["mode"],
+  object: ["mode", "schema"],
+  array: ["mode", "schema"],
+  choice: ["mode", "values"],
+  json: ["mode", "schema"],
+};
+
+/** Checks a step's `output` descriptor: a known mode with exactly the fields that mode takes. */
+export function checkOutputMode(sink: FindingSink, value: unknown, path: string): void {
+  const output = sink.object(value, path);
+  if (!output) return;
+  const mode = output.mode;
+  if (typeof mode !== "string" || !(OUTPUT_MODES as readonly string[]).includes(mode)) {
+    sink.error("output.unknown_mode", `${path}.mode`, `${path}.mode must be one of ${OUTPUT_MODES.join(", ")}`);
+    return;
+  }
+  const allowed = FIELDS_BY_MODE[mode] as readonly string[];
+  for (const key of Object.keys(output)) {
+    if (!allowed.includes(key)) sink.error("output.unexpected_field", `${path}.${key}`, `output mode "${mode}" does not take "${key}"`);
+  }
+  if (mode === "choice") {
+    const values = output.values;
+    if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string" && v !== "") || new Set(values).size !== values.length) {
+      sink.error("output.invalid_choice", `${path}.values`);
+    }
+    return;
+  }
+  if (mode === "text") return;
+  if (output.schema === undefined) {
+    if (mode !== "json") sink.error("output.schema_required", `${path}.schema`, `output mode "${mode}" needs a schema`);
+    return;
+  }
+  const type = checkSchemaShape(sink, output.schema, `${path}.schema`);
+  if ((mode === "object" || mode === "array") && type !== mode && type !== null) {
+    sink.error("output.schema_mode_mismatch", `${path}.schema.type`, `output mode "${mode}" needs a schema with type "${mode}"`);
+  }
+}

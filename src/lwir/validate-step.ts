@@ -1,0 +1,98 @@
+import { childPath } from "../sdk/json-path.ts";
+import type { FindingSink } from "./findings-sink.ts";
+import { STEP_KINDS } from "./types.ts";
+import { checkCodeRun, checkFixer } from "./validate-code-run.ts";
+import { checkOutputMode } from "./validate-output.ts";
+import { checkTemplates, type TemplateScope } from "./validate-templates.ts";
+
+export const STEP_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
+const STEP_FIELDS = ["id", "uses", "needs", "with", "output", "onFailure", "retry", "timeoutMs", "description"];
+
+/** What a step is checked against: the document's permissions and the template scope. */
+export type StepContext = {
+  readonly models: ReadonlySet<string>;
+  readonly tools: ReadonlySet<string>;
+  readonly networkPermitted: boolean;
+  readonly scope: TemplateScope;
+};
+
+/** Checks one step's fields, its kind-specific `with`, its output, fixer and templates. */
+export function checkStep(sink: FindingSink, step: Record<string, unknown>, path: string, ctx: StepContext): void {
+  sink.closed(step, STEP_FIELDS, path);
+  const kind = step.uses;
+  if (kind === undefined) sink.error("field.required", `${path}.uses`, `${path}.uses is required`);
+  else if (!(STEP_KINDS as readonly unknown[]).includes(kind)) {
+    sink.error("step.unknown_kind", `${path}.uses`, `uses ${JSON.stringify(kind)} is not one of ${STEP_KINDS.join(", ")}`);
+  }
+  if (step.description !== undefined && typeof step.description !== "string") sink.error("field.invalid_type", `${path}.description`, `${path}.description must be a string`);
+  if (step.output === undefined) sink.error("field.required", `${path}.output`, `${path}.output is required`);
+  else checkOutputMode(sink, step.output, `${path}.output`);
+  if (step.retry !== undefined) {
+    const retry = sink.object(step.retry, `${path}.retry`);
+    if (retry) {
+      sink.closed(retry, ["maxAttempts", "backoffMs"], `${path}.retry`);
+      if (retry.maxAttempts === undefined) sink.error("field.required", `${path}.retry.maxAttempts`, `${path}.retry.maxAttempts is required`);
+      sink.integer(retry.maxAttempts, 1, 10, "step.invalid_retry", `${path}.retry.maxAttempts`);
+      sink.integer(retry.backoffMs, 0, 3_600_000, "step.invalid_retry", `${path}.retry.backoffMs`);
+    }
+  }
+  sink.integer(step.timeoutMs, 1, 86_400_000, "step.invalid_timeout", `${path}.timeoutMs`);
+  if (step.onFailure !== undefined) checkFixer(sink, step.onFailure, `${path}.onFailure`, kind, ctx.models);
+  const w = sink.object(sink.required(step, "with", path) ?? {}, `${path}.with`);
+  if (!w) return;
+  const withPath = `${path}.with`;
+  switch (kind) {
+    case "ai.generate":
+      checkAiGenerate(sink, w, withPath, ctx);
+      break;
+    case "tool.call":
+      checkToolCall(sink, w, withPath, ctx);
+      break;
+    case "code.run":
+      checkCodeRun(sink, w, withPath, ctx.networkPermitted);
+      if (w.input !== undefined) checkTemplates(sink, w.input, `${withPath}.input`, ctx.scope);
+      break;
+    default:
+      break;
+  }
+}
+
+function checkAiGenerate(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext): void {
+  sink.closed(w, ["model", "prompt", "system", "temperature", "maxOutputTokens"], path);
+  const model = sink.string(w, "model", path);
+  if (model !== undefined && !ctx.models.has(model)) sink.error("step.model_not_permitted", `${path}.model`, `model "${model}" is not in permissions.models`);
+  const prompt = sink.string(w, "prompt", path);
+  if (prompt !== undefined) checkTemplates(sink, prompt, `${path}.prompt`, ctx.scope);
+  const system = sink.string(w, "system", path, { optional: true });
+  if (system !== undefined) checkTemplates(sink, system, `${path}.system`, ctx.scope);
+  const t = w.temperature;
+  if (t !== undefined && (typeof t !== "number" || t < 0 || t > 2)) sink.error("step.invalid_parameter", `${path}.temperature`, "temperature is a number from 0 to 2");
+  sink.integer(w.maxOutputTokens, 1, 1_000_000, "step.invalid_parameter", `${path}.maxOutputTokens`);
+}
+
+function checkToolCall(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext): void {
+  sink.closed(w, ["tool", "input"], path);
+  const tool = sink.string(w, "tool", path);
+  if (tool !== undefined && !ctx.tools.has(tool)) sink.error("step.tool_not_permitted", `${path}.tool`, `tool "${tool}" is not in permissions.tools`);
+  if (w.input !== undefined) {
+    if (sink.object(w.input, `${path}.input`)) checkTemplates(sink, w.input, `${path}.input`, ctx.scope);
+  }
+}
+
+/** Reads `needs` as a list of step ids, recording malformed and duplicate entries. */
+export function readNeeds(sink: FindingSink, step: Record<string, unknown>, path: string): string[] {
+  const needs = step.needs;
+  if (needs === undefined) return [];
+  if (!Array.isArray(needs)) {
+    sink.error("field.invalid_type", `${path}.needs`, `${path}.needs must be a list of step ids`);
+    return [];
+  }
+  const out: string[] = [];
+  needs.forEach((dep, i) => {
+    const at = childPath(`${path}.needs`, i);
+    if (typeof dep !== "string") sink.error("field.invalid_type", at, `${at} must be a step id`);
+    else if (out.includes(dep)) sink.warn("step.needs_duplicate", at, `needs names "${dep}" twice`);
+    else out.push(dep);
+  });
+  return out;
+}

@@ -1,0 +1,60 @@
+import type { JsonSchema } from "../schema/normalize-schema.ts";
+import { childPath } from "../sdk/json-path.ts";
+import type { FindingSink } from "./findings-sink.ts";
+import { expressionsOf, isTemplate, parseTemplate, TEMPLATE_FUNCTIONS, type TemplateExpr } from "./template.ts";
+
+/** What a step's templates may refer to. */
+export type TemplateScope = {
+  readonly stepIds: ReadonlySet<string>;
+  readonly upstream: ReadonlySet<string>;
+  readonly inputSchema: JsonSchema | undefined;
+};
+
+/** Parses every template string inside `value` (recursively) and checks what it refers to. */
+export function checkTemplates(sink: FindingSink, value: unknown, path: string, scope: TemplateScope): void {
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path }];
+  while (stack.length > 0) {
+    const item = stack.pop() as { value: unknown; path: string };
+    const v = item.value;
+    if (typeof v === "string") {
+      if (isTemplate(v)) checkTemplateString(sink, v, item.path, scope);
+    } else if (Array.isArray(v)) {
+      v.forEach((child, i) => stack.push({ value: child, path: childPath(item.path, i) }));
+    } else if (typeof v === "object" && v !== null) {
+      for (const [key, child] of Object.entries(v)) stack.push({ value: child, path: childPath(item.path, key) });
+    }
+  }
+}
+
+function checkTemplateString(sink: FindingSink, text: string, path: string, scope: TemplateScope): void {
+  const parsed = parseTemplate(text);
+  if (!parsed.ok) {
+    sink.error(parsed.error.code, path, parsed.error.message);
+    return;
+  }
+  for (const expr of expressionsOf(parsed.parts)) checkExpression(sink, expr, path, scope);
+}
+
+function checkExpression(sink: FindingSink, expr: TemplateExpr, path: string, scope: TemplateScope): void {
+  if (expr.type === "call") {
+    const arity = (TEMPLATE_FUNCTIONS as Record<string, number>)[expr.name];
+    if (arity === undefined) sink.error("template.unknown_function", path, `"${expr.name}" is not a template function (${Object.keys(TEMPLATE_FUNCTIONS).join(", ")})`);
+    else if (expr.args.length !== arity) sink.error("template.function_arity", path, `${expr.name}() takes ${arity} argument${arity === 1 ? "" : "s"}, not ${expr.args.length}`);
+  } else if (expr.type === "step") {
+    if (!scope.stepIds.has(expr.stepId)) sink.error("template.unknown_step", path, `steps.${expr.stepId} does not exist`);
+    else if (!scope.upstream.has(expr.stepId)) sink.error("template.step_not_upstream", path, `steps.${expr.stepId} is not upstream of this step; add it to needs`);
+  } else if (expr.type === "input") {
+    const field = expr.path[0];
+    if (typeof field === "string" && !declaresProperty(scope.inputSchema, field)) {
+      sink.warn("template.unknown_input_field", path, `input.${field} is not declared by the input schema`);
+    }
+  }
+}
+
+function declaresProperty(schema: JsonSchema | undefined, field: string): boolean {
+  if (typeof schema !== "object" || schema === null) return true;
+  const properties = schema.properties;
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return true;
+  if (Object.hasOwn(properties, field)) return true;
+  return schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+}

@@ -1,0 +1,112 @@
+import { toJSONSchema, type ZodType } from "zod";
+import { assertCanonicalizable, type JsonValue } from "../identity/canonical-json.ts";
+import { digestJson, type Digest } from "../identity/digest.ts";
+import { LittleError } from "../sdk/errors/little-error.ts";
+import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
+
+/** A JSON Schema document as plain data (an object, or `true`/`false`). */
+export type JsonSchema = { [key: string]: JsonValue } | boolean;
+
+/**
+ * The closed form every schema is funnelled into: plain JSON Schema data and its digest. Nothing
+ * executable survives normalization.
+ */
+export type NormalizedSchemaDescriptor = {
+  readonly kind: "json-schema";
+  readonly schema: JsonSchema;
+  readonly hash: Digest;
+};
+
+/** What `normalizeSchema` accepts: zod 4, AI SDK `jsonSchema()`/`zodSchema()`, or JSON Schema. */
+export type SchemaInput = ZodType | { readonly jsonSchema: unknown } | JsonSchema;
+
+/** Whether a schema describes data coming in (zod defaults make fields optional) or going out. */
+export type SchemaDirection = "input" | "output";
+
+/**
+ * Normalizes any supported schema form into a {@link NormalizedSchemaDescriptor}.
+ *
+ * @example
+ * const d = await normalizeSchema(z.object({ id: z.string() }), "input", "workflow.input");
+ * d.schema // { type: "object", properties: { id: { type: "string" } }, required: ["id"], ... }
+ */
+export async function normalizeSchema(
+  input: unknown,
+  direction: SchemaDirection,
+  where: string,
+): Promise<NormalizedSchemaDescriptor> {
+  const schema = normalizeJsonSchema(await toJsonSchemaData(input, direction, where), where);
+  return { kind: "json-schema", schema, hash: digestJson(schema) };
+}
+
+/**
+ * Normalizes plain JSON Schema data (e.g. a schema a planner wrote into LWIR) so that two
+ * spellings of the same schema hash alike: the top-level `$schema` dialect marker is dropped.
+ */
+export function normalizeJsonSchema(value: unknown, where: string): JsonSchema {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "function") throw new LiveValidatorRejectedError(where);
+  if (!isPlainObject(value)) {
+    throw new UnsupportedSchemaError(where, "a JSON Schema must be an object or a boolean");
+  }
+  try {
+    assertCanonicalizable(value);
+  } catch (error) {
+    if (LittleError.is(error) && "path" in error) {
+      const path = String((error as { path: unknown }).path);
+      if ((error as { reason?: unknown }).reason === "function") {
+        throw new LiveValidatorRejectedError(where, `function at ${path}`);
+      }
+      throw new UnsupportedSchemaError(where, `not plain JSON data: ${error.message}`);
+    }
+    throw error;
+  }
+  const { $schema: _dialect, ...rest } = value;
+  return rest as { [key: string]: JsonValue };
+}
+
+/** Digest of a plain JSON Schema after {@link normalizeJsonSchema}. */
+export function hashJsonSchema(value: unknown, where: string): Digest {
+  return digestJson(normalizeJsonSchema(value, where));
+}
+
+async function toJsonSchemaData(input: unknown, direction: SchemaDirection, where: string): Promise<unknown> {
+  if (typeof input === "function") throw new LiveValidatorRejectedError(where);
+  if (input === null || typeof input !== "object") {
+    if (typeof input === "boolean") return input;
+    throw new UnsupportedSchemaError(where, `expected a schema, got ${input === null ? "null" : typeof input}`);
+  }
+  if ("_zod" in input) {
+    try {
+      return toJSONSchema(input as ZodType, { target: "draft-2020-12", io: direction, unrepresentable: "throw" });
+    } catch (error) {
+      throw new UnsupportedSchemaError(
+        where,
+        `this zod schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)}); transforms, refinements with code and custom types cannot be locked`,
+      );
+    }
+  }
+  if ("_def" in input && "safeParse" in input) {
+    throw new UnsupportedSchemaError(where, "zod 3 schemas are not supported; use zod 4 (import { z } from \"zod\")");
+  }
+  if ("jsonSchema" in input && isAiSdkSchema(input)) {
+    const resolved = await (input as { jsonSchema: unknown }).jsonSchema;
+    if (typeof resolved === "function") throw new LiveValidatorRejectedError(where);
+    return resolved;
+  }
+  if ("~standard" in input) {
+    throw new UnsupportedSchemaError(where, "Standard Schema objects without a JSON Schema form are not supported");
+  }
+  return input;
+}
+
+/** AI SDK `Schema` objects carry a symbol marker; `jsonSchema` may be a promise. */
+function isAiSdkSchema(input: object): boolean {
+  return Object.getOwnPropertySymbols(input).some((s) => s.description === "vercel.ai.schema");
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

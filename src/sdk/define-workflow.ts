@@ -1,0 +1,230 @@
+import type { LanguageModel } from "ai";
+import type { ZodType } from "zod";
+import { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
+import type { Finding } from "./finding.ts";
+import { childPath } from "./json-path.ts";
+import type { ModelSlotDeclaration } from "./model.ts";
+import type { Skill } from "./skill.ts";
+import type { ToolDefinition } from "./tool.ts";
+
+/** Access a run's planner or workers have to a memory store. */
+export type MemoryMode = "rw" | "ro" | "none";
+
+/** A named memory store mounted in addition to the workflow and org stores. */
+export type AttachedMemory = { readonly id: string; readonly mode: Exclude<MemoryMode, "none"> };
+
+export type MemoryConfig = {
+  readonly workflow: MemoryMode;
+  readonly org: MemoryMode;
+  readonly attached: readonly AttachedMemory[];
+};
+
+/** The harness the planner and workers run in; part of the manifest, so a change is drift. */
+export const DEFAULT_HARNESS_ID = "workflowHarness@1.0.0";
+
+export type PlannerConfig = {
+  /** The planner's own model, separate from the execution model slots. */
+  readonly model: LanguageModel;
+  readonly system: string;
+  readonly skills?: readonly Skill[];
+  readonly harness?: string;
+  /** How many invalid LWIR drafts the planner may repair before the run fails. Default 3. */
+  readonly maxRevisions?: number;
+};
+
+export type WorkerConfig = { readonly harness?: string; readonly skills?: readonly Skill[] };
+
+type InferSchema<S> = S extends ZodType<infer T> ? T : unknown;
+
+/** What a developer writes. Schemas may be zod 4, AI SDK schemas or JSON Schema. */
+export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unknown> = {
+  readonly id: string;
+  readonly description: string;
+  readonly input: TInputSchema;
+  /** A schema, an AI SDK `Output.*` helper, or `{ mode, schema | values }`. */
+  readonly output: TOutputSchema;
+  readonly models: readonly ModelSlotDeclaration[];
+  readonly planner: PlannerConfig;
+  readonly worker?: WorkerConfig;
+  /** Tools defined with the workflow, by id. */
+  readonly tools?: Readonly<Record<string, ToolDefinition>>;
+  /** Ids of tools the run's tool registry must provide. */
+  readonly globalTools?: readonly string[];
+  readonly memory?: Partial<Omit<MemoryConfig, "attached">> & { readonly attached?: readonly AttachedMemory[] };
+};
+
+/** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
+export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
+  readonly kind: "little.workflow";
+  readonly id: string;
+  readonly description: string;
+  readonly input: unknown;
+  readonly output: unknown;
+  readonly models: readonly ModelSlotDeclaration[];
+  readonly planner: Required<Omit<PlannerConfig, "skills">> & { readonly skills: readonly Skill[] };
+  readonly worker: { readonly harness: string; readonly skills: readonly Skill[] };
+  readonly tools: Readonly<Record<string, ToolDefinition>>;
+  readonly globalTools: readonly string[];
+  readonly memory: MemoryConfig;
+  /** Phantom types for inference only; never set at runtime. */
+  readonly __types?: { input: TInput; output: TOutput };
+};
+
+export const WORKFLOW_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
+export const SLOT_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
+export const TOOL_ID_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,127}$/;
+export const SKILL_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const MEMORY_MODES: readonly MemoryMode[] = ["rw", "ro", "none"];
+
+/**
+ * Defines a workflow. Checks the definition's shape at once (ids, descriptions, reserved slot
+ * ids, tool names) and throws a {@link WorkflowDefinitionError} listing every problem.
+ *
+ * @example
+ * const summarizeTicket = defineWorkflow({
+ *   id: "support.summarize-ticket",
+ *   description: "Summarize a support ticket and classify its severity.",
+ *   input: z.object({ ticketId: z.string(), transcript: z.string() }),
+ *   output: z.object({ summary: z.string(), severity: z.enum(["low", "medium", "high"]) }),
+ *   models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })],
+ *   planner: { model: openai("gpt-5"), system: "You design support-ticket workflows." },
+ * });
+ */
+export function defineWorkflow<TInputSchema, TOutputSchema>(
+  definition: WorkflowDefinitionInput<TInputSchema, TOutputSchema>,
+): WorkflowDefinition<InferSchema<TInputSchema>, InferSchema<TOutputSchema>> {
+  const findings = checkDefinition(definition);
+  if (findings.length > 0) throw new WorkflowDefinitionError(String(definition?.id), findings);
+  const planner = definition.planner;
+  return {
+    kind: "little.workflow",
+    id: definition.id,
+    description: definition.description,
+    input: definition.input,
+    output: definition.output,
+    models: [...definition.models],
+    planner: {
+      model: planner.model,
+      system: planner.system,
+      skills: [...(planner.skills ?? [])],
+      harness: planner.harness ?? DEFAULT_HARNESS_ID,
+      maxRevisions: planner.maxRevisions ?? 3,
+    },
+    worker: { harness: definition.worker?.harness ?? DEFAULT_HARNESS_ID, skills: [...(definition.worker?.skills ?? [])] },
+    tools: { ...(definition.tools ?? {}) },
+    globalTools: [...(definition.globalTools ?? [])],
+    memory: {
+      workflow: definition.memory?.workflow ?? "rw",
+      org: definition.memory?.org ?? "ro",
+      attached: [...(definition.memory?.attached ?? [])],
+    },
+  };
+}
+
+function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Finding[] {
+  const findings: Finding[] = [];
+  const fail = (path: string, code: string, message: string) => findings.push({ severity: "error", code, path, message });
+  if (typeof def !== "object" || def === null) {
+    fail("$", "definition.not_object", "defineWorkflow() takes an object");
+    return findings;
+  }
+  if (typeof def.id !== "string" || !WORKFLOW_ID_PATTERN.test(def.id)) {
+    fail("$.id", "definition.invalid_id", "id must be 1–128 characters of a-z, 0-9, '.', '_' or '-', starting and ending with a letter or digit");
+  }
+  if (typeof def.description !== "string" || def.description.trim() === "") {
+    fail("$.description", "definition.missing_description", "description is required: the planner reads it");
+  }
+  if (def.input === undefined) fail("$.input", "definition.missing_input", "an input schema is required");
+  if (def.output === undefined) fail("$.output", "definition.missing_output", "an output schema is required");
+  checkModels(def.models, fail);
+  checkPlanner(def.planner, fail);
+  checkSkills(def.planner?.skills, "$.planner.skills", fail);
+  checkSkills(def.worker?.skills, "$.worker.skills", fail);
+  checkTools(def, fail);
+  checkMemory(def.memory, fail);
+  return findings;
+}
+
+type Fail = (path: string, code: string, message: string) => void;
+
+function checkModels(models: unknown, fail: Fail): void {
+  if (!Array.isArray(models) || models.length === 0) {
+    fail("$.models", "definition.no_models", "at least one execution model slot is required: models: [model(...)]");
+    return;
+  }
+  const explicit = new Set<string>();
+  models.forEach((slot: ModelSlotDeclaration, i) => {
+    const path = childPath("$.models", i);
+    if (slot?.kind !== "little.model") {
+      fail(path, "definition.invalid_model", "wrap each model with model(languageModel, { description })");
+      return;
+    }
+    if (typeof slot.description !== "string" || slot.description.trim() === "") {
+      fail(`${path}.description`, "definition.missing_model_description", "each model slot needs a description");
+    }
+    if (slot.id !== undefined) {
+      if (!SLOT_ID_PATTERN.test(slot.id)) fail(`${path}.id`, "definition.invalid_slot_id", "slot ids are 1–64 of A-Z a-z 0-9 . _ -");
+      else if (explicit.has(slot.id)) fail(`${path}.id`, "definition.duplicate_slot_id", `slot id "${slot.id}" is reserved twice`);
+      explicit.add(slot.id);
+    }
+  });
+}
+
+function checkPlanner(planner: PlannerConfig | undefined, fail: Fail): void {
+  if (typeof planner !== "object" || planner === null) {
+    fail("$.planner", "definition.missing_planner", "a planner is required: planner: { model, system }");
+    return;
+  }
+  if (planner.model === undefined || planner.model === null) fail("$.planner.model", "definition.missing_planner_model", "the planner needs a model");
+  if (typeof planner.system !== "string" || planner.system.trim() === "") {
+    fail("$.planner.system", "definition.missing_planner_system", "the planner needs a system prompt");
+  }
+  if (planner.maxRevisions !== undefined && !(Number.isInteger(planner.maxRevisions) && planner.maxRevisions >= 1 && planner.maxRevisions <= 20)) {
+    fail("$.planner.maxRevisions", "definition.invalid_max_revisions", "maxRevisions is an integer from 1 to 20");
+  }
+}
+
+function checkSkills(skills: readonly Skill[] | undefined, path: string, fail: Fail): void {
+  if (skills === undefined) return;
+  const names = new Set<string>();
+  skills.forEach((s, i) => {
+    const at = childPath(path, i);
+    if (typeof s?.name !== "string" || !SKILL_NAME_PATTERN.test(s.name)) fail(`${at}.name`, "definition.invalid_skill", "skill names are lowercase letters, digits and '-'");
+    else if (names.has(s.name)) fail(`${at}.name`, "definition.duplicate_skill", `skill "${s.name}" is declared twice`);
+    else names.add(s.name);
+    if (typeof s?.description !== "string" || typeof s?.body !== "string") fail(at, "definition.invalid_skill", "a skill needs a description and a body");
+  });
+}
+
+function checkTools(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail): void {
+  const inline = Object.keys(def.tools ?? {});
+  for (const id of inline) {
+    const path = childPath("$.tools", id);
+    if (!TOOL_ID_PATTERN.test(id)) fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
+    const t = def.tools?.[id];
+    if (typeof t?.description !== "string" || t.description.trim() === "") fail(`${path}.description`, "definition.missing_tool_description", "each tool needs a description");
+  }
+  const globals = def.globalTools ?? [];
+  const seen = new Set<string>(inline);
+  globals.forEach((id, i) => {
+    const path = childPath("$.globalTools", i);
+    if (typeof id !== "string" || !TOOL_ID_PATTERN.test(id)) fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
+    else if (seen.has(id)) fail(path, "definition.duplicate_tool", `tool "${id}" is named twice`);
+    else seen.add(id);
+  });
+}
+
+function checkMemory(memory: WorkflowDefinitionInput["memory"], fail: Fail): void {
+  if (memory === undefined) return;
+  for (const key of ["workflow", "org"] as const) {
+    const mode = memory[key];
+    if (mode !== undefined && !MEMORY_MODES.includes(mode)) fail(`$.memory.${key}`, "definition.invalid_memory_mode", 'memory modes are "rw", "ro" or "none"');
+  }
+  const ids = new Set<string>();
+  (memory.attached ?? []).forEach((m, i) => {
+    const path = childPath("$.memory.attached", i);
+    if (typeof m?.id !== "string" || !TOOL_ID_PATTERN.test(m.id) || ids.has(m.id)) fail(path, "definition.invalid_memory_store", "attached stores need unique ids");
+    else ids.add(m.id);
+    if (m?.mode !== "rw" && m?.mode !== "ro") fail(`${path}.mode`, "definition.invalid_memory_mode", 'attached stores are "rw" or "ro"');
+  });
+}

@@ -1,0 +1,40 @@
+import type { LanguageModel } from "ai";
+
+/**
+ * An execution model slot: a model the planner may choose for a step, with a description that
+ * tells the planner what it is good for. The slot id is derived from the model name unless `id`
+ * reserves one explicitly.
+ */
+export type ModelSlotDeclaration = {
+  readonly kind: "little.model";
+  readonly model: LanguageModel;
+  readonly description: string;
+  readonly id?: string;
+};
+
+/** Where a model comes from, as recorded in snapshots: never the model object itself. */
+export type ModelIdentity = { readonly providerId: string; readonly modelId: string };
+
+/**
+ * Declares a model slot.
+ *
+ * @example
+ * models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })]
+ */
+export function model(languageModel: LanguageModel, options: { description: string; id?: string }): ModelSlotDeclaration {
+  return { kind: "little.model", model: languageModel, description: options.description, ...(options.id ? { id: options.id } : {}) };
+}
+
+/**
+ * Provider and model id of a model: AI SDK model objects carry both; a gateway string
+ * `"openai/gpt-5"` splits at the first slash.
+ */
+export function modelIdentity(languageModel: LanguageModel): ModelIdentity {
+  if (typeof languageModel === "string") {
+    const slash = languageModel.indexOf("/");
+    return slash > 0
+      ? { providerId: languageModel.slice(0, slash), modelId: languageModel.slice(slash + 1) }
+      : { providerId: "gateway", modelId: languageModel };
+  }
+  return { providerId: languageModel.provider, modelId: languageModel.modelId };
+}

@@ -1,0 +1,39 @@
+import { resolve } from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const migrationsDir = resolve(import.meta.dirname, "migrations");
+
+// Two projects: `workers` runs inside workerd with the real bindings from wrangler.toml (D1 with
+// migrations applied, Durable Objects, Worker Loader); `node` runs the CLI as a user would.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations(migrationsDir) } },
+          })),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/cli/**"],
+          setupFiles: ["./test/setup/apply-migrations.ts"],
+          // Importing zod/ai/drizzle into workerd costs seconds on a file's first test.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/cli/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
