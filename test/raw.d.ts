@@ -1,0 +1,1 @@
+declare module "*.md?raw" { const text: string; export default text; }
