@@ -35,9 +35,7 @@ export function canonicalJson(value: unknown): string {
  */
 export function assertCanonicalizable(root: unknown): asserts root is JsonValue {
   const ancestors = new Set<object>();
-  const stack: Array<{ frame: Frame; exit: boolean }> = [
-    { frame: { value: root, key: null, parent: null, depth: 0 }, exit: false },
-  ];
+  const stack: Array<{ frame: Frame; exit: boolean }> = [{ frame: { value: root, key: null, parent: null, depth: 0 }, exit: false }];
   while (stack.length > 0) {
     const item = stack.pop() as { frame: Frame; exit: boolean };
     const { frame } = item;
@@ -59,10 +57,15 @@ export function assertCanonicalizable(root: unknown): asserts root is JsonValue 
         stack.push({ frame: { value: value[i], key: i, parent: frame, depth }, exit: false });
       }
     } else {
-      for (const key of Object.keys(value)) {
+      const keys = Object.keys(value);
+      for (const key of keys) {
         if (!key.isWellFormed()) {
           throw new CanonicalJsonError("lone_surrogate", framePath({ value, key, parent: frame, depth }));
         }
+      }
+      // Pushed last-first, like array elements, so members are visited (and reported) in order.
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
         const child = (value as Record<string, unknown>)[key];
         stack.push({ frame: { value: child, key, parent: frame, depth }, exit: false });
       }

@@ -109,6 +109,10 @@ async function fromExplicit(input: { mode: unknown }, where: string): Promise<No
     case "array": {
       if (spec.schema === undefined) throw new UnsupportedSchemaError(where, `output mode "${spec.mode}" needs a schema`);
       const { schema } = await normalizeSchema(spec.schema, "output", where);
+      // Same rule as LWIR's output.schema_mode_mismatch: the schema describes the whole value.
+      if (typeof schema !== "object" || schema.type !== spec.mode) {
+        throw new UnsupportedSchemaError(where, `output mode "${spec.mode}" needs a schema with type "${spec.mode}"`);
+      }
       return { mode: spec.mode, schema };
     }
     default:
@@ -117,8 +121,13 @@ async function fromExplicit(input: { mode: unknown }, where: string): Promise<No
 }
 
 function choiceValues(values: unknown, where: string): string[] {
-  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string")) {
-    throw new UnsupportedSchemaError(where, "a choice output needs a non-empty list of string values");
+  if (
+    !Array.isArray(values) ||
+    values.length === 0 ||
+    !values.every((v) => typeof v === "string" && v !== "") ||
+    new Set(values).size !== values.length
+  ) {
+    throw new UnsupportedSchemaError(where, "a choice output needs a non-empty list of distinct, non-empty string values");
   }
   return [...values];
 }

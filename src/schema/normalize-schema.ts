@@ -3,6 +3,7 @@ import { assertCanonicalizable, type JsonValue } from "../identity/canonical-jso
 import { digestJson, type Digest } from "../identity/digest.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
+import { pathOf } from "../sdk/json-path.ts";
 
 /** A JSON Schema document as plain data (an object, or `true`/`false`). */
 export type JsonSchema = { [key: string]: JsonValue } | boolean;
@@ -78,8 +79,13 @@ async function toJsonSchemaData(input: unknown, direction: SchemaDirection, wher
   }
   if ("_zod" in input) {
     try {
-      return toJSONSchema(input as ZodType, { target: "draft-2020-12", io: direction, unrepresentable: "throw" });
+      // zod's converter silently drops `.refine()`/`.superRefine()`/`.check()` code; refuse it instead.
+      const override = ({ zodSchema, path }: { zodSchema: unknown; path: (string | number)[] }) => {
+        if (hasCustomCheck(zodSchema)) throw new LiveValidatorRejectedError(where, `a zod refinement at schema path ${pathOf(path)}`);
+      };
+      return toJSONSchema(input as ZodType, { target: "draft-2020-12", io: direction, unrepresentable: "throw", override });
     } catch (error) {
+      if (LittleError.is(error)) throw error;
       throw new UnsupportedSchemaError(
         where,
         `this zod schema has no JSON Schema form (${error instanceof Error ? error.message : String(error)}); transforms, refinements with code and custom types cannot be locked`,
@@ -98,6 +104,12 @@ async function toJsonSchemaData(input: unknown, direction: SchemaDirection, wher
     throw new UnsupportedSchemaError(where, "Standard Schema objects without a JSON Schema form are not supported");
   }
   return input;
+}
+
+/** True for a zod schema carrying a refinement with code (zod marks those checks `custom`). */
+function hasCustomCheck(zodSchema: unknown): boolean {
+  const checks = (zodSchema as { _zod?: { def?: { checks?: unknown } } })?._zod?.def?.checks;
+  return Array.isArray(checks) && checks.some((c) => (c as { _zod?: { def?: { check?: unknown } } })?._zod?.def?.check === "custom");
 }
 
 /** AI SDK `Schema` objects carry a symbol marker; `jsonSchema` may be a promise. */

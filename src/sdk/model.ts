@@ -22,7 +22,12 @@ export type ModelIdentity = { readonly providerId: string; readonly modelId: str
  * models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })]
  */
 export function model(languageModel: LanguageModel, options: { description: string; id?: string }): ModelSlotDeclaration {
-  return { kind: "little.model", model: languageModel, description: options.description, ...(options.id ? { id: options.id } : {}) };
+  return {
+    kind: "little.model",
+    model: languageModel,
+    description: options.description,
+    ...(options.id !== undefined ? { id: options.id } : {}),
+  };
 }
 
 /**
