@@ -34,6 +34,8 @@ export type WorkflowDefinitionSnapshot = {
   readonly globalTools: readonly string[];
   readonly tools: readonly ToolDescriptor[];
   readonly memoryConfig: MemoryConfig;
+  /** Cycles of the outer loop (1 when there is none). */
+  readonly maxOuterCycles: number;
 };
 
 /**
@@ -86,6 +88,7 @@ export async function snapshotDefinition(definition: WorkflowDefinition, registr
       org: definition.memory.org,
       attached: [...definition.memory.attached].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     },
+    maxOuterCycles: definition.outerLoop?.maxCycles ?? 1,
   };
   return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
 }

@@ -4,7 +4,7 @@ import type { Digest } from "../identity/digest.ts";
 import { memoryStoreIds } from "../identity/planner-manifest.ts";
 import { contentAddress, type WorkflowVersion } from "../identity/workflow-version.ts";
 import { LwirInvalidError } from "../sdk/errors/lwir-invalid-error.ts";
-import { hasNoErrors } from "../sdk/finding.ts";
+import { type Finding, hasNoErrors } from "../sdk/finding.ts";
 import { bindLwir } from "./bind-lwir.ts";
 import type { Lwir } from "./types.ts";
 import { validateLwir } from "./validate-lwir.ts";
@@ -29,6 +29,8 @@ export type LockedVersion = {
   readonly version: WorkflowVersion<Lwir>;
   readonly lock: CompilerLock;
   readonly lockHash: Digest;
+  /** Findings of both passes; only warnings, since errors refuse the version. */
+  readonly findings: readonly Finding[];
 };
 
 /**
@@ -47,5 +49,5 @@ export function compileAndLock(lwir: unknown, capabilities: DefinitionCapabiliti
     memoryStoreIds: memoryStoreIds(capabilities.snapshot),
     findings,
   });
-  return { version, lock, lockHash: lockHash(lock) };
+  return { version, lock, lockHash: lockHash(lock), findings };
 }

@@ -36,6 +36,26 @@ export type WorkerConfig = { readonly harness?: string; readonly skills?: readon
 
 type InferSchema<S> = S extends ZodType<infer T> ? T : unknown;
 
+/** What `supervise` sees after a cycle of an outer loop. */
+export type SuperviseInput = {
+  readonly cycleNumber: number;
+  readonly maxCycles: number;
+  readonly input: unknown;
+  readonly output: unknown;
+};
+
+/** `accept` ends the run with this cycle's output; `replan` starts another planner cycle. */
+export type SuperviseDecision = { readonly decision: "accept" } | { readonly decision: "replan"; readonly summary: string };
+
+/**
+ * An outer loop: after each cycle's run, `supervise` decides to accept its output or re-plan with
+ * the prior cycles as context. The decision is journaled, so replay never calls it again.
+ */
+export type OuterLoopConfig = {
+  readonly maxCycles: number;
+  readonly supervise: (cycle: SuperviseInput) => SuperviseDecision | Promise<SuperviseDecision>;
+};
+
 /** What a developer writes. Schemas may be zod 4, AI SDK schemas or JSON Schema. */
 export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unknown> = {
   readonly id: string;
@@ -51,6 +71,7 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   /** Ids of tools the run's tool registry must provide. */
   readonly globalTools?: readonly string[];
   readonly memory?: Partial<Omit<MemoryConfig, "attached">> & { readonly attached?: readonly AttachedMemory[] };
+  readonly outerLoop?: OuterLoopConfig;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -66,6 +87,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly tools: Readonly<Record<string, ToolDefinition>>;
   readonly globalTools: readonly string[];
   readonly memory: MemoryConfig;
+  readonly outerLoop: OuterLoopConfig | null;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -118,6 +140,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
       org: definition.memory?.org ?? "ro",
       attached: [...(definition.memory?.attached ?? [])],
     },
+    outerLoop: definition.outerLoop ?? null,
   };
 }
 
@@ -142,6 +165,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   checkSkills(def.worker?.skills, "$.worker.skills", fail);
   checkTools(def, fail);
   checkMemory(def.memory, fail);
+  checkOuterLoop(def.outerLoop, fail);
   return findings;
 }
 
@@ -227,4 +251,12 @@ function checkMemory(memory: WorkflowDefinitionInput["memory"], fail: Fail): voi
     else ids.add(m.id);
     if (m?.mode !== "rw" && m?.mode !== "ro") fail(`${path}.mode`, "definition.invalid_memory_mode", 'attached stores are "rw" or "ro"');
   });
+}
+
+function checkOuterLoop(outerLoop: OuterLoopConfig | undefined, fail: Fail): void {
+  if (outerLoop === undefined) return;
+  if (!Number.isInteger(outerLoop.maxCycles) || outerLoop.maxCycles < 1 || outerLoop.maxCycles > 10) {
+    fail("$.outerLoop.maxCycles", "definition.invalid_outer_loop", "outerLoop.maxCycles is an integer from 1 to 10");
+  }
+  if (typeof outerLoop.supervise !== "function") fail("$.outerLoop.supervise", "definition.invalid_outer_loop", "outerLoop.supervise must be a function");
 }

@@ -44,3 +44,21 @@ export const plannerManifests = sqliteTable("planner_manifests", {
   manifestJson: text("manifest_json").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+/** The run index: one row per run, kept current by the run object. */
+export const runs = sqliteTable(
+  "runs",
+  {
+    runId: text("run_id").primaryKey(),
+    tenant: text("tenant").notNull(),
+    workflowId: text("workflow_id").notNull(),
+    status: text("status").notNull(),
+    triggerKind: text("trigger_kind").notNull(),
+    definitionHash: text("definition_hash"),
+    versionId: text("version_id"),
+    causeCode: text("cause_code"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("runs_tenant_created").on(t.tenant, t.createdAt), index("runs_workflow_status").on(t.workflowId, t.status)],
+);

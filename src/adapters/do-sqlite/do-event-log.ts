@@ -1,0 +1,70 @@
+import { canonicalJson } from "../../identity/canonical-json.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EventLog } from "../../ports/event-log.ts";
+import { isTerminalType, type NewRunEvent, type RunEvent, type RunEventType } from "../../ports/run-events.ts";
+import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
+
+type EventRow = { seq: number; type: string; at: number; payload: string };
+
+/**
+ * The run object's {@link EventLog} in its SQLite storage. A batch is inserted in one synchronous
+ * turn and then `storage.sync()` is awaited, so when `append` resolves the events survive a crash
+ * (TOOLCHAIN.md: writes in the turn of an abort are lost unless synced).
+ */
+export class DurableObjectEventLog implements EventLog {
+  readonly runId: string;
+  private readonly storage: DurableObjectStorage;
+  private readonly clock: Clock;
+  private cache: RunEvent[] | null = null;
+
+  constructor(storage: DurableObjectStorage, runId: string, clock: Clock) {
+    this.storage = storage;
+    this.runId = runId;
+    this.clock = clock;
+    storage.sql.exec("CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)");
+  }
+
+  async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+    if (events.length === 0) return [];
+    const at = this.clock.now();
+    const payloads = events.map((e) => canonicalJson(e.payload));
+    const tail = this.storage.sql.exec<{ seq: number; type: string }>("SELECT seq, type FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
+    if (tail && isTerminalType(tail.type)) throw new RunTerminatedError(this.runId, tail.type);
+    const last = tail?.seq ?? 0;
+    const appended: RunEvent[] = [];
+    events.forEach((e, i) => {
+      const seq = last + i + 1;
+      this.storage.sql.exec("INSERT INTO events (seq, type, at, payload) VALUES (?, ?, ?, ?)", seq, e.type, at, payloads[i] as string);
+      appended.push({ seq, runId: this.runId, type: e.type, at, payload: JSON.parse(payloads[i] as string) } as RunEvent);
+    });
+    if (this.cache) this.cache.push(...appended);
+    await this.storage.sync();
+    return appended;
+  }
+
+  async all(): Promise<RunEvent[]> {
+    if (!this.cache) this.cache = this.read("SELECT seq, type, at, payload FROM events ORDER BY seq");
+    return [...this.cache];
+  }
+
+  async page(options: { after: number; limit: number; types?: readonly RunEventType[] }): Promise<RunEvent[]> {
+    const limit = Math.max(1, Math.min(options.limit, 10_000));
+    if (options.types && options.types.length > 0) {
+      const marks = options.types.map(() => "?").join(", ");
+      return this.read(`SELECT seq, type, at, payload FROM events WHERE seq > ? AND type IN (${marks}) ORDER BY seq LIMIT ?`, options.after, ...options.types, limit);
+    }
+    return this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?", options.after, limit);
+  }
+
+  /** Number of events, without reading them. */
+  count(): number {
+    return this.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n;
+  }
+
+  private read(query: string, ...bindings: unknown[]): RunEvent[] {
+    return this.storage.sql
+      .exec<EventRow>(query, ...bindings)
+      .toArray()
+      .map((r) => ({ seq: r.seq, runId: this.runId, type: r.type, at: r.at, payload: JSON.parse(r.payload) }) as RunEvent);
+  }
+}

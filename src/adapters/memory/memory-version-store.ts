@@ -1,0 +1,62 @@
+import { canonicalJson } from "../../identity/canonical-json.ts";
+import type { CompilerLock } from "../../identity/compiler-lock.ts";
+import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snapshot.ts";
+import type { Digest } from "../../identity/digest.ts";
+import type { PlannerManifest } from "../../identity/planner-manifest.ts";
+import type { WorkflowVersion } from "../../identity/workflow-version.ts";
+import type { RunIndexEntry, VersionStore } from "../../ports/version-store.ts";
+import { RUN_STATUS_RANK } from "../../ports/run-events.ts";
+
+/**
+ * In-memory {@link VersionStore} for unit tests and the in-memory world. Stores canonical JSON
+ * text, like D1, so readers get copies and never share objects with writers.
+ */
+export class MemoryVersionStore implements VersionStore {
+  private readonly definitions = new Map<string, string>();
+  private readonly versions = new Map<string, { hash: Digest; json: string }>();
+  private readonly versionIdByHash = new Map<string, string>();
+  private readonly locks = new Map<string, string>();
+  private readonly manifests = new Map<string, string>();
+  private readonly runs = new Map<string, RunIndexEntry>();
+
+  async putDefinition(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest): Promise<void> {
+    if (!this.definitions.has(definitionHash)) this.definitions.set(definitionHash, canonicalJson(snapshot));
+  }
+  async getDefinition(definitionHash: Digest): Promise<WorkflowDefinitionSnapshot | null> {
+    const json = this.definitions.get(definitionHash);
+    return json ? (JSON.parse(json) as WorkflowDefinitionSnapshot) : null;
+  }
+  async putVersion(version: WorkflowVersion): Promise<void> {
+    if (this.versions.has(version.id) || this.versionIdByHash.has(version.hash)) return;
+    this.versions.set(version.id, { hash: version.hash, json: version.canonicalJson });
+    this.versionIdByHash.set(version.hash, version.id);
+  }
+  async putLock(lock: CompilerLock, lockHash: Digest): Promise<void> {
+    if (!this.locks.has(lockHash)) this.locks.set(lockHash, canonicalJson(lock));
+  }
+  async getVersion(versionId: string): Promise<WorkflowVersion | null> {
+    const row = this.versions.get(versionId);
+    if (!row) return null;
+    return { id: versionId as WorkflowVersion["id"], hash: row.hash, canonicalizer: "little-workflow-canonical-json@alpha", canonicalJson: row.json, lwir: JSON.parse(row.json) };
+  }
+  async getLock(lockHash: Digest): Promise<CompilerLock | null> {
+    const json = this.locks.get(lockHash);
+    return json ? (JSON.parse(json) as CompilerLock) : null;
+  }
+  async putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest): Promise<void> {
+    if (!this.manifests.has(manifestHash)) this.manifests.set(manifestHash, canonicalJson(manifest));
+  }
+  async getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null> {
+    const json = this.manifests.get(manifestHash);
+    return json ? (JSON.parse(json) as PlannerManifest) : null;
+  }
+  async upsertRun(entry: RunIndexEntry): Promise<void> {
+    const prior = this.runs.get(entry.runId);
+    if (prior && (RUN_STATUS_RANK[prior.status] ?? 0) > (RUN_STATUS_RANK[entry.status] ?? 0)) return;
+    this.runs.set(entry.runId, prior ? { ...entry, createdAt: prior.createdAt, tenant: prior.tenant, workflowId: prior.workflowId, triggerKind: prior.triggerKind } : { ...entry });
+  }
+  async getRun(runId: string): Promise<RunIndexEntry | null> {
+    const row = this.runs.get(runId);
+    return row ? { ...row } : null;
+  }
+}

@@ -1,0 +1,56 @@
+import { driveRun } from "../../engine/drive-run.ts";
+import { runResultOf } from "../../engine/run-result.ts";
+import type { Clock } from "../../ports/clock.ts";
+import { systemClock } from "../../ports/clock.ts";
+import type { ModelResolver } from "../../ports/model-resolver.ts";
+import type { Sandbox } from "../../ports/sandbox.ts";
+import type { RunRequest, RunResult, World } from "../../ports/world.ts";
+import { JustBashSandbox } from "../sandbox-isolate/just-bash-sandbox.ts";
+import { MemoryEventLog } from "./memory-event-log.ts";
+import { MemoryVersionStore } from "./memory-version-store.ts";
+
+/**
+ * A {@link World} in memory: the same engine and drive loop as the Durable Object, over memory
+ * adapters, so the whole compile pipeline runs in plain Node or in a unit test. Logs and versions
+ * are kept, so running a run id again replays it.
+ */
+export class MemoryWorld implements World {
+  readonly versions = new MemoryVersionStore();
+  readonly logs = new Map<string, MemoryEventLog>();
+  private readonly models: ModelResolver;
+  private readonly clock: Clock;
+  private readonly sandbox: Sandbox;
+  private readonly sliceMs: number;
+
+  constructor(options: { models: ModelResolver; clock?: Clock; sandbox?: Sandbox; sliceMs?: number }) {
+    this.models = options.models;
+    this.clock = options.clock ?? systemClock;
+    this.sandbox = options.sandbox ?? new JustBashSandbox();
+    this.sliceMs = options.sliceMs ?? 60_000;
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    let log = this.logs.get(request.runId);
+    if (!log) {
+      log = new MemoryEventLog(request.runId, this.clock);
+      this.logs.set(request.runId, log);
+      await log.append([{ type: "RunRequested", payload: { workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant } }]);
+    }
+    const catalog = { get: (id: string) => (id === request.workflow.id ? { definition: request.workflow, tools: request.tools } : undefined) };
+    for (;;) {
+      const result = await driveRun({
+        runId: request.runId,
+        log,
+        versions: this.versions,
+        sandbox: this.sandbox,
+        models: this.models,
+        clock: this.clock,
+        workflows: catalog,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        sliceMs: this.sliceMs,
+      });
+      if (!result.yielded) break;
+    }
+    return runResultOf(request.runId, await log.all());
+  }
+}

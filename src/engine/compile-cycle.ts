@@ -1,0 +1,92 @@
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { digestJson } from "../identity/digest.ts";
+import { manifestHash, plannerManifest } from "../identity/planner-manifest.ts";
+import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
+import type { OuterLoopContext } from "../harness/planner-prompt.ts";
+import { runPlannerSession } from "../harness/planner-session.ts";
+import { compileAndLock, type LockedVersion } from "../lwir/register-workflow-version.ts";
+import type { RunEventPayloads } from "../ports/run-events.ts";
+import { LittleError } from "../sdk/errors/little-error.ts";
+import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
+import { RunFailure } from "./run-failure.ts";
+
+/**
+ * Compiles one cycle (seed, stages 4–8): planner manifest → planner session (drift-checked and
+ * replayed by the harness) → validate + bind + register + lock → `WorkflowVersionRegistered` →
+ * `RunStarted`. On resume, a cycle already registered is re-derived from the session's recorded
+ * LWIR and must reproduce the same version and lock, or the run fails closed.
+ */
+export async function compileCycle(args: {
+  env: RunEnvironment;
+  ctx: HarnessContext;
+  workflow: RegisteredWorkflow;
+  capabilities: DefinitionCapabilities;
+  input: unknown;
+  cycle: number;
+  priorCycles: readonly RunEventPayloads["OuterLoopCycleCompleted"][];
+  registered: RunEventPayloads["WorkflowVersionRegistered"] | undefined;
+  runStarted: boolean;
+}): Promise<LockedVersion> {
+  const { env, ctx, workflow, capabilities, cycle } = args;
+  const snapshot = capabilities.snapshot;
+  const outerLoopContext = outerContext(snapshot.maxOuterCycles, cycle, args.priorCycles);
+  const manifest = plannerManifest(snapshot, capabilities.definitionHash, outerLoopContext ? digestJson(outerLoopContext.priorCycles) : undefined);
+  const hash = manifestHash(manifest);
+  const planner = workflow.definition.planner;
+  const resolved = env.models.resolve({ slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, declared: planner.model });
+  const outcome = await runPlannerSession(
+    {
+      sessionId: `planner:c${cycle}`,
+      cycle,
+      manifest,
+      manifestHash: hash,
+      capabilities,
+      input: args.input,
+      ...(outerLoopContext ? { outerLoopContext } : {}),
+      system: planner.system,
+      skills: planner.skills,
+      model: resolved.model,
+      slot: { id: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, offline: resolved.offline },
+      sandbox: env.sandbox,
+    },
+    ctx,
+  );
+  if (!outcome.ok) throw new RunFailure(outcome.causeCode, outcome.message);
+  const lwir = (outcome.output as { lwir?: unknown }).lwir;
+  let locked: LockedVersion;
+  try {
+    locked = compileAndLock(lwir, capabilities);
+  } catch (error) {
+    if (LittleError.is(error)) throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
+    throw error;
+  }
+  const at = env.clock.now();
+  if (args.registered) {
+    if (args.registered.versionId !== locked.version.id || args.registered.lockHash !== locked.lockHash) {
+      throw new RunFailure("capability_drift", `Cycle ${cycle} was registered as ${args.registered.versionId} (lock ${args.registered.lockHash}); recompiling now gives ${locked.version.id} (lock ${locked.lockHash})`);
+    }
+  } else {
+    await env.versions.putVersion(locked.version, at);
+    await env.versions.putLock(locked.lock, locked.lockHash, at);
+    await env.versions.putPlannerManifest(manifest, hash, capabilities.definitionHash, at);
+    const warnings = locked.findings.filter((f) => f.severity === "warning");
+    await appendEvents(ctx, [
+      {
+        type: "WorkflowVersionRegistered",
+        payload: { versionId: locked.version.id, versionHash: locked.version.hash, lockHash: locked.lockHash, definitionHash: capabilities.definitionHash, warnings },
+      },
+    ]);
+  }
+  if (!args.runStarted) await appendEvents(ctx, [{ type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } }]);
+  return locked;
+}
+
+function outerContext(maxCycles: number, cycle: number, prior: readonly RunEventPayloads["OuterLoopCycleCompleted"][]): OuterLoopContext | undefined {
+  if (maxCycles <= 1) return undefined;
+  return {
+    cycleNumber: cycle,
+    maxCycles,
+    isFinalCycle: cycle >= maxCycles,
+    priorCycles: prior.map((c) => ({ cycleNumber: c.cycleNumber, status: c.status, output: c.output, ...(c.summary !== undefined ? { summary: c.summary } : {}) })),
+  };
+}

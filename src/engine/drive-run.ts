@@ -1,0 +1,173 @@
+import { APICallError, AISDKError } from "ai";
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { snapshotDefinition } from "../identity/definition-snapshot.ts";
+import { encodeTagged } from "../identity/tagged-json.ts";
+import { appendEvents, type HarnessContext, SliceYieldSignal } from "../harness/harness-context.ts";
+import { Journal } from "../harness/journal.ts";
+import type { Digest } from "../identity/digest.ts";
+import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
+import { validateJson } from "../schema/validate-json.ts";
+import { LittleError } from "../sdk/errors/little-error.ts";
+import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
+import { compileCycle } from "./compile-cycle.ts";
+import { executeVersion } from "./execute-version.ts";
+import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
+import { RunFailure } from "./run-failure.ts";
+import { deriveRunState, type RunState } from "./run-state.ts";
+
+/** How a drive slice ended: the run's status, and whether more slices are needed. */
+export type DriveResult = { readonly status: RunStatus; readonly yielded: boolean };
+
+/**
+ * One slice of the drive loop: replay the run's log to where it stands, then go on until the run
+ * ends or the slice's time is up. Pure over the environment's ports, so it runs the same in a
+ * Durable Object alarm and in plain Node. Every failure becomes exactly one `RunFailed`.
+ */
+export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
+  const events = await env.log.all();
+  const state = deriveRunState(events);
+  if (state.terminal) return { status: state.status, yielded: false };
+  if (!state.request) throw new Error(`run ${env.runId} has no RunRequested event`);
+  const ctx: HarnessContext = {
+    runId: env.runId,
+    log: env.log,
+    journal: new Journal(events),
+    clock: env.clock,
+    deadline: env.clock.now() + env.sliceMs,
+    sleep: env.sleep,
+  };
+  try {
+    const output = await drive(env, ctx, state);
+    return await finish(env, ctx, state, { type: "RunCompleted", output });
+  } catch (error) {
+    if (error instanceof SliceYieldSignal) return { status: deriveRunState(await env.log.all()).status, yielded: true };
+    if (error instanceof RunTerminatedError) return { status: deriveRunState(await env.log.all()).status, yielded: false };
+    const failure = toRunFailure(error);
+    if (!failure) throw error;
+    return finish(env, ctx, state, { type: "RunFailed", failure });
+  }
+}
+
+async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState): Promise<unknown> {
+  const request = state.request as NonNullable<RunState["request"]>;
+  const workflow = env.workflows.get(request.workflowId);
+  if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
+  const capabilities = await capabilitiesOf(workflow);
+  const inputCheck = validateJson(capabilities.inputSchema, request.input, "input.invalid");
+  if (!inputCheck.valid) throw new RunFailure("input_schema_error", "The run input does not match the workflow's input schema", { findings: inputCheck.findings });
+  await env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now());
+  await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
+  const maxCycles = capabilities.snapshot.maxOuterCycles;
+  for (let cycle = state.cyclesCompleted.length + 1; ; cycle++) {
+    const locked = await compileCycle({
+      env,
+      ctx,
+      workflow,
+      capabilities,
+      input: request.input,
+      cycle,
+      priorCycles: state.cyclesCompleted,
+      registered: state.registered.get(cycle),
+      runStarted: state.started.has(cycle),
+    });
+    await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
+    const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state });
+    const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");
+    if (!outputCheck.valid) throw new RunFailure("output_schema_error", "The workflow's output does not match its output schema", { findings: outputCheck.findings });
+    const supervise = workflow.definition.outerLoop?.supervise;
+    if (maxCycles <= 1 || !supervise) return output;
+    const decision = await supervise({ cycleNumber: cycle, maxCycles, input: request.input, output });
+    if (decision.decision === "accept") {
+      await appendEvents(ctx, [{ type: "OuterLoopCycleCompleted", payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), decision: "accept" } }]);
+      return output;
+    }
+    await appendEvents(ctx, [
+      { type: "OuterLoopCycleCompleted", payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), summary: decision.summary, decision: "replan" } },
+    ]);
+    if (cycle >= maxCycles) throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
+    const refreshed = deriveRunState(await env.log.all());
+    Object.assign(state, { cyclesCompleted: refreshed.cyclesCompleted, registered: refreshed.registered, started: refreshed.started });
+  }
+}
+
+async function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionCapabilities> {
+  try {
+    return await snapshotDefinition(workflow.definition, workflow.tools);
+  } catch (error) {
+    if (LittleError.is(error)) {
+      throw new RunFailure(error.code === "workflow_missing_tool" ? "workflow_missing_tool" : "workflow_definition_invalid", error.message);
+    }
+    throw error;
+  }
+}
+
+type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };
+
+async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
+  const events = await env.log.all();
+  const registered = [...deriveRunState(events).registered.values()].at(-1);
+  if (ending.type === "RunCompleted") {
+    await appendEvents(ctx, [{ type: "RunCompleted", payload: { output: encodeTagged(ending.output), usage: usageOf(events), versionId: registered?.versionId ?? "" } }]);
+    await indexRun(env, state, "completed", { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null });
+    return { status: "completed", yielded: false };
+  }
+  const { failure } = ending;
+  await appendEvents(ctx, [
+    { type: "RunFailed", payload: { causeCode: failure.causeCode, message: failure.message, ...(failure.details !== undefined ? { details: encodeTagged(failure.details) } : {}) } },
+  ]);
+  await indexRun(env, state, "failed", { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null, causeCode: failure.causeCode });
+  return { status: "failed", yielded: false };
+}
+
+/** Maps a thrown value to the run failure it means, or null for a bug (re-thrown, retried by the alarm). */
+function toRunFailure(error: unknown): RunFailure | null {
+  if (error instanceof RunFailure) return error;
+  if (LittleError.is(error)) {
+    switch (error.code) {
+      case "capability_drift":
+        return new RunFailure("capability_drift", error.message, { diff: (error as { diff?: unknown }).diff });
+      case "non_deterministic_replay":
+        return new RunFailure("non_deterministic_replay", error.message);
+      case "model_unavailable":
+        return new RunFailure("model_unavailable", error.message);
+      default:
+        return new RunFailure("internal_error", error.message);
+    }
+  }
+  if (APICallError.isInstance(error) || AISDKError.isInstance(error)) return new RunFailure("model_error", error.message);
+  return null;
+}
+
+async function indexRun(
+  env: RunEnvironment,
+  state: RunState,
+  status: RunStatus,
+  fields: { definitionHash?: Digest | null; versionId?: string | null; causeCode?: RunCauseCode | null },
+): Promise<void> {
+  const request = state.request;
+  if (!request) return;
+  await env.versions.upsertRun({
+    runId: env.runId,
+    tenant: request.tenant,
+    workflowId: request.workflowId,
+    status,
+    triggerKind: request.trigger.kind,
+    definitionHash: fields.definitionHash ?? null,
+    versionId: fields.versionId ?? null,
+    causeCode: fields.causeCode ?? null,
+    createdAt: state.requestedAt,
+    updatedAt: env.clock.now(),
+  });
+}
+
+/** Tokens summed over every model response in the log. */
+export function usageOf(events: readonly RunEvent[]): TokenUsage {
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const e of events) {
+    if (e.type !== "harness.model.responded") continue;
+    inputTokens += e.payload.usage.inputTokens;
+    outputTokens += e.payload.usage.outputTokens;
+  }
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}

@@ -1,0 +1,35 @@
+import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
+import type { ToolRegistry } from "../sdk/tool.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { EventLog } from "../ports/event-log.ts";
+import type { ModelResolver } from "../ports/model-resolver.ts";
+import type { Sandbox } from "../ports/sandbox.ts";
+import type { VersionStore } from "../ports/version-store.ts";
+
+/** A workflow a run can be started for, with the tools its `globalTools` resolve against. */
+export type RegisteredWorkflow = { readonly definition: WorkflowDefinition; readonly tools: ToolRegistry };
+
+/** Looks workflows up by id (the Worker's registry, or a test's). */
+export interface WorkflowCatalog {
+  get(workflowId: string): RegisteredWorkflow | undefined;
+}
+
+/** Everything one drive slice of one run needs: the ports, wired by the caller. */
+export type RunEnvironment = {
+  readonly runId: string;
+  readonly log: EventLog;
+  readonly versions: VersionStore;
+  readonly sandbox: Sandbox;
+  readonly models: ModelResolver;
+  readonly clock: Clock;
+  readonly workflows: WorkflowCatalog;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** How long this slice may start new live calls, in ms. */
+  readonly sliceMs: number;
+};
+
+/** A catalog over a fixed list. */
+export function catalogOf(entries: readonly RegisteredWorkflow[]): WorkflowCatalog {
+  const byId = new Map(entries.map((e) => [e.definition.id, e]));
+  return { get: (id) => byId.get(id) };
+}

@@ -1,0 +1,64 @@
+import { isTerminalType, type RunEvent, type RunEventPayloads, type RunStatus } from "../ports/run-events.ts";
+
+/** What the drive loop needs to know about a run, derived from its events alone. */
+export type RunState = {
+  readonly request: RunEventPayloads["RunRequested"] | null;
+  readonly requestedAt: number;
+  readonly status: RunStatus;
+  readonly terminal: RunEvent | null;
+  readonly registered: ReadonlyMap<number, RunEventPayloads["WorkflowVersionRegistered"]>;
+  readonly started: ReadonlySet<number>;
+  readonly cyclesCompleted: readonly RunEventPayloads["OuterLoopCycleCompleted"][];
+  readonly stepOutputs: ReadonlyMap<string, unknown>;
+  readonly stepsStarted: ReadonlySet<string>;
+};
+
+/** Folds events into a {@link RunState}. Pure: the same events always give the same state. */
+export function deriveRunState(events: readonly RunEvent[]): RunState {
+  let request: RunEventPayloads["RunRequested"] | null = null;
+  let requestedAt = 0;
+  let status: RunStatus = "pending";
+  let terminal: RunEvent | null = null;
+  let cycle = 1;
+  const registered = new Map<number, RunEventPayloads["WorkflowVersionRegistered"]>();
+  const started = new Set<number>();
+  const cyclesCompleted: RunEventPayloads["OuterLoopCycleCompleted"][] = [];
+  const stepOutputs = new Map<string, unknown>();
+  const stepsStarted = new Set<string>();
+  for (const event of events) {
+    switch (event.type) {
+      case "RunRequested":
+        request = event.payload;
+        requestedAt = event.at;
+        break;
+      case "harness.session.started":
+        if (status === "pending") status = "compiling";
+        break;
+      case "WorkflowVersionRegistered":
+        registered.set(cycle, event.payload);
+        break;
+      case "RunStarted":
+        started.add(event.payload.cycle);
+        status = "running";
+        break;
+      case "StepStarted":
+        stepsStarted.add(`${event.payload.stepPath}#${event.payload.attempt}`);
+        break;
+      case "StepSucceeded":
+        stepOutputs.set(event.payload.stepPath, event.payload.output);
+        break;
+      case "OuterLoopCycleCompleted":
+        cyclesCompleted.push(event.payload);
+        cycle = event.payload.cycleNumber + 1;
+        status = "compiling";
+        break;
+      default:
+        break;
+    }
+    if (isTerminalType(event.type)) {
+      terminal = event;
+      status = event.type === "RunCompleted" ? "completed" : event.type === "RunFailed" ? "failed" : "cancelled";
+    }
+  }
+  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, stepsStarted };
+}

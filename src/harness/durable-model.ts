@@ -1,0 +1,105 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
+import { wrapLanguageModel } from "ai";
+import type { CallableModel } from "../ports/model-resolver.ts";
+import { digestJson, type Digest } from "../identity/digest.ts";
+import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
+import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
+import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-replay-error.ts";
+import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
+
+/** Which slot a model call is for, as recorded in its events. */
+export type ModelSlotRef = { readonly id: string; readonly providerId: string; readonly modelId: string; readonly offline: boolean };
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Wraps a model so every call is journaled: `harness.model.called` (with the request hash) before,
+ * `harness.model.responded` after. On replay a call with a recorded response is answered from the
+ * log without calling the model; if its request hash differs the run is non-deterministic. A call
+ * that was in flight (called, never answered) is issued again. Retriable provider errors (429,
+ * 5xx) are retried with backoff, each failure recorded.
+ */
+export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef): LanguageModelV4 {
+  return wrapLanguageModel({
+    model: base,
+    middleware: {
+      specificationVersion: "v4",
+      wrapGenerate: async ({ doGenerate, params }) => {
+        const { callId, turn } = cursor.nextModelCall();
+        const requestHash = requestHashOf(params);
+        const record = ctx.journal.modelCall(callId);
+        if (record?.called && record.called.requestHash !== requestHash) {
+          throw new NonDeterministicReplayError(callId, record.called.requestHash, requestHash);
+        }
+        if (record?.responded) return decodeTagged(record.responded.response) as LanguageModelV4GenerateResult;
+        const lastFailure = record?.failures[record.failures.length - 1];
+        if (lastFailure && !lastFailure.error.retriable) throw recordedToError(lastFailure.error);
+        assertSliceTime(ctx);
+        if (!record?.called) {
+          await appendEvents(ctx, [
+            { type: "harness.model.called", payload: { sessionId: cursor.sessionId, callId, turn, requestHash, modelSlotId: slot.id, providerId: slot.providerId, modelId: slot.modelId } },
+          ]);
+        }
+        for (let attempt = (record?.failures.length ?? 0) + 1; ; attempt++) {
+          try {
+            const result = await doGenerate();
+            const response = encodeTagged(recordableResult(result));
+            await appendEvents(ctx, [
+              {
+                type: "harness.model.responded",
+                payload: { sessionId: cursor.sessionId, callId, response, usage: usageOf(result), model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline } },
+              },
+            ]);
+            return decodeTagged(response) as LanguageModelV4GenerateResult;
+          } catch (error) {
+            const recorded = toRecordedError(error, attempt < MAX_ATTEMPTS);
+            await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: cursor.sessionId, callId, error: recorded } }]);
+            if (!recorded.retriable) throw error;
+            await ctx.sleep(250 * 2 ** (attempt - 1));
+            assertSliceTime(ctx);
+          }
+        }
+      },
+    },
+  });
+}
+
+/** The request fields that decide a model's answer; headers and abort signals are left out. */
+export function requestHashOf(params: LanguageModelV4CallOptions): Digest {
+  const { prompt, tools, toolChoice, responseFormat, providerOptions, maxOutputTokens, temperature, stopSequences, topP, topK, presencePenalty, frequencyPenalty, seed, reasoning } = params;
+  return digestJson(
+    encodeTagged({ prompt, tools, toolChoice, responseFormat, providerOptions, maxOutputTokens, temperature, stopSequences, topP, topK, presencePenalty, frequencyPenalty, seed, reasoning }),
+  );
+}
+
+function recordableResult(result: LanguageModelV4GenerateResult): unknown {
+  return {
+    content: result.content,
+    structuredOutputText: result.structuredOutputText,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    providerMetadata: result.providerMetadata,
+    warnings: (result as { warnings?: unknown }).warnings,
+    response: result.response ? { id: result.response.id, timestamp: result.response.timestamp, modelId: result.response.modelId } : undefined,
+  };
+}
+
+/** Token counts from a V4 usage record (missing counts are 0). */
+export function usageOf(result: LanguageModelV4GenerateResult): TokenUsage {
+  const input = result.usage?.inputTokens?.total ?? 0;
+  const output = result.usage?.outputTokens?.total ?? 0;
+  return { inputTokens: input, outputTokens: output, totalTokens: input + output };
+}
+
+function toRecordedError(error: unknown, mayRetry: boolean): RecordedError {
+  const e = error as { name?: string; message?: string; isRetryable?: boolean; statusCode?: number };
+  const status = typeof e?.statusCode === "number" ? e.statusCode : undefined;
+  const transient = e?.isRetryable === true || status === 429 || (status !== undefined && status >= 500);
+  return { name: e?.name ?? "Error", message: e?.message ?? String(error), retriable: mayRetry && transient };
+}
+
+function recordedToError(recorded: RecordedError): Error {
+  const error = new Error(recorded.message);
+  error.name = recorded.name;
+  return error;
+}

@@ -1,0 +1,68 @@
+import type { Clock } from "../ports/clock.ts";
+import type { EventLog } from "../ports/event-log.ts";
+import type { NewRunEvent, RunEvent } from "../ports/run-events.ts";
+import type { Journal } from "./journal.ts";
+
+/**
+ * Thrown before a live call when the drive slice's time is up. Not an error: the run object
+ * re-arms its alarm and the next slice replays to this point and goes on.
+ */
+export class SliceYieldSignal extends Error {
+  constructor() {
+    super("drive slice deadline reached; yielding to the next alarm");
+    this.name = "SliceYieldSignal";
+  }
+}
+
+/** What durable wrappers need for one drive slice of one run. */
+export type HarnessContext = {
+  readonly runId: string;
+  readonly log: EventLog;
+  readonly journal: Journal;
+  readonly clock: Clock;
+  /** Epoch ms after which no new live call starts in this slice. */
+  readonly deadline: number;
+  readonly sleep: (ms: number) => Promise<void>;
+};
+
+/** Appends events durably and indexes them in the journal. */
+export async function appendEvents(ctx: HarnessContext, events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+  const appended = await ctx.log.append(events);
+  for (const event of appended) ctx.journal.record(event);
+  return appended;
+}
+
+/** Throws {@link SliceYieldSignal} when the slice is out of time. */
+export function assertSliceTime(ctx: HarnessContext): void {
+  if (ctx.clock.now() >= ctx.deadline) throw new SliceYieldSignal();
+}
+
+/** Per-session counters that give calls their deterministic ids. */
+export class SessionCursor {
+  readonly sessionId: string;
+  private modelCalls = 0;
+  private toolCallsInTurn = 0;
+  currentModelCallId = "";
+
+  constructor(sessionId: string) {
+    this.sessionId = sessionId;
+  }
+
+  /** The next model call's id: `<session>/model/<n>`, 1-based. */
+  nextModelCall(): { callId: string; turn: number } {
+    this.modelCalls += 1;
+    this.toolCallsInTurn = 0;
+    this.currentModelCallId = `${this.sessionId}/model/${this.modelCalls}`;
+    return { callId: this.currentModelCallId, turn: this.modelCalls };
+  }
+
+  /**
+   * A tool call's id. The provider's `toolCallId` comes from the recorded model response, so it
+   * is stable on replay; when it is empty, fall back to the model call and the call's index.
+   */
+  toolCallId(providerToolCallId: string | undefined): string {
+    this.toolCallsInTurn += 1;
+    const key = providerToolCallId && providerToolCallId.length > 0 ? providerToolCallId : `${this.currentModelCallId}#${this.toolCallsInTurn}`;
+    return `${this.sessionId}/tool/${key}`;
+  }
+}

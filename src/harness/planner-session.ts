@@ -1,0 +1,133 @@
+import type { CallableModel } from "../ports/model-resolver.ts";
+import { jsonSchema, type StopCondition, type ToolSet } from "ai";
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import type { Digest } from "../identity/digest.ts";
+import type { PlannerManifest } from "../identity/planner-manifest.ts";
+import { bindLwir } from "../lwir/bind-lwir.ts";
+import { validateLwir } from "../lwir/validate-lwir.ts";
+import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
+import type { Finding } from "../sdk/finding.ts";
+import type { Skill } from "../sdk/skill.ts";
+import type { ModelSlotRef } from "./durable-model.ts";
+import type { HarnessTool } from "./durable-tools.ts";
+import type { HarnessContext } from "./harness-context.ts";
+import { type OuterLoopContext, planTask, plannerSystemPrompt, plannerUserPrompt } from "./planner-prompt.ts";
+import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
+
+export const SUBMIT_TOOL = "submit_lwir";
+export const BASH_TOOL = "bash";
+const MAX_PLANNER_TURNS = 16;
+
+/** What `submit_lwir` answers. */
+export type SubmitResult = { readonly accepted: boolean; readonly findings: readonly Finding[]; readonly remainingRevisions: number };
+
+export type PlannerSessionSpec = {
+  readonly sessionId: string;
+  readonly cycle: number;
+  readonly manifest: PlannerManifest;
+  readonly manifestHash: Digest;
+  readonly capabilities: DefinitionCapabilities;
+  readonly input: unknown;
+  readonly outerLoopContext?: OuterLoopContext;
+  readonly system: string;
+  readonly skills: readonly Skill[];
+  readonly model: CallableModel;
+  readonly slot: ModelSlotRef;
+  readonly sandbox: Sandbox;
+};
+
+/**
+ * The planner harness session (seed, stage 6): an agent loop with `bash` in its scratch directory
+ * and a terminal `submit_lwir`, which validates the draft and binds it to the snapshot. Findings go
+ * back to the model, which repairs within the same session until a draft is accepted or the
+ * revision budget is spent (`planner_validation_exhausted`). Output: `{ lwir }`.
+ */
+export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
+  const budget = spec.capabilities.snapshot.plannerConfig.maxRevisions;
+  const task = planTask(spec.capabilities, spec.input, spec.outerLoopContext);
+  let session: SandboxSession | null = null;
+  const openSandbox = async () => {
+    session ??= await spec.sandbox.openSession({
+      sessionId: spec.sessionId,
+      skills: spec.skills,
+      references: { "/mnt/task/plan-task.json": JSON.stringify(task, null, 2) },
+      scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
+    });
+    return session;
+  };
+  const tools: Record<string, HarnessTool> = {
+    [BASH_TOOL]: {
+      description: "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
+      inputSchema: jsonSchema({ type: "object", properties: { command: { type: "string" } }, required: ["command"], additionalProperties: false }),
+      execute: async (input) => (await openSandbox()).exec(String((input as { command?: unknown }).command ?? "")),
+      captureScratch: async () => (await openSandbox()).snapshotScratch(),
+    },
+    [SUBMIT_TOOL]: {
+      description: "Submit the LWIR document. Answers { accepted, findings, remainingRevisions }; when not accepted, fix the findings and submit again.",
+      inputSchema: jsonSchema({ type: "object", properties: { lwir: { type: "object" } }, required: ["lwir"], additionalProperties: false }),
+      execute: async (input) => {
+        const findings = checkDraft((input as { lwir?: unknown }).lwir, spec.capabilities);
+        const accepted = findings.every((f) => f.severity !== "error");
+        // Counted from the journal, so a re-issued in-flight submission sees the replayed ones.
+        const priorRejections = ctx.journal
+          .finishedToolCalls(spec.sessionId, SUBMIT_TOOL)
+          .filter((r) => (r.succeeded?.result as SubmitResult | undefined)?.accepted === false).length;
+        const rejected = priorRejections + (accepted ? 0 : 1);
+        const result: SubmitResult = { accepted, findings, remainingRevisions: Math.max(0, budget - rejected) };
+        return result;
+      },
+    },
+  };
+  const stopWhen: StopCondition<ToolSet> = ({ steps }) => {
+    const submissions = submissionsOf(steps);
+    return submissions.some((s) => s.result.accepted) || submissions.filter((s) => !s.result.accepted).length >= budget || steps.length >= MAX_PLANNER_TURNS;
+  };
+  return runSession(
+    {
+      sessionId: spec.sessionId,
+      role: "planner",
+      kind: "plan",
+      manifest: spec.manifest as unknown as Record<string, unknown>,
+      manifestHash: spec.manifestHash,
+      cycle: spec.cycle,
+      model: spec.model,
+      slot: spec.slot,
+      system: plannerSystemPrompt(spec.system, spec.skills),
+      prompt: plannerUserPrompt(task),
+      tools,
+      stopWhen,
+      interpret: (result) => interpretPlannerResult(result, budget),
+    },
+    ctx,
+  );
+}
+
+/** Structural validation, then the binding pass (only on structurally valid drafts). */
+export function checkDraft(lwir: unknown, capabilities: DefinitionCapabilities): Finding[] {
+  const structural = validateLwir(lwir);
+  return structural.valid ? [...structural.findings, ...bindLwir(lwir, capabilities)] : [...structural.findings];
+}
+
+type Submission = { lwir: unknown; result: SubmitResult };
+
+function submissionsOf(steps: LoopResult["steps"]): Submission[] {
+  const out: Submission[] = [];
+  for (const step of steps) {
+    for (const r of step.toolResults) {
+      if (r.toolName !== SUBMIT_TOOL) continue;
+      out.push({ lwir: (r.input as { lwir?: unknown }).lwir, result: r.output as SubmitResult });
+    }
+  }
+  return out;
+}
+
+function interpretPlannerResult(result: LoopResult, budget: number): SessionOutcome {
+  const submissions = submissionsOf(result.steps);
+  const accepted = submissions.find((s) => s.result.accepted);
+  if (accepted) return { ok: true, output: { lwir: accepted.lwir } };
+  const rejected = submissions.filter((s) => !s.result.accepted).length;
+  if (rejected >= budget) {
+    return { ok: false, causeCode: "planner_validation_exhausted", message: `The planner submitted ${rejected} invalid LWIR drafts; the revision budget is ${budget}.` };
+  }
+  return { ok: false, causeCode: "planner_no_lwir", message: `The planner stopped after ${result.steps.length} turns without submitting valid LWIR.` };
+}

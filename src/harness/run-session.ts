@@ -1,0 +1,97 @@
+import type { CallableModel } from "../ports/model-resolver.ts";
+import { generateText, type Output, type StopCondition, type ToolSet } from "ai";
+
+type OutputSpec = Output.Output;
+import { canonicalJson } from "../identity/canonical-json.ts";
+import type { Digest } from "../identity/digest.ts";
+import { encodeTagged } from "../identity/tagged-json.ts";
+import type { HarnessRole, HarnessTaskKind, RunCauseCode } from "../ports/run-events.ts";
+import { CapabilityDriftError, diffManifests } from "../sdk/errors/capability-drift-error.ts";
+import { type ModelSlotRef, durableModel } from "./durable-model.ts";
+import { durableTools, type HarnessTool } from "./durable-tools.ts";
+import { appendEvents, type HarnessContext, SessionCursor } from "./harness-context.ts";
+
+/** How a session ended. */
+export type SessionOutcome = { readonly ok: true; readonly output: unknown; readonly fixedSource?: string } | { readonly ok: false; readonly causeCode: RunCauseCode; readonly message: string };
+
+/** The final result of the agent loop, as the session's interpreter sees it. */
+export type LoopResult = Awaited<ReturnType<typeof generateText>>;
+
+/** One harness session: an agent loop on the AI SDK, every call journaled. */
+export type SessionSpec = {
+  readonly sessionId: string;
+  readonly role: HarnessRole;
+  readonly kind: HarnessTaskKind;
+  readonly manifest: Record<string, unknown>;
+  readonly manifestHash: Digest;
+  readonly stepPath?: string;
+  readonly cycle?: number;
+  readonly model: CallableModel;
+  readonly slot: ModelSlotRef;
+  readonly system: string;
+  readonly prompt: string;
+  readonly tools?: Readonly<Record<string, HarnessTool>>;
+  readonly output?: OutputSpec;
+  readonly stopWhen?: StopCondition<ToolSet>;
+  /** Turns the loop's final result into the session's outcome. */
+  readonly interpret: (result: LoopResult) => SessionOutcome;
+};
+
+/**
+ * Runs (or fast-forwards) a harness session. A session already completed or failed in the log
+ * returns its recorded outcome without running. A started one is checked for drift (its manifest
+ * hash must equal the live one, else {@link CapabilityDriftError}) and then replayed: recorded
+ * model and tool calls are answered from the log, only the in-flight call runs again.
+ */
+export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
+  const record = ctx.journal.sessionRecord(spec.sessionId);
+  if (record?.completed) {
+    const { output, fixedSource } = record.completed;
+    return { ok: true, output, ...(fixedSource !== undefined ? { fixedSource } : {}) };
+  }
+  if (record?.failed) return { ok: false, causeCode: record.failed.causeCode, message: record.failed.message };
+  if (record?.started) {
+    if (record.started.manifestHash !== spec.manifestHash) {
+      const stored = (record.started.manifest ?? {}) as Record<string, unknown>;
+      throw new CapabilityDriftError(`The ${spec.role} session ${spec.sessionId}`, record.started.manifestHash, spec.manifestHash, diffManifests(stored, spec.manifest, canonicalJson));
+    }
+  } else {
+    await appendEvents(ctx, [
+      {
+        type: "harness.session.started",
+        payload: {
+          sessionId: spec.sessionId,
+          role: spec.role,
+          kind: spec.kind,
+          manifestHash: spec.manifestHash,
+          manifest: spec.manifest,
+          ...(spec.stepPath !== undefined ? { stepPath: spec.stepPath } : {}),
+          ...(spec.cycle !== undefined ? { cycle: spec.cycle } : {}),
+        },
+      },
+    ]);
+  }
+  const cursor = new SessionCursor(spec.sessionId);
+  const result = await generateText({
+    model: durableModel(spec.model, ctx, cursor, spec.slot),
+    system: spec.system,
+    prompt: spec.prompt,
+    ...(spec.tools ? { tools: durableTools(spec.tools, ctx, cursor) } : {}),
+    ...(spec.stopWhen ? { stopWhen: spec.stopWhen } : {}),
+    ...(spec.output ? { output: spec.output } : {}),
+    // Retries are the durable wrapper's job, so each attempt is journaled.
+    maxRetries: 0,
+  });
+  const outcome = spec.interpret(result);
+  if (outcome.ok) {
+    await appendEvents(ctx, [
+      {
+        type: "harness.session.completed",
+        payload: { sessionId: spec.sessionId, role: spec.role, output: encodeTagged(outcome.output), ...(outcome.fixedSource !== undefined ? { fixedSource: outcome.fixedSource } : {}) },
+      },
+    ]);
+  } else {
+    await appendEvents(ctx, [{ type: "harness.session.failed", payload: { sessionId: spec.sessionId, role: spec.role, causeCode: outcome.causeCode, message: outcome.message } }]);
+  }
+  return outcome;
+}

@@ -1,0 +1,102 @@
+import type { Digest } from "../identity/digest.ts";
+
+/**
+ * The run event log's types: one discriminated union, names as in the compile-pipeline seed.
+ * Payloads are canonical JSON; secrets never enter them. `seq` is 1-based and dense per run.
+ */
+
+/** How a run was triggered. */
+export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic"; readonly id?: string };
+
+/** Roles of harness sessions and the task kinds they run. */
+export type HarnessRole = "planner" | "worker" | "fixer";
+export type HarnessTaskKind = "plan" | "execute_step" | "fix_step";
+
+/** A structured failure, as recorded. */
+export type RecordedError = { readonly name: string; readonly code?: string; readonly message: string; readonly retriable: boolean };
+
+/** Token usage, summed per call and per run. */
+export type TokenUsage = { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+
+/** Why a run failed: stable codes clients branch on. */
+export type RunCauseCode =
+  | "input_schema_error"
+  | "output_schema_error"
+  | "workflow_not_found"
+  | "workflow_missing_tool"
+  | "workflow_definition_invalid"
+  | "capability_drift"
+  | "non_deterministic_replay"
+  | "planner_validation_exhausted"
+  | "planner_no_lwir"
+  | "outer_loop_exhausted"
+  | "model_unavailable"
+  | "model_error"
+  | "step_failed"
+  | "internal_error";
+
+export type RunEventPayloads = {
+  RunRequested: { workflowId: string; input: unknown; trigger: RunTrigger; tenant: string };
+  "harness.session.started": {
+    sessionId: string;
+    role: HarnessRole;
+    kind: HarnessTaskKind;
+    manifestHash: Digest;
+    manifest: unknown;
+    stepPath?: string;
+    cycle?: number;
+  };
+  "harness.session.completed": { sessionId: string; role: HarnessRole; output: unknown; fixedSource?: string };
+  "harness.session.failed": { sessionId: string; role: HarnessRole; causeCode: RunCauseCode; message: string };
+  "harness.model.called": { sessionId: string; callId: string; turn: number; requestHash: Digest; modelSlotId: string; providerId: string; modelId: string };
+  "harness.model.responded": {
+    sessionId: string;
+    callId: string;
+    response: unknown;
+    usage: TokenUsage;
+    model: { providerId: string; modelId: string; offline: boolean };
+  };
+  "harness.model.failed": { sessionId: string; callId: string; error: RecordedError };
+  "harness.tool_call.started": { sessionId: string; callId: string; caller: "model"; tool: string; args: unknown; idempotencyKey: string };
+  "harness.tool_call.succeeded": { sessionId: string; callId: string; tool: string; result: unknown; scratch?: Record<string, string> };
+  "harness.tool_call.failed": { sessionId: string; callId: string; tool: string; error: RecordedError };
+  WorkflowVersionRegistered: { versionId: string; versionHash: Digest; lockHash: Digest; definitionHash: Digest; warnings: unknown[] };
+  RunStarted: { versionId: string; lockHash: Digest; cycle: number };
+  StepStarted: { stepPath: string; attempt: number };
+  StepSucceeded: { stepPath: string; attempt: number; output: unknown };
+  StepFailed: { stepPath: string; attempt: number; error: RecordedError };
+  OuterLoopCycleCompleted: { cycleNumber: number; status: "completed" | "failed"; output: unknown; summary?: string; decision: "accept" | "replan" };
+  RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
+  RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
+  RunCancelled: { reason: string };
+};
+
+export type RunEventType = keyof RunEventPayloads;
+
+/** One event as stored: the envelope around a typed payload. */
+export type RunEvent<T extends RunEventType = RunEventType> = {
+  [K in T]: { readonly seq: number; readonly runId: string; readonly type: K; readonly at: number; readonly payload: RunEventPayloads[K] };
+}[T];
+
+/** An event about to be appended (the log assigns `seq`, `runId` and `at`). */
+export type NewRunEvent<T extends RunEventType = RunEventType> = {
+  [K in T]: { readonly type: K; readonly payload: RunEventPayloads[K] };
+}[T];
+
+export const TERMINAL_EVENT_TYPES = ["RunCompleted", "RunFailed", "RunCancelled"] as const satisfies readonly RunEventType[];
+
+/** Narrows an event to one type. */
+export function isEvent<T extends RunEventType>(event: RunEvent, type: T): event is Extract<RunEvent, { type: T }> {
+  return event.type === type;
+}
+
+/** A run's status as derived from its events. */
+export type RunStatus = "pending" | "compiling" | "running" | "completed" | "failed" | "cancelled";
+
+/** Order of statuses: a run's status only ever moves to an equal or higher rank. */
+export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = { pending: 0, compiling: 1, running: 2, completed: 3, failed: 3, cancelled: 3 };
+
+/** True for RunCompleted, RunFailed and RunCancelled: nothing may follow them. */
+export function isTerminalType(type: string): boolean {
+  return (TERMINAL_EVENT_TYPES as readonly string[]).includes(type);
+}

@@ -1,0 +1,32 @@
+import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
+import type { ToolRegistry } from "../sdk/tool.ts";
+import type { RunCauseCode, RunStatus, RunTrigger, TokenUsage } from "./run-events.ts";
+
+/** How a run ended, as `runWorkflow` returns it. */
+export type RunResult = {
+  readonly runId: string;
+  readonly status: RunStatus;
+  readonly output?: unknown;
+  readonly cause?: { readonly code: RunCauseCode; readonly message: string; readonly details?: unknown };
+  readonly versionId?: string;
+  readonly usage?: TokenUsage;
+};
+
+/** A request to run a workflow to its end. */
+export type RunRequest = {
+  readonly runId: string;
+  readonly workflow: WorkflowDefinition;
+  readonly tools: ToolRegistry;
+  readonly input: unknown;
+  readonly trigger: RunTrigger;
+  readonly tenant: string;
+};
+
+/**
+ * Where runs live, grouped behind one interface (after vercel/workflow's `World`): the Cloudflare
+ * world (one Durable Object per run, D1) and the in-memory world for unit tests in plain Node.
+ * Running an existing run id again replays it; it never starts a second run.
+ */
+export interface World {
+  run(request: RunRequest): Promise<RunResult>;
+}
