@@ -33,7 +33,7 @@ export async function compileCycle(args: {
   const manifest = plannerManifest(snapshot, capabilities.definitionHash, outerLoopContext ? digestJson(outerLoopContext.priorCycles) : undefined);
   const hash = manifestHash(manifest);
   const planner = workflow.definition.planner;
-  const resolved = env.models.resolve({ slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, declared: planner.model });
+  const resolved = env.models.resolve({ role: "planner", slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, declared: planner.model });
   const outcome = await runPlannerSession(
     {
       sessionId: `planner:c${cycle}`,

@@ -68,7 +68,7 @@ async function runStep(args: {
   const slot = capabilities.snapshot.modelSlots[slotIndex];
   const declared = workflow.definition.models[slotIndex];
   if (!slot || !declared) throw new RunFailure("capability_drift", `Step ${stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
-  const resolved = env.models.resolve({ slotId: slot.id, providerId: slot.providerId, modelId: slot.modelId, declared: declared.model });
+  const resolved = env.models.resolve({ role: "worker", slotId: slot.id, providerId: slot.providerId, modelId: slot.modelId, declared: declared.model });
   const scope = { input: args.input, steps: args.outputs };
   const prompt = String(renderTemplate(step.with.prompt, scope));
   const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));

@@ -1,7 +1,14 @@
 import type { LanguageModel } from "ai";
+import type { HarnessRole } from "./run-events.ts";
 
 /** A model slot to resolve: its identity and the model object the definition declared. */
-export type ModelRequest = { readonly slotId: string; readonly providerId: string; readonly modelId: string; readonly declared: LanguageModel };
+export type ModelRequest = {
+  readonly role: HarnessRole;
+  readonly slotId: string;
+  readonly providerId: string;
+  readonly modelId: string;
+  readonly declared: LanguageModel;
+};
 
 /** A model ready to call. `offline` marks the deterministic offline model in the events. */
 export type ResolvedModel = { readonly model: CallableModel; readonly offline: boolean };

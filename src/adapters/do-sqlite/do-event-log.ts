@@ -4,6 +4,12 @@ import type { EventLog } from "../../ports/event-log.ts";
 import { isTerminalType, type NewRunEvent, type RunEvent, type RunEventType } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 
+/** Observers of appends; crash tests use them to abort the object at an event boundary. */
+export type AppendHooks = {
+  readonly beforeAppend?: (events: readonly NewRunEvent[]) => void;
+  readonly afterAppend?: (events: readonly RunEvent[]) => void;
+};
+
 type EventRow = { seq: number; type: string; at: number; payload: string };
 
 /**
@@ -16,16 +22,20 @@ export class DurableObjectEventLog implements EventLog {
   private readonly storage: DurableObjectStorage;
   private readonly clock: Clock;
   private cache: RunEvent[] | null = null;
+  private readonly hooks: AppendHooks;
 
-  constructor(storage: DurableObjectStorage, runId: string, clock: Clock) {
+  /** `hooks` run before a batch is written and once it is durable (crash tests abort there). */
+  constructor(storage: DurableObjectStorage, runId: string, clock: Clock, hooks: AppendHooks = {}) {
     this.storage = storage;
     this.runId = runId;
     this.clock = clock;
+    this.hooks = hooks;
     storage.sql.exec("CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)");
   }
 
   async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     if (events.length === 0) return [];
+    this.hooks.beforeAppend?.(events);
     const at = this.clock.now();
     const payloads = events.map((e) => canonicalJson(e.payload));
     const tail = this.storage.sql.exec<{ seq: number; type: string }>("SELECT seq, type FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
@@ -39,6 +49,7 @@ export class DurableObjectEventLog implements EventLog {
     });
     if (this.cache) this.cache.push(...appended);
     await this.storage.sync();
+    this.hooks.afterAppend?.(appended);
     return appended;
   }
 

@@ -1,0 +1,68 @@
+/**
+ * The one place adapters are wired to ports for the Worker and its run objects (DESIGN.md,
+ * "Layers"). Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
+ */
+import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
+import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
+import { JustBashSandbox } from "./adapters/sandbox-isolate/just-bash-sandbox.ts";
+import type { WorkflowCatalog } from "./engine/run-environment.ts";
+import type { Clock } from "./ports/clock.ts";
+import { systemClock } from "./ports/clock.ts";
+import type { ModelResolver } from "./ports/model-resolver.ts";
+import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
+import type { Sandbox } from "./ports/sandbox.ts";
+import type { VersionStore } from "./ports/version-store.ts";
+import { workflowCatalog } from "./workflows.ts";
+
+/** Replaceable pieces. The append hooks let crash tests abort the object at an event boundary. */
+export type WiringOverrides = {
+  models?: ModelResolver;
+  workflows?: WorkflowCatalog;
+  clock?: Clock;
+  sliceMs?: number;
+  beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
+  afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
+};
+
+let overrides: WiringOverrides = {};
+
+/** Test seam: replaces pieces of the wiring until reset with `overrideWiring({})`. */
+export function overrideWiring(next: WiringOverrides): void {
+  overrides = next;
+}
+
+export function currentOverrides(): Readonly<WiringOverrides> {
+  return overrides;
+}
+
+export type Wiring = {
+  readonly versions: VersionStore;
+  readonly models: ModelResolver;
+  readonly sandbox: Sandbox;
+  readonly clock: Clock;
+  readonly workflows: WorkflowCatalog;
+  readonly sliceMs: number;
+};
+
+/** Builds the ports from the Worker's bindings, vars and secrets. */
+export function wire(env: Env): Wiring {
+  const vars = env as unknown as Record<string, unknown>;
+  return {
+    versions: new D1VersionStore(env.DB),
+    models:
+      overrides.models ??
+      new EnvModelResolver({
+        mode: parseModelMode(stringVar(vars.LITTLE_MODELS)),
+        secrets: vars,
+        offlineLatencyMs: Number(stringVar(vars.LITTLE_OFFLINE_LATENCY_MS) ?? 0) || 0,
+      }),
+    sandbox: new JustBashSandbox(),
+    clock: overrides.clock ?? systemClock,
+    workflows: overrides.workflows ?? workflowCatalog,
+    sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
+  };
+}
+
+function stringVar(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

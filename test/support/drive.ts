@@ -1,0 +1,36 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { RunView } from "../../durable-objects/run.ts";
+import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
+
+/** A fresh client for a run (a stub used across an abort stays broken). */
+export function runStub(runId: string) {
+  return runClient(env.RUNS, runId);
+}
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+
+function isReset(error: unknown): boolean {
+  return typeof error === "object" && error !== null && ((error as { durableObjectReset?: boolean }).durableObjectReset === true || /reset|abort/i.test(String((error as Error).message)));
+}
+
+/**
+ * Runs the run object's alarms, one at a time and never by sleeping, until the run ends. An
+ * aborted object (crash injection) is taken up again with a fresh stub; its safety alarm resumes
+ * the run.
+ */
+export async function driveToEnd(runId: string, maxAlarms = 40): Promise<RunView> {
+  for (let i = 0; i < maxAlarms; i++) {
+    let ran: boolean;
+    try {
+      ran = await runDurableObjectAlarm(env.RUNS.get(env.RUNS.idFromName(runId)));
+    } catch (error) {
+      if (!isReset(error)) throw error;
+      continue;
+    }
+    const view = await runStub(runId).status();
+    if (ENDED.has(view.status)) return view;
+    if (!ran) throw new Error(`run ${runId} is ${view.status} with no alarm set`);
+  }
+  throw new Error(`run ${runId} did not end within ${maxAlarms} alarms`);
+}
