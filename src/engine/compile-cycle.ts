@@ -30,7 +30,9 @@ export async function compileCycle(args: {
   const { env, ctx, workflow, capabilities, cycle } = args;
   const snapshot = capabilities.snapshot;
   const outerLoopContext = outerContext(snapshot.maxOuterCycles, cycle, args.priorCycles);
-  const manifest = plannerManifest(snapshot, capabilities.definitionHash, outerLoopContext ? digestJson(outerLoopContext.priorCycles) : undefined);
+  // Seed: the hash is present for re-plans after supervise, so cycle 1 keeps the plain manifest.
+  const priorHash = outerLoopContext && outerLoopContext.priorCycles.length > 0 ? digestJson(outerLoopContext.priorCycles) : undefined;
+  const manifest = plannerManifest(snapshot, capabilities.definitionHash, priorHash);
   const hash = manifestHash(manifest);
   const planner = workflow.definition.planner;
   const resolved = env.models.resolve({ role: "planner", slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, declared: planner.model });

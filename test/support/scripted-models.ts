@@ -14,7 +14,8 @@ export function result(content: LanguageModelV4Content[]): LanguageModelV4Genera
   };
 }
 
-function text(options: LanguageModelV4CallOptions): string {
+/** All text of a call's prompt. */
+export function promptText(options: LanguageModelV4CallOptions): string {
   return options.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n"))).join("\n");
 }
 
@@ -25,7 +26,7 @@ export function toolResults(options: LanguageModelV4CallOptions): { toolName: st
 
 /** The seed's single-step LWIR, with the schemas the task gives (as a real planner copies them). */
 export function seedLwirFor(options: LanguageModelV4CallOptions): Record<string, unknown> {
-  const task = extractPlanTask(text(options));
+  const task = extractPlanTask(promptText(options));
   if (!task) throw new Error("scripted planner: no <plan-task> in the prompt");
   return {
     apiVersion: "littleworkflow.dev/v0.1",
