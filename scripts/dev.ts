@@ -1,0 +1,17 @@
+/**
+ * `npm run dev`: copies .dev.vars.example to .dev.vars when missing, applies the D1 migrations to
+ * the local database, then runs `wrangler dev` with any extra arguments.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync } from "node:fs";
+
+if (!existsSync(".dev.vars")) {
+  copyFileSync(".dev.vars.example", ".dev.vars");
+  console.log("dev: created .dev.vars from .dev.vars.example");
+}
+const extra = process.argv.slice(2);
+const persist = extra.flatMap((arg, i) => (arg === "--persist-to" ? ["--persist-to", extra[i + 1] as string] : arg.startsWith("--persist-to=") ? [arg] : []));
+const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { stdio: "inherit" });
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+const dev = spawnSync("npx", ["wrangler", "dev", ...extra], { stdio: "inherit" });
+process.exit(dev.status ?? 0);

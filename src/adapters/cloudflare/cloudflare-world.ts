@@ -1,0 +1,34 @@
+import type { RunRequest, RunResult, World } from "../../ports/world.ts";
+import { WorkflowNotRegisteredError } from "../../sdk/errors/workflow-not-registered-error.ts";
+import { wire } from "../../wiring.ts";
+import { runClient } from "./run-client.ts";
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+const WAIT_SLICE_MS = 30_000;
+
+/**
+ * The Cloudflare {@link World}: one Durable Object per run, versions and the run index in D1. The
+ * run object looks the workflow up by id in the Worker's registry, so `request.workflow` must be
+ * the registered definition (and its tools the registered tools).
+ */
+export class CloudflareWorld implements World {
+  private readonly env: Env;
+
+  constructor(env: Env) {
+    this.env = env;
+  }
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const registered = wire(this.env).workflows.get(request.workflow.id);
+    if (!registered || registered.definition !== request.workflow) throw new WorkflowNotRegisteredError(request.workflow.id);
+    const client = runClient(this.env.RUNS, request.runId);
+    await client.start({ runId: request.runId, workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant });
+    for (;;) {
+      const view = await client.waitForEnd(WAIT_SLICE_MS);
+      if (ENDED.has(view.status)) {
+        const { workflowId: _w, eventCount: _n, createdAt: _c, ...result } = view;
+        return result;
+      }
+    }
+  }
+}

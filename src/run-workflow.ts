@@ -1,0 +1,17 @@
+/**
+ * The dev-facing entry (seed, "Inputs And Outputs"): `runWorkflow(workflow, input, { world, tools })`.
+ * Inside the Worker the world defaults to the Cloudflare world built from the Worker's env.
+ */
+import { env } from "cloudflare:workers";
+import { CloudflareWorld } from "./adapters/cloudflare/cloudflare-world.ts";
+import { type RunWorkflowOptions, runWorkflow as runWorkflowIn } from "./engine/run-workflow.ts";
+import type { RunResult } from "./ports/world.ts";
+import type { WorkflowDefinition } from "./sdk/define-workflow.ts";
+
+/**
+ * @example
+ * const result = await runWorkflow(summarizeTicket, { ticketId: "T-1", transcript: "…" });
+ */
+export function runWorkflow(workflow: WorkflowDefinition, input: unknown, options: Partial<RunWorkflowOptions> = {}): Promise<RunResult> {
+  return runWorkflowIn(workflow, input, { ...options, world: options.world ?? new CloudflareWorld(env as Env) });
+}
