@@ -11,7 +11,8 @@ const SETTINGS = ["deny", "allow"];
  */
 export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path: string, networkPermitted: boolean): void {
   sink.closed(w, ["entrypoint", "files", "sandbox", "input", "limits"], path);
-  const files = sink.object(sink.required(w, "files", path) ?? {}, `${path}.files`);
+  const rawFiles = sink.required(w, "files", path);
+  const files = rawFiles === undefined ? {} : sink.object(rawFiles, `${path}.files`);
   const names = files ? Object.keys(files) : [];
   if (files) {
     for (const name of names) {

@@ -1,4 +1,5 @@
 import { OUTPUT_MODES } from "../schema/normalize-output-mode.ts";
+import { childPath } from "../sdk/json-path.ts";
 import type { FindingSink } from "./findings-sink.ts";
 import { checkSchemaShape } from "./validate-schema-shape.ts";
 
@@ -21,7 +22,7 @@ export function checkOutputMode(sink: FindingSink, value: unknown, path: string)
   }
   const allowed = FIELDS_BY_MODE[mode] as readonly string[];
   for (const key of Object.keys(output)) {
-    if (!allowed.includes(key)) sink.error("output.unexpected_field", `${path}.${key}`, `output mode "${mode}" does not take "${key}"`);
+    if (!allowed.includes(key)) sink.error("output.unexpected_field", childPath(path, key), `output mode "${mode}" does not take "${key}"`);
   }
   if (mode === "choice") {
     const values = output.values;

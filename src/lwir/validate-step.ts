@@ -38,7 +38,9 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
   }
   sink.integer(step.timeoutMs, 1, 86_400_000, "step.invalid_timeout", `${path}.timeoutMs`);
   if (step.onFailure !== undefined) checkFixer(sink, step.onFailure, `${path}.onFailure`, kind, ctx.models);
-  const w = sink.object(sink.required(step, "with", path) ?? {}, `${path}.with`);
+  // A missing `with` is reported once and its fields are still checked against {}; `null` is a type error.
+  const rawWith = sink.required(step, "with", path);
+  const w = rawWith === undefined ? {} : sink.object(rawWith, `${path}.with`);
   if (!w) return;
   const withPath = `${path}.with`;
   switch (kind) {
@@ -87,12 +89,13 @@ export function readNeeds(sink: FindingSink, step: Record<string, unknown>, path
     sink.error("field.invalid_type", `${path}.needs`, `${path}.needs must be a list of step ids`);
     return [];
   }
-  const out: string[] = [];
+  // A Set, not Array#includes: a 4 MiB document can hold hundreds of thousands of entries.
+  const out = new Set<string>();
   needs.forEach((dep, i) => {
     const at = childPath(`${path}.needs`, i);
     if (typeof dep !== "string") sink.error("field.invalid_type", at, `${at} must be a step id`);
-    else if (out.includes(dep)) sink.warn("step.needs_duplicate", at, `needs names "${dep}" twice`);
-    else out.push(dep);
+    else if (out.has(dep)) sink.warn("step.needs_duplicate", at, `needs names "${dep}" twice`);
+    else out.add(dep);
   });
-  return out;
+  return [...out];
 }

@@ -37,7 +37,8 @@ function checkTemplateString(sink: FindingSink, text: string, path: string, scop
 
 function checkExpression(sink: FindingSink, expr: TemplateExpr, path: string, scope: TemplateScope): void {
   if (expr.type === "call") {
-    const arity = (TEMPLATE_FUNCTIONS as Record<string, number>)[expr.name];
+    // Own keys only: `toString`, `constructor`, `__proto__` are inherited, not template functions.
+    const arity = Object.hasOwn(TEMPLATE_FUNCTIONS, expr.name) ? (TEMPLATE_FUNCTIONS as Record<string, number>)[expr.name] : undefined;
     if (arity === undefined) sink.error("template.unknown_function", path, `"${expr.name}" is not a template function (${Object.keys(TEMPLATE_FUNCTIONS).join(", ")})`);
     else if (expr.args.length !== arity) sink.error("template.function_arity", path, `${expr.name}() takes ${arity} argument${arity === 1 ? "" : "s"}, not ${expr.args.length}`);
   } else if (expr.type === "step") {
