@@ -2,101 +2,144 @@ import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
 import { runResultOf } from "../src/engine/run-result.ts";
-import { deriveRunState } from "../src/engine/run-state.ts";
-import type { RunEvent, RunEventType, RunTrigger } from "../src/ports/run-events.ts";
+import { deriveRunState, type RunState } from "../src/engine/run-state.ts";
+import { isTerminalType, type RunEvent, type RunEventType, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
+import type { RunPlacement } from "../src/ports/run-index.ts";
 import type { RunResult } from "../src/ports/world.ts";
 import { currentOverrides, wire } from "../src/wiring.ts";
 
 /** What `start` takes. */
-export type StartRunRequest = { runId: string; workflowId: string; input: unknown; trigger: RunTrigger; tenant?: string };
+export type StartRunRequest = { runId: string; workflowId: string; input: unknown; trigger: RunTrigger; tenant?: string; placement?: RunPlacement };
 
 /** A run as the API shows it. */
-export type RunView = RunResult & { workflowId: string | null; eventCount: number; createdAt: number | null };
+export type RunView = RunResult & { workflowId: string | null; tenant: string | null; eventCount: number; createdAt: number | null; input?: unknown };
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
 const RESUME_AFTER_MS = 5_000;
 /** Unexpected drive errors before the run is failed as `internal_error`. */
 const MAX_ALARM_FAILURES = 5;
+const ENDED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled"]);
 
 /**
  * One run = one Durable Object (DESIGN.md, "Durability in a Durable Object"). Its SQLite holds
- * the append-only event log. `start` appends the request and arms an alarm; the alarm drives the
+ * the append-only event log. `start` arms an alarm and appends the request; the alarm drives the
  * run in slices and re-arms before it yields, so eviction, a crash or a deploy only pauses it:
- * the next alarm replays the log and goes on.
+ * the next alarm replays the log and goes on. Live subscribers get each event as it is appended.
  */
 export class RunObject extends DurableObject<Env> {
   private log: DurableObjectEventLog | null = null;
   private readonly waiters = new Set<() => void>();
+  private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   }
 
-  /** Starts the run; starting an existing run id returns it as it is. */
+  /** Starts the run; starting an existing run id returns it as it is (`created: false`). */
   async start(request: StartRunRequest): Promise<RunView & { created: boolean }> {
-    const log = this.eventLog(request.runId);
-    if ((await log.page({ after: 0, limit: 1 })).length > 0) return { ...(await this.status()), created: false };
     const tenant = request.tenant ?? "default";
+    const log = this.eventLog(request.runId, tenant);
+    if ((await log.page({ after: 0, limit: 1 })).length > 0) return { ...(await this.status()), created: false };
+    const placement = request.placement ?? {};
     // Armed before the request is appended: a crash between the two still resumes the run.
     await this.ctx.storage.setAlarm(Date.now());
-    const [requested] = await log.append([{ type: "RunRequested", payload: { workflowId: request.workflowId, input: request.input, trigger: request.trigger, tenant } }]);
-    const wiring = wire(this.env);
-    await wiring.versions.upsertRun({
-      runId: request.runId,
+    const [requested] = await log.append([
+      { type: "RunRequested", payload: { workflowId: request.workflowId, input: request.input, trigger: request.trigger, tenant, ...(Object.keys(placement).length > 0 ? { placement } : {}) } },
+    ]);
+    const at = requested?.at ?? Date.now();
+    await wire(this.env).runs.upsert({
       tenant,
+      runId: request.runId,
       workflowId: request.workflowId,
       status: "pending",
       triggerKind: request.trigger.kind,
       definitionHash: null,
       versionId: null,
       causeCode: null,
-      createdAt: requested?.at ?? wiring.clock.now(),
-      updatedAt: requested?.at ?? wiring.clock.now(),
+      placement,
+      createdAt: at,
+      updatedAt: at,
     });
     return { ...(await this.status()), created: true };
   }
 
   async status(): Promise<RunView> {
-    const runId = this.runId();
-    if (!runId) return { runId: "", status: "pending", workflowId: null, eventCount: 0, createdAt: null };
+    const runId = this.getMeta("runId");
+    if (!runId) return { runId: "", status: "pending", workflowId: null, tenant: null, eventCount: 0, createdAt: null };
     const events = await this.eventLog(runId).all();
     const state = deriveRunState(events);
-    return { ...runResultOf(runId, events), workflowId: state.request?.workflowId ?? null, eventCount: events.length, createdAt: state.request ? state.requestedAt : null };
+    return {
+      ...runResultOf(runId, events),
+      workflowId: state.request?.workflowId ?? null,
+      tenant: state.request?.tenant ?? null,
+      eventCount: events.length,
+      createdAt: state.request ? state.requestedAt : null,
+      ...(state.request ? { input: state.request.input } : {}),
+    };
   }
 
   async events(options: { after?: number; limit?: number; types?: RunEventType[] } = {}): Promise<RunEvent[]> {
-    const runId = this.runId();
+    const runId = this.getMeta("runId");
     if (!runId) return [];
     return this.eventLog(runId).page({ after: options.after ?? 0, limit: options.limit ?? 100, ...(options.types ? { types: options.types } : {}) });
   }
 
+  /**
+   * Server-Sent Events from `after` on: what is logged already, then each event as it is appended,
+   * ending after the terminal event. Each SSE `id` is the event's `seq` (for `Last-Event-ID`).
+   */
+  async stream(after: number): Promise<ReadableStream<Uint8Array>> {
+    const runId = this.getMeta("runId");
+    const encoder = new TextEncoder();
+    let last = after;
+    let push: ((events: readonly RunEvent[]) => void) | null = null;
+    const subscribers = this.subscribers;
+    const log = runId ? this.eventLog(runId) : null;
+    return new ReadableStream<Uint8Array>({
+      start: async (controller) => {
+        let closed = false;
+        const send = (events: readonly RunEvent[]) => {
+          if (closed) return;
+          for (const event of events) {
+            if (event.seq <= last) continue;
+            last = event.seq;
+            controller.enqueue(encoder.encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+            if (isTerminalType(event.type)) {
+              closed = true;
+              if (push) subscribers.delete(push);
+              controller.close();
+              return;
+            }
+          }
+        };
+        push = send;
+        subscribers.add(send);
+        controller.enqueue(encoder.encode(": little-workflow event stream\nretry: 1000\n\n"));
+        if (!log) return;
+        for (;;) {
+          const page = await log.page({ after: last, limit: 1_000 });
+          send(page);
+          if (closed || page.length < 1_000) break;
+        }
+      },
+      cancel: () => {
+        if (push) subscribers.delete(push);
+      },
+    });
+  }
+
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */
   async cancel(reason = "cancelled by request"): Promise<RunView> {
-    const runId = this.runId();
+    const runId = this.getMeta("runId");
     if (!runId) return this.status();
     const log = this.eventLog(runId);
     const state = deriveRunState(await log.all());
     if (!state.terminal) {
       await log.append([{ type: "RunCancelled", payload: { reason } }]);
-      const request = state.request;
-      if (request) {
-        const wiring = wire(this.env);
-        await wiring.versions.upsertRun({
-          runId,
-          tenant: request.tenant,
-          workflowId: request.workflowId,
-          status: "cancelled",
-          triggerKind: request.trigger.kind,
-          definitionHash: null,
-          versionId: [...state.registered.values()].at(-1)?.versionId ?? null,
-          causeCode: null,
-          createdAt: state.requestedAt,
-          updatedAt: wiring.clock.now(),
-        });
-      }
+      await this.index(runId, state, "cancelled");
       await this.ctx.storage.deleteAlarm();
-      this.notify();
+      this.notifyEnded();
     }
     return this.status();
   }
@@ -104,10 +147,10 @@ export class RunObject extends DurableObject<Env> {
   /** Resolves when the run has ended, or after `timeoutMs`, with the run as it then is. */
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();
-    if (current.status === "completed" || current.status === "failed" || current.status === "cancelled") return current;
+    if (ENDED.has(current.status)) return current;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
       const waiters = this.waiters;
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
       function done() {
         clearTimeout(timer);
         waiters.delete(done);
@@ -119,7 +162,7 @@ export class RunObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    const runId = this.runId();
+    const runId = this.getMeta("runId");
     // A start that crashed before appending its request leaves nothing to drive; its caller retries.
     if (!runId || (await this.eventLog(runId).page({ after: 0, limit: 1 })).length === 0) return;
     // Armed first: if this slice crashes, the run resumes from its log when this fires.
@@ -130,6 +173,7 @@ export class RunObject extends DurableObject<Env> {
         runId,
         log: this.eventLog(runId),
         versions: wiring.versions,
+        runs: wiring.runs,
         sandbox: wiring.sandbox,
         models: wiring.models,
         clock: wiring.clock,
@@ -143,38 +187,66 @@ export class RunObject extends DurableObject<Env> {
         return;
       }
       await this.ctx.storage.deleteAlarm();
-      this.notify();
+      this.notifyEnded();
     } catch (error) {
-      const failures = Number(this.getMeta("alarmFailures") ?? "0") + 1;
-      this.setMeta("alarmFailures", String(failures));
-      console.error(`run ${runId}: drive slice failed (${failures}/${MAX_ALARM_FAILURES})`, error);
-      if (failures < MAX_ALARM_FAILURES) {
-        await this.ctx.storage.setAlarm(Date.now() + 1_000 * 2 ** failures);
-        return;
-      }
-      const log = this.eventLog(runId);
-      if (!deriveRunState(await log.all()).terminal) {
-        await log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message: `The run failed ${failures} times in a row: ${error instanceof Error ? error.message : String(error)}` } }]);
-      }
-      await this.ctx.storage.deleteAlarm();
-      this.notify();
+      await this.onDriveError(runId, error);
     }
   }
 
-  private eventLog(runId: string): DurableObjectEventLog {
+  private async onDriveError(runId: string, error: unknown): Promise<void> {
+    const failures = Number(this.getMeta("alarmFailures") ?? "0") + 1;
+    this.setMeta("alarmFailures", String(failures));
+    console.error(`run ${runId}: drive slice failed (${failures}/${MAX_ALARM_FAILURES})`, error);
+    if (failures < MAX_ALARM_FAILURES) {
+      await this.ctx.storage.setAlarm(Date.now() + 1_000 * 2 ** failures);
+      return;
+    }
+    const log = this.eventLog(runId);
+    const state = deriveRunState(await log.all());
+    if (!state.terminal) {
+      const message = `The run failed ${failures} times in a row: ${error instanceof Error ? error.message : String(error)}`;
+      await log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message } }]);
+      await this.index(runId, state, "failed", "internal_error");
+    }
+    await this.ctx.storage.deleteAlarm();
+    this.notifyEnded();
+  }
+
+  private async index(runId: string, state: RunState, status: RunStatus, causeCode: "internal_error" | null = null): Promise<void> {
+    const request = state.request;
+    if (!request) return;
+    const wiring = wire(this.env);
+    await wiring.runs.upsert({
+      tenant: request.tenant,
+      runId,
+      workflowId: request.workflowId,
+      status,
+      triggerKind: request.trigger.kind,
+      definitionHash: null,
+      versionId: [...state.registered.values()].at(-1)?.versionId ?? null,
+      causeCode,
+      placement: request.placement ?? {},
+      createdAt: state.requestedAt,
+      updatedAt: wiring.clock.now(),
+    });
+  }
+
+  private eventLog(runId: string, tenant?: string): DurableObjectEventLog {
     if (!this.log) {
-      if (!this.runId()) this.setMeta("runId", runId);
+      if (!this.getMeta("runId")) {
+        this.setMeta("runId", runId);
+        if (tenant) this.setMeta("tenant", tenant);
+      }
       const ctx = this.ctx;
       this.log = new DurableObjectEventLog(ctx.storage, runId, wire(this.env).clock, {
         beforeAppend: (events) => currentOverrides().beforeAppend?.(events, ctx),
-        afterAppend: (events) => currentOverrides().afterAppend?.(events, ctx),
+        afterAppend: (events) => {
+          currentOverrides().afterAppend?.(events, ctx);
+          for (const subscriber of [...this.subscribers]) subscriber(events);
+        },
       });
     }
     return this.log;
-  }
-
-  private runId(): string | null {
-    return this.getMeta("runId");
   }
 
   private getMeta(key: string): string | null {
@@ -185,7 +257,7 @@ export class RunObject extends DurableObject<Env> {
     this.ctx.storage.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value);
   }
 
-  private notify(): void {
+  private notifyEnded(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -2,6 +2,7 @@
  * The one place adapters are wired to ports for the Worker and its run objects (DESIGN.md,
  * "Layers"). Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
  */
+import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { JustBashSandbox } from "./adapters/sandbox-isolate/just-bash-sandbox.ts";
@@ -10,6 +11,7 @@ import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
+import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import { workflowCatalog } from "./workflows.ts";
@@ -37,6 +39,7 @@ export function currentOverrides(): Readonly<WiringOverrides> {
 
 export type Wiring = {
   readonly versions: VersionStore;
+  readonly runs: RunIndex;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
   readonly clock: Clock;
@@ -49,6 +52,7 @@ export function wire(env: Env): Wiring {
   const vars = env as unknown as Record<string, unknown>;
   return {
     versions: new D1VersionStore(env.DB),
+    runs: new D1RunIndex(env.DB),
     models:
       overrides.models ??
       new EnvModelResolver({

@@ -146,9 +146,10 @@ async function indexRun(
 ): Promise<void> {
   const request = state.request;
   if (!request) return;
-  await env.versions.upsertRun({
+  await env.runs.upsert({
     runId: env.runId,
     tenant: request.tenant,
+    placement: request.placement ?? {},
     workflowId: request.workflowId,
     status,
     triggerKind: request.trigger.kind,

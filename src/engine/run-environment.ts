@@ -3,6 +3,7 @@ import type { ToolRegistry } from "../sdk/tool.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog } from "../ports/event-log.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
+import type { RunIndex } from "../ports/run-index.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
 import type { VersionStore } from "../ports/version-store.ts";
 
@@ -19,6 +20,7 @@ export type RunEnvironment = {
   readonly runId: string;
   readonly log: EventLog;
   readonly versions: VersionStore;
+  readonly runs: RunIndex;
   readonly sandbox: Sandbox;
   readonly models: ModelResolver;
   readonly clock: Clock;

@@ -1,4 +1,5 @@
 import type { Digest } from "../identity/digest.ts";
+import type { RunPlacement } from "./run-index.ts";
 
 /**
  * The run event log's types: one discriminated union, names as in the compile-pipeline seed.
@@ -36,7 +37,7 @@ export type RunCauseCode =
   | "internal_error";
 
 export type RunEventPayloads = {
-  RunRequested: { workflowId: string; input: unknown; trigger: RunTrigger; tenant: string };
+  RunRequested: { workflowId: string; input: unknown; trigger: RunTrigger; tenant: string; placement?: RunPlacement };
   "harness.session.started": {
     sessionId: string;
     role: HarnessRole;

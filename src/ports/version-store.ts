@@ -3,21 +3,6 @@ import type { WorkflowDefinitionSnapshot } from "../identity/definition-snapshot
 import type { Digest } from "../identity/digest.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
 import type { WorkflowVersion } from "../identity/workflow-version.ts";
-import type { RunCauseCode, RunStatus } from "./run-events.ts";
-
-/** One row of the run index: what a list of runs shows without opening each run. */
-export type RunIndexEntry = {
-  readonly runId: string;
-  readonly tenant: string;
-  readonly workflowId: string;
-  readonly status: RunStatus;
-  readonly triggerKind: string;
-  readonly definitionHash: Digest | null;
-  readonly versionId: string | null;
-  readonly causeCode: RunCauseCode | null;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-};
 
 /**
  * Where compiled artifacts live (D1 in production, memory in unit tests). Every write keyed by a
@@ -32,7 +17,4 @@ export interface VersionStore {
   getLock(lockHash: Digest): Promise<CompilerLock | null>;
   putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void>;
   getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null>;
-  /** Inserts or updates the run's index row (status moves forward only). */
-  upsertRun(entry: RunIndexEntry): Promise<void>;
-  getRun(runId: string): Promise<RunIndexEntry | null>;
 }

@@ -10,7 +10,7 @@ import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { overrideWiring } from "../../src/wiring.ts";
-import { driveToEnd, runStub } from "../support/drive.ts";
+import { driveToEnd, rawRunStub, runStub } from "../support/drive.ts";
 import { resolverFor, scriptedPlanner, scriptedWorker, seedLwirFor } from "../support/scripted-models.ts";
 
 const INPUT = { ticketId: "T-1", transcript: "Customer cannot log in since Monday; they lose sales every hour." };
@@ -78,7 +78,7 @@ describe("a run in its Durable Object: the seed example with a scripted planner"
     expect(`wfver_${row?.hash.slice(7, 23)}`).toBe(versionId);
     const lock = await env.DB.prepare("SELECT lock_json FROM compiler_locks WHERE version_id = ?").bind(versionId).first<{ lock_json: string }>();
     expect(JSON.parse(lock?.lock_json ?? "{}")).toMatchObject({ workflowVersionId: versionId, lwirVersionId: versionId, modelSlots: [{ id: "gpt-4o-mini" }] });
-    const index = await env.DB.prepare("SELECT status, version_id, trigger_kind FROM runs WHERE run_id = ?").bind("run_seed_golden").first();
+    const index = await env.DB.prepare("SELECT status, version_id, trigger_kind FROM runs WHERE tenant = 'default' AND run_id = ?").bind("run_seed_golden").first();
     expect(index).toEqual({ status: "completed", version_id: versionId, trigger_kind: "http" });
   });
 
@@ -97,7 +97,7 @@ describe("a run in its Durable Object: the seed example with a scripted planner"
     const golden = await goldenRun("run_replay_source");
     const cut = golden.events.findIndex((e) => e.type === "harness.tool_call.started" && (e.payload as { tool: string }).tool === "submit_lwir");
     const prefix = golden.events.slice(0, cut);
-    await runInDurableObject(env.RUNS.get(env.RUNS.idFromName("run_replay_copy")), async (_instance, state) => {
+    await runInDurableObject(rawRunStub("run_replay_copy"), async (_instance, state) => {
       state.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
       state.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('runId', 'run_replay_copy')");
       state.storage.sql.exec("CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)");

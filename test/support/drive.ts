@@ -1,11 +1,16 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { RunView } from "../../durable-objects/run.ts";
-import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
+import { runClient, runObjectStub } from "../../src/adapters/cloudflare/run-client.ts";
 
 /** A fresh client for a run (a stub used across an abort stays broken). */
-export function runStub(runId: string) {
-  return runClient(env.RUNS, runId);
+export function runStub(runId: string, tenant = "default") {
+  return runClient(env.RUNS, tenant, runId);
+}
+
+/** The raw stub, for `runInDurableObject` and `runDurableObjectAlarm`. */
+export function rawRunStub(runId: string, tenant = "default") {
+  return runObjectStub(env.RUNS, tenant, runId);
 }
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
@@ -19,16 +24,16 @@ function isReset(error: unknown): boolean {
  * aborted object (crash injection) is taken up again with a fresh stub; its safety alarm resumes
  * the run.
  */
-export async function driveToEnd(runId: string, maxAlarms = 40): Promise<RunView> {
+export async function driveToEnd(runId: string, maxAlarms = 40, tenant = "default"): Promise<RunView> {
   for (let i = 0; i < maxAlarms; i++) {
     let ran: boolean;
     try {
-      ran = await runDurableObjectAlarm(env.RUNS.get(env.RUNS.idFromName(runId)));
+      ran = await runDurableObjectAlarm(rawRunStub(runId, tenant));
     } catch (error) {
       if (!isReset(error)) throw error;
       continue;
     }
-    const view = await runStub(runId).status();
+    const view = await runStub(runId, tenant).status();
     if (ENDED.has(view.status)) return view;
     if (!ran) throw new Error(`run ${runId} is ${view.status} with no alarm set`);
   }

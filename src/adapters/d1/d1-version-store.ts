@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { CANONICALIZER_ID, canonicalJson } from "../../identity/canonical-json.ts";
 import type { CompilerLock } from "../../identity/compiler-lock.ts";
@@ -6,9 +6,8 @@ import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snaps
 import type { Digest } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
 import type { WorkflowVersion } from "../../identity/workflow-version.ts";
-import type { RunIndexEntry, VersionStore } from "../../ports/version-store.ts";
-import { RUN_STATUS_RANK } from "../../ports/run-events.ts";
-import { compilerLocks, plannerManifests, runs, workflowDefinitions, workflowVersions } from "./schema.ts";
+import type { VersionStore } from "../../ports/version-store.ts";
+import { compilerLocks, plannerManifests, workflowDefinitions, workflowVersions } from "./schema.ts";
 
 /**
  * The D1 adapter of {@link VersionStore}, through drizzle. Hash-keyed writes use
@@ -74,29 +73,5 @@ export class D1VersionStore implements VersionStore {
   async getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null> {
     const row = await this.db.select().from(plannerManifests).where(eq(plannerManifests.manifestHash, manifestHash)).get();
     return row ? (JSON.parse(row.manifestJson) as PlannerManifest) : null;
-  }
-
-  async upsertRun(entry: RunIndexEntry): Promise<void> {
-    const rank = RUN_STATUS_RANK[entry.status] ?? 0;
-    // Status only moves forward: a late write from an older slice never regresses the index.
-    await this.db
-      .insert(runs)
-      .values({ ...entry })
-      .onConflictDoUpdate({
-        target: runs.runId,
-        set: {
-          status: entry.status,
-          definitionHash: entry.definitionHash,
-          versionId: entry.versionId,
-          causeCode: entry.causeCode,
-          updatedAt: entry.updatedAt,
-        },
-        setWhere: sql`(CASE ${runs.status} WHEN 'pending' THEN 0 WHEN 'compiling' THEN 1 WHEN 'running' THEN 2 ELSE 3 END) <= ${rank}`,
-      });
-  }
-
-  async getRun(runId: string): Promise<RunIndexEntry | null> {
-    const row = await this.db.select().from(runs).where(eq(runs.runId, runId)).get();
-    return row ? (row as RunIndexEntry) : null;
   }
 }

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** Definition projections, keyed by WorkflowDefinitionHash: written once, never updated. */
 export const workflowDefinitions = sqliteTable(
@@ -45,20 +45,48 @@ export const plannerManifests = sqliteTable("planner_manifests", {
   createdAt: integer("created_at").notNull(),
 });
 
-/** The run index: one row per run, kept current by the run object. */
+/** The run index: one row per run, kept current by the run object. Run ids are per tenant. */
 export const runs = sqliteTable(
   "runs",
   {
-    runId: text("run_id").primaryKey(),
     tenant: text("tenant").notNull(),
+    runId: text("run_id").notNull(),
     workflowId: text("workflow_id").notNull(),
     status: text("status").notNull(),
     triggerKind: text("trigger_kind").notNull(),
     definitionHash: text("definition_hash"),
     versionId: text("version_id"),
     causeCode: text("cause_code"),
+    /** Where the run object lives: `{"jurisdiction":"eu"}` or `{}`; needed to address it again. */
+    placement: text("placement").notNull().default("{}"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("runs_tenant_created").on(t.tenant, t.createdAt), index("runs_workflow_status").on(t.workflowId, t.status)],
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.runId] }),
+    index("runs_tenant_created").on(t.tenant, t.createdAt),
+    index("runs_tenant_workflow_status").on(t.tenant, t.workflowId, t.status),
+    index("runs_version").on(t.versionId),
+  ],
+);
+
+/** API tokens, stored as their sha256 digest; each belongs to one tenant. */
+export const apiTokens = sqliteTable("api_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  tenant: text("tenant").notNull(),
+  label: text("label"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Standard Webhooks deliveries by `webhook-id`: the first delivery's run wins, durably. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    workflowId: text("workflow_id").notNull(),
+    webhookId: text("webhook_id").notNull(),
+    tenant: text("tenant").notNull(),
+    runId: text("run_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workflowId, t.webhookId] })],
 );

@@ -4,8 +4,7 @@ import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snaps
 import type { Digest } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
 import type { WorkflowVersion } from "../../identity/workflow-version.ts";
-import type { RunIndexEntry, VersionStore } from "../../ports/version-store.ts";
-import { RUN_STATUS_RANK } from "../../ports/run-events.ts";
+import type { VersionStore } from "../../ports/version-store.ts";
 
 /**
  * In-memory {@link VersionStore} for unit tests and the in-memory world. Stores canonical JSON
@@ -17,7 +16,6 @@ export class MemoryVersionStore implements VersionStore {
   private readonly versionIdByHash = new Map<string, string>();
   private readonly locks = new Map<string, string>();
   private readonly manifests = new Map<string, string>();
-  private readonly runs = new Map<string, RunIndexEntry>();
 
   async putDefinition(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest): Promise<void> {
     if (!this.definitions.has(definitionHash)) this.definitions.set(definitionHash, canonicalJson(snapshot));
@@ -49,14 +47,5 @@ export class MemoryVersionStore implements VersionStore {
   async getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null> {
     const json = this.manifests.get(manifestHash);
     return json ? (JSON.parse(json) as PlannerManifest) : null;
-  }
-  async upsertRun(entry: RunIndexEntry): Promise<void> {
-    const prior = this.runs.get(entry.runId);
-    if (prior && (RUN_STATUS_RANK[prior.status] ?? 0) > (RUN_STATUS_RANK[entry.status] ?? 0)) return;
-    this.runs.set(entry.runId, prior ? { ...entry, createdAt: prior.createdAt, tenant: prior.tenant, workflowId: prior.workflowId, triggerKind: prior.triggerKind } : { ...entry });
-  }
-  async getRun(runId: string): Promise<RunIndexEntry | null> {
-    const row = this.runs.get(runId);
-    return row ? { ...row } : null;
   }
 }

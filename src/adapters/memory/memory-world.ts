@@ -7,6 +7,7 @@ import type { Sandbox } from "../../ports/sandbox.ts";
 import type { RunRequest, RunResult, World } from "../../ports/world.ts";
 import { JustBashSandbox } from "../sandbox-isolate/just-bash-sandbox.ts";
 import { MemoryEventLog } from "./memory-event-log.ts";
+import { MemoryRunIndex } from "./memory-run-index.ts";
 import { MemoryVersionStore } from "./memory-version-store.ts";
 
 /**
@@ -16,6 +17,7 @@ import { MemoryVersionStore } from "./memory-version-store.ts";
  */
 export class MemoryWorld implements World {
   readonly versions = new MemoryVersionStore();
+  readonly runs = new MemoryRunIndex();
   readonly logs = new Map<string, MemoryEventLog>();
   private readonly models: ModelResolver;
   private readonly clock: Clock;
@@ -42,6 +44,7 @@ export class MemoryWorld implements World {
         runId: request.runId,
         log,
         versions: this.versions,
+        runs: this.runs,
         sandbox: this.sandbox,
         models: this.models,
         clock: this.clock,

@@ -1,0 +1,80 @@
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import type { Digest } from "../../identity/digest.ts";
+import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
+import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery } from "../../ports/run-index.ts";
+import { runs } from "./schema.ts";
+
+type Row = typeof runs.$inferSelect;
+
+/** The D1 adapter of {@link RunIndex}. */
+export class D1RunIndex implements RunIndex {
+  private readonly db;
+
+  constructor(database: D1Database) {
+    this.db = drizzle(database);
+  }
+
+  async upsert(entry: RunIndexEntry): Promise<void> {
+    const rank = RUN_STATUS_RANK[entry.status];
+    const row = { ...entry, placement: JSON.stringify(entry.placement) };
+    await this.db
+      .insert(runs)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [runs.tenant, runs.runId],
+        set: {
+          status: entry.status,
+          definitionHash: sql`coalesce(${entry.definitionHash}, ${runs.definitionHash})`,
+          versionId: sql`coalesce(${entry.versionId}, ${runs.versionId})`,
+          causeCode: entry.causeCode,
+          updatedAt: entry.updatedAt,
+        },
+        setWhere: sql`(CASE ${runs.status} WHEN 'pending' THEN 0 WHEN 'compiling' THEN 1 WHEN 'running' THEN 2 ELSE 3 END) <= ${rank}`,
+      });
+  }
+
+  async get(tenant: string, runId: string): Promise<RunIndexEntry | null> {
+    const row = await this.db.select().from(runs).where(and(eq(runs.tenant, tenant), eq(runs.runId, runId))).get();
+    return row ? toEntry(row) : null;
+  }
+
+  async list(query: RunQuery): Promise<RunIndexEntry[]> {
+    const conditions = [eq(runs.tenant, query.tenant)];
+    if (query.workflowId) conditions.push(eq(runs.workflowId, query.workflowId));
+    if (query.status) conditions.push(eq(runs.status, query.status));
+    if (query.before) {
+      const { createdAt, runId } = query.before;
+      conditions.push(or(lt(runs.createdAt, createdAt), and(eq(runs.createdAt, createdAt), lt(runs.runId, runId))) as ReturnType<typeof eq>);
+    }
+    const rows = await this.db
+      .select()
+      .from(runs)
+      .where(and(...conditions))
+      .orderBy(desc(runs.createdAt), desc(runs.runId))
+      .limit(query.limit)
+      .all();
+    return rows.map(toEntry);
+  }
+
+  async tenantUsesVersion(tenant: string, versionId: string): Promise<boolean> {
+    const row = await this.db.select({ runId: runs.runId }).from(runs).where(and(eq(runs.tenant, tenant), eq(runs.versionId, versionId))).limit(1).get();
+    return row !== undefined;
+  }
+}
+
+function toEntry(row: Row): RunIndexEntry {
+  return {
+    tenant: row.tenant,
+    runId: row.runId,
+    workflowId: row.workflowId,
+    status: row.status as RunStatus,
+    triggerKind: row.triggerKind,
+    definitionHash: row.definitionHash as Digest | null,
+    versionId: row.versionId,
+    causeCode: row.causeCode as RunCauseCode | null,
+    placement: JSON.parse(row.placement) as RunPlacement,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

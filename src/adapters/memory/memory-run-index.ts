@@ -1,0 +1,44 @@
+import { RUN_STATUS_RANK } from "../../ports/run-events.ts";
+import type { RunIndex, RunIndexEntry, RunQuery } from "../../ports/run-index.ts";
+
+/** In-memory {@link RunIndex} for unit tests and the in-memory world. */
+export class MemoryRunIndex implements RunIndex {
+  private readonly rows = new Map<string, RunIndexEntry>();
+
+  async upsert(entry: RunIndexEntry): Promise<void> {
+    const key = `${entry.tenant}\u0000${entry.runId}`;
+    const prior = this.rows.get(key);
+    if (!prior) {
+      this.rows.set(key, { ...entry });
+      return;
+    }
+    if (RUN_STATUS_RANK[prior.status] > RUN_STATUS_RANK[entry.status]) return;
+    this.rows.set(key, {
+      ...prior,
+      status: entry.status,
+      definitionHash: entry.definitionHash ?? prior.definitionHash,
+      versionId: entry.versionId ?? prior.versionId,
+      causeCode: entry.causeCode,
+      updatedAt: entry.updatedAt,
+    });
+  }
+
+  async get(tenant: string, runId: string): Promise<RunIndexEntry | null> {
+    const row = this.rows.get(`${tenant}\u0000${runId}`);
+    return row ? { ...row } : null;
+  }
+
+  async list(query: RunQuery): Promise<RunIndexEntry[]> {
+    const before = query.before;
+    return [...this.rows.values()]
+      .filter((r) => r.tenant === query.tenant && (!query.workflowId || r.workflowId === query.workflowId) && (!query.status || r.status === query.status))
+      .filter((r) => !before || r.createdAt < before.createdAt || (r.createdAt === before.createdAt && r.runId < before.runId))
+      .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0))
+      .slice(0, query.limit)
+      .map((r) => ({ ...r }));
+  }
+
+  async tenantUsesVersion(tenant: string, versionId: string): Promise<boolean> {
+    return [...this.rows.values()].some((r) => r.tenant === tenant && r.versionId === versionId);
+  }
+}

@@ -1,0 +1,44 @@
+import type { Digest } from "../identity/digest.ts";
+import type { RunCauseCode, RunStatus } from "./run-events.ts";
+
+/** Where a run object lives; needed to address it again (a jurisdiction is its own namespace). */
+export type RunPlacement = { readonly jurisdiction?: string; readonly locationHint?: string };
+
+/** One row of the run index: what a list of runs shows without opening each run. */
+export type RunIndexEntry = {
+  readonly tenant: string;
+  readonly runId: string;
+  readonly workflowId: string;
+  readonly status: RunStatus;
+  readonly triggerKind: string;
+  readonly definitionHash: Digest | null;
+  readonly versionId: string | null;
+  readonly causeCode: RunCauseCode | null;
+  readonly placement: RunPlacement;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+};
+
+/** A page position: runs strictly older than this (newest first). */
+export type RunCursor = { readonly createdAt: number; readonly runId: string };
+
+export type RunQuery = {
+  readonly tenant: string;
+  readonly workflowId?: string;
+  readonly status?: RunStatus;
+  readonly before?: RunCursor;
+  readonly limit: number;
+};
+
+/**
+ * The run index (D1 in production). Run ids are unique per tenant. A run's status only moves
+ * forward: a late write from an older slice never regresses it.
+ */
+export interface RunIndex {
+  upsert(entry: RunIndexEntry): Promise<void>;
+  get(tenant: string, runId: string): Promise<RunIndexEntry | null>;
+  /** Newest first. */
+  list(query: RunQuery): Promise<RunIndexEntry[]>;
+  /** Whether any of the tenant's runs was compiled to this version (versions are shared by hash). */
+  tenantUsesVersion(tenant: string, versionId: string): Promise<boolean>;
+}
