@@ -13,7 +13,15 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations(migrationsDir) } },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
+                LITTLE_DEV_TOKEN: "test-dev-token",
+                LITTLE_ADMIN_TOKEN: "test-admin-token",
+                LITTLE_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                LITTLE_WEBHOOK_TENANT: "dev",
+              },
+            },
           })),
         ],
         test: {

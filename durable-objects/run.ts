@@ -3,7 +3,7 @@ import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts
 import { driveRun } from "../src/engine/drive-run.ts";
 import { runResultOf } from "../src/engine/run-result.ts";
 import { deriveRunState, type RunState } from "../src/engine/run-state.ts";
-import { isTerminalType, type RunEvent, type RunEventType, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
+import { isTerminalType, type RunEvent, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
 import type { RunPlacement } from "../src/ports/run-index.ts";
 import type { RunResult } from "../src/ports/world.ts";
 import { currentOverrides, wire } from "../src/wiring.ts";
@@ -79,7 +79,7 @@ export class RunObject extends DurableObject<Env> {
     };
   }
 
-  async events(options: { after?: number; limit?: number; types?: RunEventType[] } = {}): Promise<RunEvent[]> {
+  async events(options: { after?: number; limit?: number; types?: string[] } = {}): Promise<RunEvent[]> {
     const runId = this.getMeta("runId");
     if (!runId) return [];
     return this.eventLog(runId).page({ after: options.after ?? 0, limit: options.limit ?? 100, ...(options.types ? { types: options.types } : {}) });

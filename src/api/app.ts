@@ -1,10 +1,53 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
+import { D1WebhookDeliveries } from "../adapters/d1/d1-webhook-deliveries.ts";
 import { CANONICALIZER_ID } from "../identity/canonical-json.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
+import { wire } from "../wiring.ts";
+import { ApiError } from "./api-error.ts";
+import type { ApiEnv } from "./api-env.ts";
 import { type ApiErrorBody, errorResponse } from "./errors.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { lwirRoutes } from "./routes/lwir.ts";
+import { runRoutes } from "./routes/runs.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
-/** The Worker's HTTP surface. Bindings are typed by `Env` (wrangler types). */
-export const app = new Hono<{ Bindings: Env }>();
+/** The largest request body accepted (run inputs, LWIR documents, webhook payloads). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The Worker's HTTP surface: the /v1 JSON API with its OpenAPI document. */
+export const app = new OpenAPIHono<ApiEnv>({
+  // Validation failures of any route answer in the API's one error shape.
+  defaultHook: (result, c) => {
+    if (!result.success) {
+      const findings = result.error.issues.map((issue) => ({
+        severity: "error" as const,
+        code: "request.invalid",
+        path: `$${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`,
+        message: issue.message,
+      }));
+      return c.json<ApiErrorBody>({ error: { code: "invalid_request", message: `The request's ${result.target} is invalid`, findings } }, 400);
+    }
+  },
+});
+
+app.use("/v1/*", async (c, next) => {
+  const env = c.env;
+  c.set("services", { ...wire(env), tokens: new D1TokenStore(env.DB), deliveries: new D1WebhookDeliveries(env.DB) });
+  await next();
+});
+app.use(
+  "/v1/*",
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+    },
+  }),
+);
 
 /**
  * Liveness and wiring: answers 200 when the Worker runs and D1 answers a query.
@@ -18,10 +61,25 @@ app.get("/v1/health", async (c) => {
     .then((row) => (row?.ok === 1 ? "ok" : "unavailable"))
     .catch(() => "unavailable" as const);
   const ok = d1 === "ok";
-  return c.json(
-    { ok, service: "little-workflow", lwirApiVersion: LWIR_API_VERSION, canonicalizer: CANONICALIZER_ID, sandbox: c.env.LITTLE_SANDBOX, d1 },
-    ok ? 200 : 503,
-  );
+  return c.json({ ok, service: "little-workflow", lwirApiVersion: LWIR_API_VERSION, canonicalizer: CANONICALIZER_ID, sandbox: c.env.LITTLE_SANDBOX, d1 }, ok ? 200 : 503);
+});
+
+app.route("/v1", runRoutes);
+app.route("/v1", eventRoutes);
+app.route("/v1", catalogRoutes);
+app.route("/v1", lwirRoutes);
+app.route("/v1", tokenRoutes);
+app.route("/v1", webhookRoutes);
+
+app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+app.doc31("/v1/openapi.json", {
+  openapi: "3.1.0",
+  info: {
+    title: "Little Workflow API",
+    version: "0.1.0",
+    description: "Durable, planner-compiled AI workflows at the edge. Every route but health, this document and webhooks needs a bearer token.",
+  },
+  security: [{ bearer: [] }],
 });
 
 app.notFound((c) => c.json<ApiErrorBody>({ error: { code: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` } }, 404));

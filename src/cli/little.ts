@@ -1,24 +1,70 @@
 #!/usr/bin/env node
 /**
- * `little`: the command-line client. Output is JSON on stdout; input errors are JSON on stderr
- * with exit code 2, never a stack trace.
+ * `little`: the command-line client. Local commands (`validate`, `hash`) print JSON; API commands
+ * print aligned, human output (colour on a TTY unless NO_COLOR is set) or JSON with `--json`.
+ * Exit codes: 0 ok, 1 invalid LWIR / a run that failed or was cancelled, 2 usage or input error,
+ * 3 server or network error. Never a stack trace.
  *
  * @example
  * little validate workflow.lwir.json   # exit 0 valid, 1 invalid, 2 unreadable
  * little hash workflow.lwir.json       # {"hash":"sha256:…","versionId":"wfver_…",…}
+ * little run support.summarize-ticket --input @ticket.json --wait
+ * little events run_123 --follow
  */
-import { CliInputError } from "./cli-error.ts";
+import { isRecord } from "./api-client.ts";
+import { CliInputError, CliServerError } from "./cli-error.ts";
+import { CANCEL_USAGE, cancelCommand } from "./commands/cancel.ts";
+import { EVENTS_USAGE, eventsCommand } from "./commands/events.ts";
 import { hashCommand } from "./commands/hash.ts";
+import { RUN_USAGE, runCommand } from "./commands/run.ts";
+import { RUNS_USAGE, runsCommand } from "./commands/runs.ts";
+import { TOKEN_USAGE, tokenCommand } from "./commands/token.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { VERSIONS_USAGE, versionsCommand } from "./commands/versions.ts";
+import { colorEnabled, painter } from "./output.ts";
 
 const USAGE = `usage: little <command> [args]
 
-commands:
+local commands (JSON output):
   validate <lwir.json|->   validate an LWIR document; prints {"valid","findings"}
                            exit 0 valid, 1 invalid, 2 unreadable input
   hash <file.json|->       print the canonical digest (RFC 8785, sha256) and the version id
+
+API commands (human output; --json for machines):
+  ${RUN_USAGE}
+                           start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s
+                           exit 1 when the run failed or was cancelled
+  ${RUNS_USAGE}
+                           list runs, newest first
+  ${EVENTS_USAGE}
+                           print a run's events; --follow streams them until the run ends
+                           --type takes comma-separated types, each may end in * (harness.*)
+  ${VERSIONS_USAGE}
+                           show a workflow version: hash, locks and LWIR steps
+  ${CANCEL_USAGE}
+                           cancel a run
+  ${TOKEN_USAGE}
+                           mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN)
   help                     show this text
+
+API options:
+  --url <url>              server base URL (env LITTLE_URL, default http://localhost:8787)
+  --token <token>          bearer token (env LITTLE_TOKEN)
+  --json                   machine output; errors as {"error":{...}} on stderr
+
+exit codes: 0 ok, 1 invalid / run failed or cancelled, 2 usage or input error, 3 server or network error
 `;
+
+type ApiCommand = (args: readonly string[]) => Promise<number>;
+
+const API_COMMANDS: Readonly<Record<string, ApiCommand>> = {
+  run: runCommand,
+  runs: runsCommand,
+  events: eventsCommand,
+  versions: versionsCommand,
+  cancel: cancelCommand,
+  token: tokenCommand,
+};
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -26,6 +72,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
+  const api = Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
+  if (api) return api(args);
   const run = command === "validate" ? validateCommand : command === "hash" ? hashCommand : undefined;
   if (!run) throw new CliInputError("usage", `unknown command "${command}"; run "little help"`);
   if (args.length !== 1) throw new CliInputError("usage", `"little ${command}" takes exactly one file (or - for stdin)`);
@@ -34,17 +82,53 @@ async function main(argv: readonly string[]): Promise<number> {
   return exitCode;
 }
 
-main(process.argv.slice(2)).then(
+/** Errors are JSON for the local commands, unknown commands and `--json`; a readable line otherwise. */
+function wantsJsonErrors(argv: readonly string[]): boolean {
+  const [command, ...args] = argv;
+  if (command === undefined || !Object.hasOwn(API_COMMANDS, command)) return true;
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).includes("--json");
+}
+
+function reportError(error: unknown, json: boolean): number {
+  const [body, exitCode, status]: [Record<string, unknown> & { code: string; message: string }, number, number | undefined] =
+    error instanceof CliInputError
+      ? [{ code: error.code, message: error.message }, 2, undefined]
+      : error instanceof CliServerError
+        ? [{ ...error.body }, 3, error.status]
+        : [{ code: "internal_error", message: error instanceof Error ? error.message : String(error) }, 3, undefined];
+  if (json) {
+    process.stderr.write(`${JSON.stringify({ error: body })}\n`);
+    return exitCode;
+  }
+  const paint = painter(colorEnabled(process.stderr));
+  const where = status !== undefined ? `, HTTP ${status}` : "";
+  const lines = [`${paint("red", "error")} (${body.code}${where}): ${body.message}`];
+  if (Array.isArray(body.findings)) {
+    for (const finding of body.findings.slice(0, 20)) {
+      if (!isRecord(finding)) continue;
+      const path = typeof finding.path === "string" ? `${finding.path}: ` : "";
+      const code = typeof finding.code === "string" ? ` [${finding.code}]` : "";
+      lines.push(`  - ${path}${typeof finding.message === "string" ? finding.message : JSON.stringify(finding)}${code}`);
+    }
+    if (body.findings.length > 20) lines.push(`  … and ${body.findings.length - 20} more`);
+  }
+  process.stderr.write(`${lines.join("\n")}\n`);
+  return exitCode;
+}
+
+// A closed pipe (`little events … | head`) ends the program quietly, not with a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.exitCode = 3;
+});
+
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof CliInputError) {
-      process.stderr.write(`${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`${JSON.stringify({ error: { code: "internal_error", message: error instanceof Error ? error.message : String(error) } })}\n`);
-    process.exitCode = 3;
+    process.exitCode = reportError(error, wantsJsonErrors(argv));
   },
 );

@@ -16,7 +16,10 @@ export async function readJsonDocument(path: string): Promise<{ value: unknown; 
   try {
     return { value: JSON.parse(text), bytes };
   } catch (error) {
-    throw new CliInputError("invalid_json", `${path === "-" ? "stdin" : path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(
+      "invalid_json",
+      `${path === "-" ? "stdin" : path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -13,6 +13,8 @@ export type RegisteredWorkflow = { readonly definition: WorkflowDefinition; read
 /** Looks workflows up by id (the Worker's registry, or a test's). */
 export interface WorkflowCatalog {
   get(workflowId: string): RegisteredWorkflow | undefined;
+  /** Every registered id, sorted. */
+  ids(): string[];
 }
 
 /** Everything one drive slice of one run needs: the ports, wired by the caller. */
@@ -33,5 +35,5 @@ export type RunEnvironment = {
 /** A catalog over a fixed list. */
 export function catalogOf(entries: readonly RegisteredWorkflow[]): WorkflowCatalog {
   const byId = new Map(entries.map((e) => [e.definition.id, e]));
-  return { get: (id) => byId.get(id) };
+  return { get: (id) => byId.get(id), ids: () => [...byId.keys()].sort() };
 }

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { defineWorkflow } from "../sdk/define-workflow.ts";
 import { model } from "../sdk/model.ts";
 
-/** The seed's worked example, as written there. */
-export const summarizeTicket = defineWorkflow({
+/** The seed's worked example, as written there (the input to `defineWorkflow`, for variations). */
+export const summarizeTicketDefinition = {
   id: "support.summarize-ticket",
   description: "Summarize a support ticket and classify its severity.",
   input: z.object({
@@ -24,4 +24,6 @@ export const summarizeTicket = defineWorkflow({
     model: openai("gpt-5"),
     system: "You design support-ticket workflows. Test code in scratch before committing.",
   },
-});
+};
+
+export const summarizeTicket = defineWorkflow(summarizeTicketDefinition);

@@ -36,6 +36,8 @@ export type WorkflowDefinitionSnapshot = {
   readonly memoryConfig: MemoryConfig;
   /** Cycles of the outer loop (1 when there is none). */
   readonly maxOuterCycles: number;
+  /** Where the runs' data must stay (`{}` when anywhere). */
+  readonly placement: { readonly jurisdiction?: string };
 };
 
 /**
@@ -89,6 +91,7 @@ export async function snapshotDefinition(definition: WorkflowDefinition, registr
       attached: [...definition.memory.attached].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     },
     maxOuterCycles: definition.outerLoop?.maxCycles ?? 1,
+    placement: definition.placement.jurisdiction ? { jurisdiction: definition.placement.jurisdiction } : {},
   };
   return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
 }

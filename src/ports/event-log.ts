@@ -1,4 +1,4 @@
-import type { NewRunEvent, RunEvent, RunEventType } from "./run-events.ts";
+import type { NewRunEvent, RunEvent } from "./run-events.ts";
 
 /**
  * The run's append-only event log. One log per run; `seq` is dense from 1. `append` returns once
@@ -10,6 +10,6 @@ export interface EventLog {
   append(events: readonly NewRunEvent[]): Promise<RunEvent[]>;
   /** Every event in order (the drive loop replays from this). */
   all(): Promise<RunEvent[]>;
-  /** A page of events with `seq > after`, optionally only the given types. */
-  page(options: { after: number; limit: number; types?: readonly RunEventType[] }): Promise<RunEvent[]>;
+  /** A page of events with `seq > after`, optionally only types matching the patterns (exact, or a prefix ending in `*`). */
+  page(options: { after: number; limit: number; types?: readonly string[] }): Promise<RunEvent[]>;
 }

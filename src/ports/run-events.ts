@@ -1,4 +1,5 @@
 import type { Digest } from "../identity/digest.ts";
+import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import type { RunPlacement } from "./run-index.ts";
 
 /**
@@ -100,4 +101,15 @@ export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = { pending: 0
 /** True for RunCompleted, RunFailed and RunCancelled: nothing may follow them. */
 export function isTerminalType(type: string): boolean {
   return (TERMINAL_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** Refuses a batch in which anything follows a terminal event. */
+export function assertTerminalLast(runId: string, events: readonly { type: string }[]): void {
+  const terminal = events.findIndex((e) => isTerminalType(e.type));
+  if (terminal !== -1 && terminal < events.length - 1) throw new RunTerminatedError(runId, (events[terminal] as { type: string }).type);
+}
+
+/** Whether a type matches any pattern: exact, or a prefix written with a trailing `*`. */
+export function matchesTypePattern(type: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => (p.endsWith("*") ? type.startsWith(p.slice(0, -1)) : type === p));
 }

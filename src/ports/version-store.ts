@@ -15,6 +15,8 @@ export interface VersionStore {
   putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void>;
   getVersion(versionId: string): Promise<WorkflowVersion | null>;
   getLock(lockHash: Digest): Promise<CompilerLock | null>;
+  /** Every lock registered for a version (one per definition it was compiled against). */
+  locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]>;
   putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void>;
   getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null>;
 }

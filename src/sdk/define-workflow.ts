@@ -36,6 +36,20 @@ export type WorkerConfig = { readonly harness?: string; readonly skills?: readon
 
 type InferSchema<S> = S extends ZodType<infer T> ? T : unknown;
 
+/** Data residency: a jurisdiction keeps the workflow's run objects (and their logs) there. */
+export type PlacementConfig = { readonly jurisdiction?: "eu" | "fedramp" };
+
+/**
+ * Runs started by Standard Webhooks deliveries (`POST /v1/hooks/:workflowId`). `secret` names the
+ * Worker secret holding the `whsec_…` key (default `LITTLE_WEBHOOK_SECRET`); `tenant` owns the runs
+ * (default `LITTLE_WEBHOOK_TENANT`); `input` maps the delivery's JSON payload to the run input.
+ */
+export type WebhookConfig = {
+  readonly secret?: string;
+  readonly tenant?: string;
+  readonly input?: (payload: unknown) => unknown;
+};
+
 /** What `supervise` sees after a cycle of an outer loop. */
 export type SuperviseInput = {
   readonly cycleNumber: number;
@@ -72,6 +86,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly globalTools?: readonly string[];
   readonly memory?: Partial<Omit<MemoryConfig, "attached">> & { readonly attached?: readonly AttachedMemory[] };
   readonly outerLoop?: OuterLoopConfig;
+  readonly placement?: PlacementConfig;
+  readonly webhook?: WebhookConfig;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -88,6 +104,8 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly globalTools: readonly string[];
   readonly memory: MemoryConfig;
   readonly outerLoop: OuterLoopConfig | null;
+  readonly placement: PlacementConfig;
+  readonly webhook: WebhookConfig | null;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -141,6 +159,8 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
       attached: [...(definition.memory?.attached ?? [])],
     },
     outerLoop: definition.outerLoop ?? null,
+    placement: { ...(definition.placement ?? {}) },
+    webhook: definition.webhook ?? null,
   };
 }
 
@@ -166,6 +186,13 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   checkTools(def, fail);
   checkMemory(def.memory, fail);
   checkOuterLoop(def.outerLoop, fail);
+  const jurisdiction = def.placement?.jurisdiction;
+  if (jurisdiction !== undefined && jurisdiction !== "eu" && jurisdiction !== "fedramp") {
+    fail("$.placement.jurisdiction", "definition.invalid_jurisdiction", 'placement.jurisdiction is "eu" or "fedramp"');
+  }
+  if (def.webhook?.input !== undefined && typeof def.webhook.input !== "function") {
+    fail("$.webhook.input", "definition.invalid_webhook", "webhook.input maps the payload to the run input: a function");
+  }
   return findings;
 }
 

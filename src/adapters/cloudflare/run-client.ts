@@ -1,5 +1,5 @@
 import type { RunObject, RunView, StartRunRequest } from "../../../durable-objects/run.ts";
-import type { RunEvent, RunEventType } from "../../ports/run-events.ts";
+import type { RunEvent } from "../../ports/run-events.ts";
 import type { RunPlacement } from "../../ports/run-index.ts";
 
 /**
@@ -9,7 +9,7 @@ import type { RunPlacement } from "../../ports/run-index.ts";
 export type RunClient = {
   start(request: StartRunRequest): Promise<RunView & { created: boolean }>;
   status(): Promise<RunView>;
-  events(options?: { after?: number; limit?: number; types?: RunEventType[] }): Promise<RunEvent[]>;
+  events(options?: { after?: number; limit?: number; types?: string[] }): Promise<RunEvent[]>;
   stream(after: number): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
   waitForEnd(timeoutMs: number): Promise<RunView>;

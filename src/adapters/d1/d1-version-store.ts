@@ -63,6 +63,11 @@ export class D1VersionStore implements VersionStore {
     return row ? (JSON.parse(row.lockJson) as CompilerLock) : null;
   }
 
+  async locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]> {
+    const rows = await this.db.select().from(compilerLocks).where(eq(compilerLocks.versionId, versionId)).orderBy(compilerLocks.createdAt).all();
+    return rows.map((r) => ({ lockHash: r.lockHash as Digest, definitionHash: r.definitionHash as Digest, lock: JSON.parse(r.lockJson) as CompilerLock }));
+  }
+
   async putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void> {
     await this.db
       .insert(plannerManifests)

@@ -1,7 +1,7 @@
 import { canonicalJson } from "../../identity/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog } from "../../ports/event-log.ts";
-import { isTerminalType, type NewRunEvent, type RunEvent, type RunEventType } from "../../ports/run-events.ts";
+import { assertTerminalLast, isTerminalType, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 
 /** Observers of appends; crash tests use them to abort the object at an event boundary. */
@@ -40,6 +40,7 @@ export class DurableObjectEventLog implements EventLog {
     const payloads = events.map((e) => canonicalJson(e.payload));
     const tail = this.storage.sql.exec<{ seq: number; type: string }>("SELECT seq, type FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
     if (tail && isTerminalType(tail.type)) throw new RunTerminatedError(this.runId, tail.type);
+    assertTerminalLast(this.runId, events);
     const last = tail?.seq ?? 0;
     const appended: RunEvent[] = [];
     events.forEach((e, i) => {
@@ -58,11 +59,14 @@ export class DurableObjectEventLog implements EventLog {
     return [...this.cache];
   }
 
-  async page(options: { after: number; limit: number; types?: readonly RunEventType[] }): Promise<RunEvent[]> {
+  async page(options: { after: number; limit: number; types?: readonly string[] }): Promise<RunEvent[]> {
     const limit = Math.max(1, Math.min(options.limit, 10_000));
     if (options.types && options.types.length > 0) {
-      const marks = options.types.map(() => "?").join(", ");
-      return this.read(`SELECT seq, type, at, payload FROM events WHERE seq > ? AND type IN (${marks}) ORDER BY seq LIMIT ?`, options.after, ...options.types, limit);
+      // Exact types, or prefixes written with a trailing "*" (e.g. "harness.*").
+      // Case-sensitive prefix match (LIKE would ignore case).
+      const clauses = options.types.map((t) => (t.endsWith("*") ? "substr(type, 1, ?) = ?" : "type = ?")).join(" OR ");
+      const values = options.types.flatMap((t) => (t.endsWith("*") ? [t.length - 1, t.slice(0, -1)] : [t]));
+      return this.read(`SELECT seq, type, at, payload FROM events WHERE seq > ? AND (${clauses}) ORDER BY seq LIMIT ?`, options.after, ...values, limit);
     }
     return this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?", options.after, limit);
   }

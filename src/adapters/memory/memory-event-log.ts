@@ -1,7 +1,7 @@
 import { canonicalJson } from "../../identity/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog } from "../../ports/event-log.ts";
-import { isTerminalType, type NewRunEvent, type RunEvent, type RunEventType } from "../../ports/run-events.ts";
+import { assertTerminalLast, isTerminalType, matchesTypePattern, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 
 /**
@@ -21,6 +21,7 @@ export class MemoryEventLog implements EventLog {
   async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     const last = this.rows[this.rows.length - 1];
     if (last && isTerminalType(last.type)) throw new RunTerminatedError(this.runId, last.type);
+    assertTerminalLast(this.runId, events);
     const at = this.clock.now();
     const appended = events.map(
       (e, i) => ({ seq: this.rows.length + i + 1, runId: this.runId, type: e.type, at, payload: JSON.parse(canonicalJson(e.payload)) }) as RunEvent,
@@ -33,9 +34,9 @@ export class MemoryEventLog implements EventLog {
     return [...this.rows];
   }
 
-  async page(options: { after: number; limit: number; types?: readonly RunEventType[] }): Promise<RunEvent[]> {
-    const types = options.types && options.types.length > 0 ? new Set<string>(options.types) : null;
-    return this.rows.filter((e) => e.seq > options.after && (!types || types.has(e.type))).slice(0, options.limit);
+  async page(options: { after: number; limit: number; types?: readonly string[] }): Promise<RunEvent[]> {
+    const types = options.types && options.types.length > 0 ? options.types : null;
+    return this.rows.filter((e) => e.seq > options.after && (!types || matchesTypePattern(e.type, types))).slice(0, options.limit);
   }
 
   /** Test helper: drops events after `seq`, simulating a crash that lost them. */

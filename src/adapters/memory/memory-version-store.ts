@@ -41,6 +41,13 @@ export class MemoryVersionStore implements VersionStore {
     const json = this.locks.get(lockHash);
     return json ? (JSON.parse(json) as CompilerLock) : null;
   }
+  async locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]> {
+    return [...this.locks.entries()]
+      .map(([lockHash, json]) => ({ lockHash: lockHash as Digest, lock: JSON.parse(json) as CompilerLock }))
+      .filter((l) => l.lock.workflowVersionId === versionId)
+      .map((l) => ({ ...l, definitionHash: l.lock.workflowDefinitionHash }));
+  }
+
   async putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest): Promise<void> {
     if (!this.manifests.has(manifestHash)) this.manifests.set(manifestHash, canonicalJson(manifest));
   }

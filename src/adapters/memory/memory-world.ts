@@ -1,4 +1,5 @@
 import { driveRun } from "../../engine/drive-run.ts";
+import { catalogOf } from "../../engine/run-environment.ts";
 import { runResultOf } from "../../engine/run-result.ts";
 import type { Clock } from "../../ports/clock.ts";
 import { systemClock } from "../../ports/clock.ts";
@@ -38,7 +39,7 @@ export class MemoryWorld implements World {
       this.logs.set(request.runId, log);
       await log.append([{ type: "RunRequested", payload: { workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant } }]);
     }
-    const catalog = { get: (id: string) => (id === request.workflow.id ? { definition: request.workflow, tools: request.tools } : undefined) };
+    const catalog = catalogOf([{ definition: request.workflow, tools: request.tools }]);
     for (;;) {
       const result = await driveRun({
         runId: request.runId,

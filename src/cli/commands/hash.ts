@@ -13,7 +13,12 @@ export async function hashCommand(path: string): Promise<{ output: unknown; exit
   try {
     const version = contentAddress(value);
     return {
-      output: { canonicalizer: CANONICALIZER_ID, hash: version.hash, versionId: version.id, canonicalBytes: Buffer.byteLength(version.canonicalJson, "utf8") },
+      output: {
+        canonicalizer: CANONICALIZER_ID,
+        hash: version.hash,
+        versionId: version.id,
+        canonicalBytes: Buffer.byteLength(version.canonicalJson, "utf8"),
+      },
       exitCode: 0,
     };
   } catch (error) {

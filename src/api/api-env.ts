@@ -1,0 +1,17 @@
+import type { Wiring } from "../wiring.ts";
+import type { TokenStore } from "../ports/token-store.ts";
+import type { WebhookDeliveries } from "../ports/webhook-deliveries.ts";
+
+/** Services the routes use, wired once per request in app.ts. */
+export type ApiServices = Wiring & { readonly tokens: TokenStore; readonly deliveries: WebhookDeliveries };
+
+/** Optional configuration the API reads (Worker vars and secrets). */
+export type ApiVars = {
+  LITTLE_DEV_TOKEN?: string;
+  LITTLE_ADMIN_TOKEN?: string;
+  LITTLE_WEBHOOK_SECRET?: string;
+  LITTLE_WEBHOOK_TENANT?: string;
+};
+
+/** The hono environment of every route. */
+export type ApiEnv = { Bindings: Env & ApiVars; Variables: { tenant: string; services: ApiServices } };

@@ -1,0 +1,59 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { ApiEnv } from "../api-env.ts";
+import { requireTenant } from "../auth.ts";
+import { tenantRun } from "../run-access.ts";
+import { ErrorBody, RunEventSchema } from "../schemas.ts";
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+const errors = { 400: json(ErrorBody, "Bad request"), 401: json(ErrorBody, "Missing or invalid token"), 404: json(ErrorBody, "Not found") };
+
+export const eventRoutes = new OpenAPIHono<ApiEnv>();
+eventRoutes.use("/runs/*", requireTenant());
+
+const pageRoute = createRoute({
+  method: "get",
+  path: "/runs/{runId}/events",
+  summary: "A page of a run's events",
+  description: "Events with `seq > after`, at most `limit`. `type` filters by comma-separated types; a type ending in `*` matches a prefix (`harness.*`).",
+  request: {
+    params: z.object({ runId: z.string() }),
+    query: z.object({
+      after: z.coerce.number().int().min(0).optional(),
+      limit: z.coerce.number().int().min(1).max(1_000).optional(),
+      type: z.string().max(1_000).optional(),
+    }),
+  },
+  responses: { 200: json(z.object({ events: z.array(RunEventSchema), nextAfter: z.number().nullable() }), "A page of events"), ...errors },
+});
+
+eventRoutes.openapi(pageRoute, async (c) => {
+  const { runId } = c.req.valid("param");
+  const query = c.req.valid("query");
+  const limit = query.limit ?? 100;
+  const types = query.type
+    ?.split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const events = await client.events({ after: query.after ?? 0, limit, ...(types && types.length > 0 ? { types } : {}) });
+  const last = events.at(-1);
+  return c.json({ events, nextAfter: events.length === limit && last ? last.seq : null }, 200);
+});
+
+const streamRoute = createRoute({
+  method: "get",
+  path: "/runs/{runId}/events/stream",
+  summary: "A run's events as Server-Sent Events, live",
+  description: "Each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` (or `?after=`) to resume. The stream ends after the run's terminal event.",
+  request: { params: z.object({ runId: z.string() }), query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
+  responses: { 200: { content: { "text/event-stream": { schema: z.string() } }, description: "The event stream" }, ...errors },
+});
+
+eventRoutes.openapi(streamRoute, async (c) => {
+  const { runId } = c.req.valid("param");
+  const lastEventId = Number(c.req.header("last-event-id"));
+  const after = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (c.req.valid("query").after ?? 0);
+  const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const stream = await client.stream(after);
+  return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } }) as never;
+});

@@ -1,0 +1,162 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { RunView } from "../../../durable-objects/run.ts";
+import { digestJson, digestPrefix } from "../../identity/digest.ts";
+import type { RunStatus } from "../../ports/run-events.ts";
+import { ApiError } from "../api-error.ts";
+import type { ApiEnv } from "../api-env.ts";
+import { requireTenant } from "../auth.ts";
+import { runLinks, tenantRun } from "../run-access.ts";
+import { ErrorBody, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
+import { startRun } from "../start-run.ts";
+
+const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+const errors = { 400: json(ErrorBody, "Bad request"), 401: json(ErrorBody, "Missing or invalid token"), 404: json(ErrorBody, "Not found") };
+
+export const runRoutes = new OpenAPIHono<ApiEnv>();
+runRoutes.use("/workflows/*", requireTenant());
+runRoutes.use("/runs", requireTenant());
+runRoutes.use("/runs/*", requireTenant());
+
+const startRoute = createRoute({
+  method: "post",
+  path: "/workflows/{workflowId}/runs",
+  summary: "Start a run (the HTTP trigger)",
+  description:
+    "Starts a run of a registered workflow. `Idempotency-Key` makes retries return the same run; `?wait=<seconds>` holds the answer until the run ends or the wait runs out.",
+  request: {
+    params: z.object({ workflowId: z.string() }),
+    query: z.object({ wait: z.coerce.number().min(0).max(60).optional() }),
+    headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
+    body: { content: { "application/json": { schema: StartRunBody } }, required: true },
+  },
+  responses: {
+    200: json(RunResponse, "The run ended within the wait"),
+    202: json(RunResponse, "The run is started (or was already)"),
+    409: json(ErrorBody, "The run id or idempotency key was used for another workflow or input"),
+    413: json(ErrorBody, "Body too large"),
+    422: json(ErrorBody, "The input does not match the workflow's input schema"),
+    ...errors,
+  },
+});
+
+runRoutes.openapi(startRoute, async (c) => {
+  const { workflowId } = c.req.valid("param");
+  const { wait } = c.req.valid("query");
+  const body = c.req.valid("json");
+  const tenant = c.get("tenant");
+  const key = c.req.valid("header")["idempotency-key"];
+  const runId = body.runId ?? (key ? `run_${digestPrefix(digestJson({ tenant, workflowId, key }), 24)}` : `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`);
+  const started = await startRun({
+    env: c.env,
+    services: c.get("services"),
+    tenant,
+    workflowId,
+    input: body.input,
+    runId,
+    trigger: { kind: "http", ...(key ? { id: key } : {}) },
+    ...(body.location ? { location: body.location } : {}),
+    ...(continentOf(c.req.raw) ? { continent: continentOf(c.req.raw) as string } : {}),
+    conflictCode: key && !body.runId ? "idempotency_conflict" : "run_id_conflict",
+  });
+  let view: RunView = started.view;
+  if (wait && wait > 0 && !ENDED.has(view.status)) {
+    const { client } = await tenantRun(c.env, c.get("services"), tenant, runId);
+    view = await client.waitForEnd(wait * 1_000);
+  }
+  const origin = new URL(c.req.url).origin;
+  const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(origin, runId) };
+  return c.json(response as z.infer<typeof RunResponse>, ENDED.has(view.status) ? 200 : 202, { location: response.links.self });
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/runs/{runId}",
+  summary: "Get a run: status, version, output or cause, usage",
+  request: { params: z.object({ runId: z.string() }) },
+  responses: { 200: json(RunResponse, "The run"), ...errors },
+});
+
+runRoutes.openapi(getRoute, async (c) => {
+  const { runId } = c.req.valid("param");
+  const { client, entry } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const view = await client.status();
+  return c.json({ run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } }, links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/runs",
+  summary: "List the tenant's runs, newest first",
+  request: {
+    query: z.object({
+      workflow: z.string().optional(),
+      status: z.enum(RUN_STATUSES).optional(),
+      limit: z.coerce.number().int().min(1).max(200).optional(),
+      cursor: z.string().optional(),
+    }),
+  },
+  responses: { 200: json(z.object({ runs: z.array(RunSummary), nextCursor: z.string().nullable() }), "A page of runs"), ...errors },
+});
+
+runRoutes.openapi(listRoute, async (c) => {
+  const query = c.req.valid("query");
+  const limit = query.limit ?? 50;
+  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const rows = await c.get("services").runs.list({
+    tenant: c.get("tenant"),
+    ...(query.workflow ? { workflowId: query.workflow } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(before ? { before } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return c.json(
+    {
+      runs: page.map((r) => ({ runId: r.runId, workflowId: r.workflowId, status: r.status, triggerKind: r.triggerKind, versionId: r.versionId, causeCode: r.causeCode, createdAt: r.createdAt, updatedAt: r.updatedAt })),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.runId) : null,
+    },
+    200,
+  );
+});
+
+const cancelRoute = createRoute({
+  method: "post",
+  path: "/runs/{runId}/cancel",
+  summary: "Cancel a run (no effect on a run that has ended)",
+  request: { params: z.object({ runId: z.string() }) },
+  responses: { 200: json(RunResponse, "The run after the cancel"), ...errors },
+});
+
+runRoutes.openapi(cancelRoute, async (c) => {
+  const { runId } = c.req.valid("param");
+  const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const view = await client.cancel("cancelled through the API");
+  return c.json({ run: toRun(view), links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
+});
+
+/** The API's run: the object's view without internal fields. */
+export function toRun(view: RunView): Omit<RunView, "tenant"> {
+  const { tenant: _tenant, ...run } = view;
+  return run;
+}
+
+function continentOf(request: Request): string | undefined {
+  const cf = (request as { cf?: { continent?: unknown } }).cf;
+  return typeof cf?.continent === "string" ? cf.continent : undefined;
+}
+
+function encodeCursor(createdAt: number, runId: string): string {
+  return btoa(JSON.stringify([createdAt, runId])).replaceAll("=", "");
+}
+
+function decodeCursor(cursor: string): { createdAt: number; runId: string } {
+  try {
+    const [createdAt, runId] = JSON.parse(atob(cursor)) as [unknown, unknown];
+    if (typeof createdAt === "number" && typeof runId === "string") return { createdAt, runId };
+  } catch {
+    // fall through to the error below
+  }
+  throw new ApiError(400, "invalid_cursor", "The cursor is not one this API returned");
+}

@@ -1,0 +1,20 @@
+import { type RunClient, runClient } from "../adapters/cloudflare/run-client.ts";
+import type { RunIndexEntry } from "../ports/run-index.ts";
+import { notFound } from "./api-error.ts";
+import type { ApiServices } from "./api-env.ts";
+
+/**
+ * Finds a tenant's run: the index row says where its object lives. Another tenant's run id is
+ * simply not found (404, never 403), since run ids are per tenant.
+ */
+export async function tenantRun(env: Env, services: ApiServices, tenant: string, runId: string): Promise<{ entry: RunIndexEntry; client: RunClient }> {
+  const entry = await services.runs.get(tenant, runId);
+  if (!entry) throw notFound("run", runId);
+  return { entry, client: runClient(env.RUNS, tenant, runId, entry.placement) };
+}
+
+/** Links a client follows from a run. */
+export function runLinks(origin: string, runId: string) {
+  const self = `${origin}/v1/runs/${encodeURIComponent(runId)}`;
+  return { self, events: `${self}/events`, stream: `${self}/events/stream` };
+}

@@ -1,0 +1,69 @@
+import { z } from "@hono/zod-openapi";
+
+/** Shapes of the /v1 API, shared by validation and the OpenAPI document. */
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "run_not_found" }),
+      message: z.string(),
+      findings: z.array(z.object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .openapi("Error");
+
+export const RUN_STATUSES = ["pending", "compiling", "running", "completed", "failed", "cancelled"] as const;
+
+export const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).openapi("Usage");
+
+export const Run = z
+  .object({
+    runId: z.string(),
+    workflowId: z.string().nullable(),
+    status: z.enum(RUN_STATUSES),
+    versionId: z.string().optional(),
+    output: z.unknown().optional(),
+    cause: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
+    usage: Usage.optional(),
+    eventCount: z.number(),
+    createdAt: z.number().nullable(),
+    input: z.unknown().optional(),
+    placement: z.object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() }).optional(),
+  })
+  .openapi("Run");
+
+export const RunLinks = z.object({ self: z.string(), events: z.string(), stream: z.string() }).openapi("RunLinks");
+export const RunResponse = z.object({ run: Run, links: RunLinks }).openapi("RunResponse");
+
+export const RunSummary = z
+  .object({
+    runId: z.string(),
+    workflowId: z.string(),
+    status: z.enum(RUN_STATUSES),
+    triggerKind: z.string(),
+    versionId: z.string().nullable(),
+    causeCode: z.string().nullable(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .openapi("RunSummary");
+
+export const RunEventSchema = z
+  .object({ seq: z.number().int(), runId: z.string(), type: z.string(), at: z.number(), payload: z.unknown() })
+  .openapi("RunEvent");
+
+export const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "oc", "afr", "me"] as const;
+
+export const StartRunBody = z
+  .object({
+    input: z.unknown().openapi({ description: "The run input; validated against the workflow's input schema." }),
+    runId: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)
+      .optional()
+      .openapi({ description: "Choose the run id (per tenant); starting an existing id returns that run." }),
+    location: z.enum(LOCATION_HINTS).optional().openapi({ description: "Where to create the run object; defaults to near the caller." }),
+  })
+  .openapi("StartRun");
+
+export const Finding = z.object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() }).openapi("Finding");

@@ -1,0 +1,21 @@
+import { ApiClient, connectionFrom, segment } from "../api-client.ts";
+import type { RunView } from "../api-types.ts";
+import { parseCommand } from "../args.ts";
+import { colorEnabled, painter, print } from "../output.ts";
+import { renderRun } from "../render-run.ts";
+
+export const CANCEL_USAGE = "cancel <run-id> [--json]";
+
+/** `little cancel <run-id>`: cancels a run and prints it as it now is (a run that already ended is unchanged). */
+export async function cancelCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommand("cancel", args, {}, { min: 1, max: 1, names: "the run id" });
+  if (values.help) {
+    print(`usage: little ${CANCEL_USAGE}`);
+    return 0;
+  }
+  const client = new ApiClient(connectionFrom(values));
+  const { body } = await client.post<{ run: RunView }>(`/v1/runs/${segment(positionals[0] as string)}/cancel`);
+  if (values.json) print(JSON.stringify(body, null, 2));
+  else print(renderRun(body.run, undefined, painter(colorEnabled())));
+  return 0;
+}

@@ -1,0 +1,126 @@
+import { ApiClient, connectionFrom, segment } from "../api-client.ts";
+import { ENDED_STATUSES, type StartRunResponse } from "../api-types.ts";
+import { nonEmptyFlag, parseCommand } from "../args.ts";
+import { CliInputError } from "../cli-error.ts";
+import { colorEnabled, painter, print } from "../output.ts";
+import { readJsonDocument } from "../read-document.ts";
+import { renderRun } from "../render-run.ts";
+import { startSpinner } from "../spinner.ts";
+
+export const RUN_USAGE = "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]";
+
+/** `--wait` given without a number waits this long. */
+const DEFAULT_WAIT_SECONDS = 60;
+/** The longest wait the server holds a request for. */
+const MAX_SERVER_WAIT_SECONDS = 60;
+const POLL_INTERVAL_MS = 500;
+
+/**
+ * `little run <workflow> --input …`: starts a run. With `--wait [s]` the server holds the request
+ * up to `s` seconds (at most 60); if the run has not ended when it answers, the run is polled every
+ * 500 ms until it ends or `s` seconds have passed. Exit 1 when the run failed or was cancelled.
+ */
+export async function runCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommand(
+    "run",
+    normalizeWaitFlag(args),
+    { input: { type: "string" }, "run-id": { type: "string" }, "idempotency-key": { type: "string" }, wait: { type: "string" } },
+    { min: 1, max: 1, names: "the workflow id" },
+  );
+  if (values.help) return usage();
+  const workflowId = positionals[0] as string;
+  if (values.input === undefined)
+    throw new CliInputError(
+      "usage",
+      'little run: --input is required (JSON, or @file, or @- for stdin); e.g. --input \'{"ticketId":"T-1"}\'',
+    );
+  const waitSeconds = parseWait(values.wait);
+  const runId = nonEmptyFlag("run", "run-id", values["run-id"]);
+  const idempotencyKey = nonEmptyFlag("run", "idempotency-key", values["idempotency-key"]);
+  const input = await readInput(values.input);
+  const client = new ApiClient(connectionFrom(values));
+  const started = Date.now();
+  const deadline = started + (waitSeconds ?? 0) * 1000;
+  const spinner = waitSeconds !== undefined && waitSeconds > 0 ? startSpinner(`starting ${workflowId}`) : undefined;
+  let response: StartRunResponse;
+  try {
+    const serverWait = waitSeconds === undefined ? undefined : Math.min(Math.floor(waitSeconds), MAX_SERVER_WAIT_SECONDS);
+    const { body } = await client.post<StartRunResponse>(`/v1/workflows/${segment(workflowId)}/runs`, {
+      body: { input, ...(runId !== undefined ? { runId } : {}) },
+      headers: { "idempotency-key": idempotencyKey },
+      query: { wait: serverWait },
+      timeoutMs: ((serverWait ?? 0) + 30) * 1000,
+    });
+    response = body;
+    while (waitSeconds !== undefined && !ENDED_STATUSES.includes(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
+      spinner?.update(`run ${response.run.runId} ${response.run.status}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+      const { body: polled } = await client.get<{ run: StartRunResponse["run"] }>(`/v1/runs/${segment(response.run.runId)}`);
+      response = { ...response, run: polled.run };
+    }
+  } finally {
+    spinner?.stop();
+  }
+  const ended = ENDED_STATUSES.includes(response.run.status);
+  if (values.json) print(JSON.stringify(response, null, 2));
+  else print(renderRun(response.run, response.links, painter(colorEnabled())));
+  if (waitSeconds !== undefined && waitSeconds > 0 && !ended) {
+    process.stderr.write(
+      `little: run ${response.run.runId} is still ${response.run.status} after ${waitSeconds}s; follow it with: little events ${response.run.runId} --follow\n`,
+    );
+  }
+  return response.run.status === "failed" || response.run.status === "cancelled" ? 1 : 0;
+}
+
+function usage(): number {
+  print(`usage: little ${RUN_USAGE}`);
+  return 0;
+}
+
+/**
+ * `--wait` takes an optional value, which parseArgs cannot express: a bare `--wait` becomes
+ * `--wait=60`, and `--wait 30` (a number right after it) becomes `--wait=30`.
+ */
+export function normalizeWaitFlag(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (arg !== "--wait") {
+      out.push(arg);
+      continue;
+    }
+    const next = args[i + 1];
+    if (next !== undefined && /^\d+(\.\d+)?$/.test(next)) {
+      out.push(`--wait=${next}`);
+      i++;
+    } else out.push(`--wait=${DEFAULT_WAIT_SECONDS}`);
+  }
+  return out;
+}
+
+function parseWait(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new CliInputError("usage", `little run: --wait takes a number of seconds, not "${value}"`);
+  return Number(value);
+}
+
+/** `--input` is inline JSON, `@file`, or `@-` for stdin; a file or JSON problem is exit 2. */
+async function readInput(raw: string): Promise<unknown> {
+  if (raw.startsWith("@")) {
+    const path = raw.slice(1);
+    if (path === "") throw new CliInputError("usage", "little run: --input @ needs a file name (or @- for stdin)");
+    return (await readJsonDocument(path)).value;
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new CliInputError(
+      "invalid_json",
+      `--input is not valid JSON (${error instanceof Error ? error.message : String(error)}); pass JSON, or @file`,
+    );
+  }
+}

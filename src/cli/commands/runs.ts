@@ -1,0 +1,65 @@
+import { ApiClient, connectionFrom } from "../api-client.ts";
+import { ENDED_STATUSES, RUN_STATUSES, type RunsPage } from "../api-types.ts";
+import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
+import { CliInputError } from "../cli-error.ts";
+import { colorEnabled, formatDuration, isoTime, painter, print, statusFormat, table } from "../output.ts";
+
+export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--limit <n>] [--cursor <c>] [--json]";
+
+/** `little runs`: one page of runs, newest first, as a table; the next page's cursor as a hint. */
+export async function runsCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseCommand(
+    "runs",
+    args,
+    { workflow: { type: "string" }, status: { type: "string" }, limit: { type: "string" }, cursor: { type: "string" } },
+    { min: 0, max: 0, names: "" },
+  );
+  if (values.help) {
+    print(`usage: little ${RUNS_USAGE}`);
+    return 0;
+  }
+  const status = values.status;
+  if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
+    throw new CliInputError("usage", `little runs: --status must be one of ${RUN_STATUSES.join(", ")}, not "${status}"`);
+  }
+  const limit = integerFlag("runs", "limit", values.limit, 1);
+  const workflow = nonEmptyFlag("runs", "workflow", values.workflow);
+  const cursor = nonEmptyFlag("runs", "cursor", values.cursor);
+  const client = new ApiClient(connectionFrom(values));
+  const { body } = await client.get<RunsPage>("/v1/runs", { query: { workflow, status, limit, cursor } });
+  if (values.json) {
+    print(JSON.stringify(body, null, 2));
+    return 0;
+  }
+  const paint = painter(colorEnabled());
+  const runs = Array.isArray(body.runs) ? body.runs : [];
+  if (runs.length === 0) print(cursor ? "no more runs" : "no runs");
+  else {
+    const now = Date.now();
+    const rows = runs.map((run) => {
+      const ended = ENDED_STATUSES.includes(run.status);
+      const duration = ended ? formatDuration(run.updatedAt - run.createdAt) : `${formatDuration(now - run.createdAt)}+`;
+      return [
+        run.runId,
+        run.workflowId,
+        { text: run.status, format: statusFormat(run.status) },
+        run.versionId ?? "-",
+        isoTime(run.createdAt),
+        duration,
+      ];
+    });
+    print(table(["RUN ID", "WORKFLOW", "STATUS", "VERSION", "STARTED", "DURATION"], rows, paint));
+  }
+  if (body.nextCursor) {
+    const filters = [workflow && `--workflow ${quote(workflow)}`, status && `--status ${status}`, limit && `--limit ${limit}`]
+      .filter(Boolean)
+      .join(" ");
+    print(paint("dim", `\nmore runs: little runs ${filters ? `${filters} ` : ""}--cursor ${quote(body.nextCursor)}`));
+  }
+  return 0;
+}
+
+/** Quotes a value for a shell command line when it needs it. */
+function quote(value: string): string {
+  return /^[\w.:@%+=,/-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}

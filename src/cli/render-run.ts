@@ -1,0 +1,27 @@
+import type { RunLinks, RunView } from "./api-types.ts";
+import { keyValues, type Paint, statusFormat } from "./output.ts";
+
+/** A run for humans: status, ids, output or cause, usage and links, as aligned label/value lines. */
+export function renderRun(run: RunView, links: RunLinks | undefined, paint: Paint): string {
+  const linkLines = links
+    ? Object.entries(links)
+        .filter((entry): entry is [string, string] => typeof entry[1] === "string")
+        .map(([name, url]) => `${name.padEnd(6)}  ${url}`)
+    : [];
+  const cause = run.cause ? `${paint("red", run.cause.code)}: ${run.cause.message}` : undefined;
+  return keyValues(
+    [
+      ["status", paint(statusFormat(run.status), run.status)],
+      ["run id", run.runId],
+      ["workflow", run.workflowId],
+      ["version id", run.versionId ?? "-"],
+      ["output", run.output !== undefined && run.output !== null ? JSON.stringify(run.output, null, 2) : undefined],
+      ["cause", cause],
+      ["details", run.cause?.details !== undefined ? JSON.stringify(run.cause.details, null, 2) : undefined],
+      ["usage", run.usage ? `${run.usage.inputTokens} in + ${run.usage.outputTokens} out = ${run.usage.totalTokens} tokens` : undefined],
+      ["events", typeof run.eventCount === "number" ? String(run.eventCount) : undefined],
+      ["links", linkLines.length > 0 ? linkLines.join("\n") : undefined],
+    ],
+    paint,
+  );
+}
