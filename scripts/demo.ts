@@ -1,0 +1,144 @@
+/**
+ * `npm run demo`: starts the Worker locally (migrations applied; the offline model unless a
+ * provider key is set in .dev.vars), runs the seed's support.summarize-ticket example once through
+ * the HTTP trigger and once through a signed Standard Webhooks delivery, prints each run's event log
+ * as `little events` does and the run's address, then stops. `--serve` keeps the Worker running.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+const serve = process.argv.includes("--serve");
+
+function devVars(): Record<string, string> {
+  if (!existsSync(".dev.vars")) {
+    copyFileSync(".dev.vars.example", ".dev.vars");
+    console.log("demo: created .dev.vars from .dev.vars.example");
+  }
+  const vars: Record<string, string> = {};
+  for (const line of readFileSync(".dev.vars", "utf8").split("\n")) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match) vars[match[1] as string] = (match[2] as string).replace(/^"(.*)"$/, "$1");
+  }
+  return vars;
+}
+
+function freePort(preferred: number): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => {
+      const fallback = createServer();
+      fallback.listen(0, "127.0.0.1", () => {
+        const port = (fallback.address() as { port: number }).port;
+        fallback.close(() => resolve(port));
+      });
+    });
+    server.listen(preferred, "127.0.0.1", () => server.close(() => resolve(preferred)));
+  });
+}
+
+async function waitForHealth(url: string, worker: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (worker.exitCode !== null) throw new Error(`wrangler dev exited with code ${worker.exitCode}`);
+    try {
+      if ((await fetch(`${url}/v1/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("wrangler dev did not answer /v1/health within 90 s");
+}
+
+function printEvents(url: string, token: string, runId: string): void {
+  spawnSync(process.execPath, ["src/cli/little.ts", "events", runId], { stdio: "inherit", env: { ...process.env, LITTLE_URL: url, LITTLE_TOKEN: token } });
+}
+
+async function main(): Promise<void> {
+  const vars = devVars();
+  const token = vars.LITTLE_DEV_TOKEN ?? "dev-token";
+  const secret = vars.LITTLE_WEBHOOK_SECRET;
+  const port = await freePort(8787);
+  const url = `http://127.0.0.1:${port}`;
+  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { stdio: ["ignore", "ignore", "inherit"] });
+  if (migrate.status !== 0) throw new Error("applying D1 migrations failed");
+  console.log(`demo: starting the Worker on ${url} …`);
+  const worker = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  worker.stdout?.on("data", (d) => (output += d));
+  worker.stderr?.on("data", (d) => (output += d));
+  const stop = () => {
+    try {
+      if (worker.pid) process.kill(-worker.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+  process.on("SIGINT", () => {
+    stop();
+    process.exit(130);
+  });
+  try {
+    await waitForHealth(url, worker);
+    const input = { ticketId: "T-1001", transcript: "Customer: I was charged twice for my March invoice and need a refund today." };
+
+    console.log("\n— 1. HTTP trigger: POST /v1/workflows/support.summarize-ticket/runs?wait=60\n");
+    const res = await fetch(`${url}/v1/workflows/support.summarize-ticket/runs?wait=60`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ input }),
+    });
+    const started = (await res.json()) as { run: { runId: string; status: string; output?: unknown; versionId?: string }; links: { self: string } };
+    console.log(`run ${started.run.runId}: ${started.run.status}, version ${started.run.versionId}`);
+    console.log(`output: ${JSON.stringify(started.run.output)}`);
+    printEvents(url, token, started.run.runId);
+    console.log(`address: ${started.links.self}`);
+
+    if (secret) {
+      console.log("\n— 2. Signed webhook: POST /v1/hooks/support.summarize-ticket (Standard Webhooks)\n");
+      const body = JSON.stringify({ ticketId: "T-1002", transcript: "The mobile app crashes on launch after the latest update." });
+      const id = `msg_demo_${Date.now()}`;
+      const now = new Date();
+      const hook = await fetch(`${url}/v1/hooks/support.summarize-ticket`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "webhook-id": id,
+          "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+          "webhook-signature": new Webhook(secret).sign(id, now, body),
+        },
+        body,
+      });
+      const delivered = (await hook.json()) as { run: { runId: string }; links: { self: string } };
+      let status = "";
+      for (let i = 0; i < 240 && !["completed", "failed", "cancelled"].includes(status); i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        const view = (await (await fetch(delivered.links.self, { headers: { authorization: `Bearer ${token}` } })).json()) as { run: { status: string } };
+        status = view.run.status;
+      }
+      console.log(`run ${delivered.run.runId}: ${status} (webhook ${id}, answered ${hook.status})`);
+      printEvents(url, token, delivered.run.runId);
+      console.log(`address: ${delivered.links.self}`);
+    }
+
+    if (serve) {
+      console.log(`\ndemo: the Worker keeps running on ${url} (Ctrl-C to stop). Try: LITTLE_URL=${url} LITTLE_TOKEN=${token} npx little runs`);
+      await new Promise(() => {});
+    }
+  } catch (error) {
+    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output.slice(-4000)}`);
+    process.exitCode = 1;
+  } finally {
+    if (!serve) stop();
+  }
+}
+
+await main().catch((error: unknown) => {
+  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
