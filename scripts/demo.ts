@@ -53,7 +53,10 @@ async function waitForHealth(url: string, worker: ChildProcess): Promise<void> {
 }
 
 function printEvents(url: string, token: string, runId: string): void {
-  spawnSync(process.execPath, ["src/cli/little.ts", "events", runId], { stdio: "inherit", env: { ...process.env, LITTLE_URL: url, LITTLE_TOKEN: token } });
+  spawnSync(process.execPath, ["src/cli/little.ts", "events", runId], {
+    stdio: "inherit",
+    env: { ...process.env, LITTLE_URL: url, LITTLE_TOKEN: token },
+  });
 }
 
 async function main(): Promise<void> {
@@ -93,7 +96,10 @@ async function main(): Promise<void> {
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ input }),
     });
-    const started = (await res.json()) as { run: { runId: string; status: string; output?: unknown; versionId?: string }; links: { self: string } };
+    const started = (await res.json()) as {
+      run: { runId: string; status: string; output?: unknown; versionId?: string };
+      links: { self: string };
+    };
     console.log(`run ${started.run.runId}: ${started.run.status}, version ${started.run.versionId}`);
     console.log(`output: ${JSON.stringify(started.run.output)}`);
     printEvents(url, token, started.run.runId);
@@ -118,7 +124,9 @@ async function main(): Promise<void> {
       let status = "";
       for (let i = 0; i < 240 && !["completed", "failed", "cancelled"].includes(status); i++) {
         await new Promise((r) => setTimeout(r, 250));
-        const view = (await (await fetch(delivered.links.self, { headers: { authorization: `Bearer ${token}` } })).json()) as { run: { status: string } };
+        const view = (await (await fetch(delivered.links.self, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          run: { status: string };
+        };
         status = view.run.status;
       }
       console.log(`run ${delivered.run.runId}: ${status} (webhook ${id}, answered ${hook.status})`);
@@ -127,11 +135,15 @@ async function main(): Promise<void> {
     }
 
     if (serve) {
-      console.log(`\ndemo: the Worker keeps running on ${url} (Ctrl-C to stop). Try: LITTLE_URL=${url} LITTLE_TOKEN=${token} npx little runs`);
+      console.log(
+        `\ndemo: the Worker keeps running on ${url} (Ctrl-C to stop). Try: LITTLE_URL=${url} LITTLE_TOKEN=${token} npx little runs`,
+      );
       await new Promise(() => {});
     }
   } catch (error) {
-    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output.slice(-4000)}`);
+    console.error(
+      `demo failed: ${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output.slice(-4000)}`,
+    );
     process.exitCode = 1;
   } finally {
     if (!serve) stop();

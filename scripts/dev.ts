@@ -10,7 +10,9 @@ if (!existsSync(".dev.vars")) {
   console.log("dev: created .dev.vars from .dev.vars.example");
 }
 const extra = process.argv.slice(2);
-const persist = extra.flatMap((arg, i) => (arg === "--persist-to" ? ["--persist-to", extra[i + 1] as string] : arg.startsWith("--persist-to=") ? [arg] : []));
+const persist = extra.flatMap((arg, i) =>
+  arg === "--persist-to" ? ["--persist-to", extra[i + 1] as string] : arg.startsWith("--persist-to=") ? [arg] : [],
+);
 const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { stdio: "inherit" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 const dev = spawnSync("npx", ["wrangler", "dev", ...extra], { stdio: "inherit" });

@@ -4,27 +4,28 @@
  * @example
  * import { defineWorkflow, model, validateLwir, registerWorkflowVersion } from "little-workflow";
  */
-export * from "./sdk/index.ts";
-export { CANONICALIZER_ID, canonicalJson } from "./identity/canonical-json.ts";
+
 export type { JsonValue } from "./identity/canonical-json.ts";
-export { digestJson, digestText, isDigest } from "./identity/digest.ts";
-export type { Digest } from "./identity/digest.ts";
-export { snapshotDefinition } from "./identity/definition-snapshot.ts";
-export type { DefinitionCapabilities, WorkflowDefinitionSnapshot } from "./identity/definition-snapshot.ts";
-export { manifestHash, plannerManifest } from "./identity/planner-manifest.ts";
-export type { PlannerManifest } from "./identity/planner-manifest.ts";
-export { lockHash } from "./identity/compiler-lock.ts";
+export { CANONICALIZER_ID, canonicalJson } from "./identity/canonical-json.ts";
 export type { CapabilityManifest, CompilerLock } from "./identity/compiler-lock.ts";
+export { lockHash } from "./identity/compiler-lock.ts";
+export type { DefinitionCapabilities, WorkflowDefinitionSnapshot } from "./identity/definition-snapshot.ts";
+export { snapshotDefinition } from "./identity/definition-snapshot.ts";
+export type { Digest } from "./identity/digest.ts";
+export { digestJson, digestText, isDigest } from "./identity/digest.ts";
+export type { PlannerManifest } from "./identity/planner-manifest.ts";
+export { manifestHash, plannerManifest } from "./identity/planner-manifest.ts";
 export type { WorkflowVersion } from "./identity/workflow-version.ts";
-export { normalizeOutputMode } from "./schema/normalize-output-mode.ts";
-export type { NormalizedOutputMode } from "./schema/normalize-output-mode.ts";
-export { normalizeSchema } from "./schema/normalize-schema.ts";
-export type { JsonSchema, NormalizedSchemaDescriptor } from "./schema/normalize-schema.ts";
-export { validateJson } from "./schema/validate-json.ts";
 export { bindLwir } from "./lwir/bind-lwir.ts";
 export { LWIR_FINDING_CODES } from "./lwir/finding-codes.ts";
-export { compileAndLock, registerWorkflowVersion } from "./lwir/register-workflow-version.ts";
 export type { LockedVersion } from "./lwir/register-workflow-version.ts";
+export { compileAndLock, registerWorkflowVersion } from "./lwir/register-workflow-version.ts";
 export type { Lwir, LwirStep } from "./lwir/types.ts";
-export { validateLwir } from "./lwir/validate-lwir.ts";
 export type { LwirValidation } from "./lwir/validate-lwir.ts";
+export { validateLwir } from "./lwir/validate-lwir.ts";
+export type { NormalizedOutputMode } from "./schema/normalize-output-mode.ts";
+export { normalizeOutputMode } from "./schema/normalize-output-mode.ts";
+export type { JsonSchema, NormalizedSchemaDescriptor } from "./schema/normalize-schema.ts";
+export { normalizeSchema } from "./schema/normalize-schema.ts";
+export { validateJson } from "./schema/validate-json.ts";
+export * from "./sdk/index.ts";

@@ -1,1 +1,4 @@
-declare module "*.md?raw" { const text: string; export default text; }
+declare module "*.md?raw" {
+  const text: string;
+  export default text;
+}

@@ -1,6 +1,6 @@
-import type { Wiring } from "../wiring.ts";
 import type { TokenStore } from "../ports/token-store.ts";
 import type { WebhookDeliveries } from "../ports/webhook-deliveries.ts";
+import type { Wiring } from "../wiring.ts";
 
 /** Services the routes use, wired once per request in app.ts. */
 export type ApiServices = Wiring & { readonly tokens: TokenStore; readonly deliveries: WebhookDeliveries };

@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Finding } from "../sdk/finding.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
+import type { Finding } from "../sdk/finding.ts";
 
 /**
  * An error the API answers with a 4xx: a stable `code`, a message for people, and optionally the

@@ -5,8 +5,8 @@ import { D1WebhookDeliveries } from "../adapters/d1/d1-webhook-deliveries.ts";
 import { CANONICALIZER_ID } from "../identity/canonical-json.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { wire } from "../wiring.ts";
-import { ApiError } from "./api-error.ts";
 import type { ApiEnv } from "./api-env.ts";
+import { ApiError } from "./api-error.ts";
 import { type ApiErrorBody, errorResponse } from "./errors.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -29,7 +29,10 @@ export const app = new OpenAPIHono<ApiEnv>({
         path: `$${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`,
         message: issue.message,
       }));
-      return c.json<ApiErrorBody>({ error: { code: "invalid_request", message: `The request's ${result.target} is invalid`, findings } }, 400);
+      return c.json<ApiErrorBody>(
+        { error: { code: "invalid_request", message: `The request's ${result.target} is invalid`, findings } },
+        400,
+      );
     }
   },
 });
@@ -61,7 +64,17 @@ app.get("/v1/health", async (c) => {
     .then((row) => (row?.ok === 1 ? "ok" : "unavailable"))
     .catch(() => "unavailable" as const);
   const ok = d1 === "ok";
-  return c.json({ ok, service: "little-workflow", lwirApiVersion: LWIR_API_VERSION, canonicalizer: CANONICALIZER_ID, sandbox: c.env.LITTLE_SANDBOX, d1 }, ok ? 200 : 503);
+  return c.json(
+    {
+      ok,
+      service: "little-workflow",
+      lwirApiVersion: LWIR_API_VERSION,
+      canonicalizer: CANONICALIZER_ID,
+      sandbox: c.env.LITTLE_SANDBOX,
+      d1,
+    },
+    ok ? 200 : 503,
+  );
 });
 
 app.route("/v1", runRoutes);
@@ -77,10 +90,13 @@ app.doc31("/v1/openapi.json", {
   info: {
     title: "Little Workflow API",
     version: "0.1.0",
-    description: "Durable, planner-compiled AI workflows at the edge. Every route but health, this document and webhooks needs a bearer token.",
+    description:
+      "Durable, planner-compiled AI workflows at the edge. Every route but health, this document and webhooks needs a bearer token.",
   },
   security: [{ bearer: [] }],
 });
 
-app.notFound((c) => c.json<ApiErrorBody>({ error: { code: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` } }, 404));
+app.notFound((c) =>
+  c.json<ApiErrorBody>({ error: { code: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` } }, 404),
+);
 app.onError((error, c) => errorResponse(c, error));

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { digestText } from "../identity/digest.ts";
-import { ApiError } from "./api-error.ts";
 import type { ApiEnv } from "./api-env.ts";
+import { ApiError } from "./api-error.ts";
 
 /** The tenant that `LITTLE_DEV_TOKEN` authenticates as. */
 export const DEV_TENANT = "dev";
@@ -17,7 +17,8 @@ export function requireTenant(): MiddlewareHandler<ApiEnv> {
     if (!token) throw new ApiError(401, "unauthorized", "Send a bearer token: Authorization: Bearer <token>");
     const hash = digestText(token);
     const dev = c.env.LITTLE_DEV_TOKEN;
-    const tenant = typeof dev === "string" && dev !== "" && hash === digestText(dev) ? DEV_TENANT : await c.get("services").tokens.tenantOf(hash);
+    const tenant =
+      typeof dev === "string" && dev !== "" && hash === digestText(dev) ? DEV_TENANT : await c.get("services").tokens.tenantOf(hash);
     if (!tenant) throw new ApiError(401, "unauthorized", "The bearer token is not valid");
     c.set("tenant", tenant);
     await next();

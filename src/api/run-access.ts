@@ -1,13 +1,18 @@
 import { type RunClient, runClient } from "../adapters/cloudflare/run-client.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
-import { notFound } from "./api-error.ts";
 import type { ApiServices } from "./api-env.ts";
+import { notFound } from "./api-error.ts";
 
 /**
  * Finds a tenant's run: the index row says where its object lives. Another tenant's run id is
  * simply not found (404, never 403), since run ids are per tenant.
  */
-export async function tenantRun(env: Env, services: ApiServices, tenant: string, runId: string): Promise<{ entry: RunIndexEntry; client: RunClient }> {
+export async function tenantRun(
+  env: Env,
+  services: ApiServices,
+  tenant: string,
+  runId: string,
+): Promise<{ entry: RunIndexEntry; client: RunClient }> {
   const entry = await services.runs.get(tenant, runId);
   if (!entry) throw notFound("run", runId);
   return { entry, client: runClient(env.RUNS, tenant, runId, entry.placement) };

@@ -7,7 +7,9 @@ export const ErrorBody = z
     error: z.object({
       code: z.string().openapi({ example: "run_not_found" }),
       message: z.string(),
-      findings: z.array(z.object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() })).optional(),
+      findings: z
+        .array(z.object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() }))
+        .optional(),
     }),
   })
   .openapi("Error");
@@ -28,7 +30,9 @@ export const Run = z
     eventCount: z.number(),
     createdAt: z.number().nullable(),
     input: z.unknown().optional(),
-    placement: z.object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() }).optional(),
+    placement: z
+      .object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() })
+      .optional(),
   })
   .openapi("Run");
 
@@ -66,4 +70,6 @@ export const StartRunBody = z
   })
   .openapi("StartRun");
 
-export const Finding = z.object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() }).openapi("Finding");
+export const Finding = z
+  .object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() })
+  .openapi("Finding");

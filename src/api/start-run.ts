@@ -4,12 +4,20 @@ import { digestJson } from "../identity/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
 import { validateJson } from "../schema/validate-json.ts";
-import { ApiError, notFound } from "./api-error.ts";
 import type { ApiServices } from "./api-env.ts";
+import { ApiError, notFound } from "./api-error.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
-const HINT_BY_CONTINENT: Readonly<Record<string, string>> = { NA: "enam", SA: "sam", EU: "weur", AS: "apac", OC: "oc", AF: "afr", AN: "oc" };
+const HINT_BY_CONTINENT: Readonly<Record<string, string>> = {
+  NA: "enam",
+  SA: "sam",
+  EU: "weur",
+  AS: "apac",
+  OC: "oc",
+  AF: "afr",
+  AN: "oc",
+};
 
 export type StartRunArgs = {
   readonly env: Env;
@@ -26,7 +34,11 @@ export type StartRunArgs = {
   readonly conflictCode: string;
 };
 
-export type StartedRun = { readonly view: RunView; readonly created: boolean; readonly placement: RunPlacement & { jurisdictionEnforced: boolean } };
+export type StartedRun = {
+  readonly view: RunView;
+  readonly created: boolean;
+  readonly placement: RunPlacement & { jurisdictionEnforced: boolean };
+};
 
 /**
  * Starts a run (or finds the one already started under this id): checks the workflow exists and
@@ -39,13 +51,24 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   if (!registered) throw notFound("workflow", args.workflowId);
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
-  if (!check.valid) throw new ApiError(422, "input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, check.findings);
+  if (!check.valid)
+    throw new ApiError(422, "input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, check.findings);
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = args.location ?? (args.continent ? HINT_BY_CONTINENT[args.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
   const client = runClient(args.env.RUNS, args.tenant, args.runId, placement);
-  const started = await client.start({ runId: args.runId, workflowId: args.workflowId, input: args.input, trigger: args.trigger, tenant: args.tenant, placement });
-  if (!started.created && (started.workflowId !== args.workflowId || digestJson(started.input ?? null) !== digestJson(args.input ?? null))) {
+  const started = await client.start({
+    runId: args.runId,
+    workflowId: args.workflowId,
+    input: args.input,
+    trigger: args.trigger,
+    tenant: args.tenant,
+    placement,
+  });
+  if (
+    !started.created &&
+    (started.workflowId !== args.workflowId || digestJson(started.input ?? null) !== digestJson(args.input ?? null))
+  ) {
     throw new ApiError(409, args.conflictCode, `Run "${args.runId}" already exists with a different workflow or input`);
   }
   const { created, ...view } = started;

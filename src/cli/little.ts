@@ -13,57 +13,19 @@
  */
 import { isRecord } from "./api-client.ts";
 import { CliInputError, CliServerError } from "./cli-error.ts";
-import { CANCEL_USAGE, cancelCommand } from "./commands/cancel.ts";
-import { EVENTS_USAGE, eventsCommand } from "./commands/events.ts";
-import { hashCommand } from "./commands/hash.ts";
-import { RUN_USAGE, runCommand } from "./commands/run.ts";
-import { RUNS_USAGE, runsCommand } from "./commands/runs.ts";
-import { TOKEN_USAGE, tokenCommand } from "./commands/token.ts";
-import { validateCommand } from "./commands/validate.ts";
-import { VERSIONS_USAGE, versionsCommand } from "./commands/versions.ts";
 import { colorEnabled, painter } from "./output.ts";
-
-const USAGE = `usage: little <command> [args]
-
-local commands (JSON output):
-  validate <lwir.json|->   validate an LWIR document; prints {"valid","findings"}
-                           exit 0 valid, 1 invalid, 2 unreadable input
-  hash <file.json|->       print the canonical digest (RFC 8785, sha256) and the version id
-
-API commands (human output; --json for machines):
-  ${RUN_USAGE}
-                           start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s
-                           exit 1 when the run failed or was cancelled
-  ${RUNS_USAGE}
-                           list runs, newest first
-  ${EVENTS_USAGE}
-                           print a run's events; --follow streams them until the run ends
-                           --type takes comma-separated types, each may end in * (harness.*)
-  ${VERSIONS_USAGE}
-                           show a workflow version: hash, locks and LWIR steps
-  ${CANCEL_USAGE}
-                           cancel a run
-  ${TOKEN_USAGE}
-                           mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN)
-  help                     show this text
-
-API options:
-  --url <url>              server base URL (env LITTLE_URL, default http://localhost:8787)
-  --token <token>          bearer token (env LITTLE_TOKEN)
-  --json                   machine output; errors as {"error":{...}} on stderr
-
-exit codes: 0 ok, 1 invalid / run failed or cancelled, 2 usage or input error, 3 server or network error
-`;
+import { USAGE } from "./usage.ts";
 
 type ApiCommand = (args: readonly string[]) => Promise<number>;
 
-const API_COMMANDS: Readonly<Record<string, ApiCommand>> = {
-  run: runCommand,
-  runs: runsCommand,
-  events: eventsCommand,
-  versions: versionsCommand,
-  cancel: cancelCommand,
-  token: tokenCommand,
+/** Each command's module is loaded only when it runs, so `little` starts fast. */
+const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
+  run: async () => (await import("./commands/run.ts")).runCommand,
+  runs: async () => (await import("./commands/runs.ts")).runsCommand,
+  events: async () => (await import("./commands/events.ts")).eventsCommand,
+  versions: async () => (await import("./commands/versions.ts")).versionsCommand,
+  cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
+  token: async () => (await import("./commands/token.ts")).tokenCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -73,8 +35,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   const api = Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
-  if (api) return api(args);
-  const run = command === "validate" ? validateCommand : command === "hash" ? hashCommand : undefined;
+  if (api) return (await api())(args);
+  const run =
+    command === "validate"
+      ? (await import("./commands/validate.ts")).validateCommand
+      : command === "hash"
+        ? (await import("./commands/hash.ts")).hashCommand
+        : undefined;
   if (!run) throw new CliInputError("usage", `unknown command "${command}"; run "little help"`);
   if (args.length !== 1) throw new CliInputError("usage", `"little ${command}" takes exactly one file (or - for stdin)`);
   const { output, exitCode } = await run(args[0] as string);

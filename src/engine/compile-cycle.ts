@@ -1,9 +1,9 @@
-import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { digestJson } from "../identity/digest.ts";
-import { manifestHash, plannerManifest } from "../identity/planner-manifest.ts";
 import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
 import type { OuterLoopContext } from "../harness/planner-prompt.ts";
 import { runPlannerSession } from "../harness/planner-session.ts";
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { digestJson } from "../identity/digest.ts";
+import { manifestHash, plannerManifest } from "../identity/planner-manifest.ts";
 import { compileAndLock, type LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { RunEventPayloads } from "../ports/run-events.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
@@ -35,7 +35,13 @@ export async function compileCycle(args: {
   const manifest = plannerManifest(snapshot, capabilities.definitionHash, priorHash);
   const hash = manifestHash(manifest);
   const planner = workflow.definition.planner;
-  const resolved = env.models.resolve({ role: "planner", slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, declared: planner.model });
+  const resolved = env.models.resolve({
+    role: "planner",
+    slotId: snapshot.plannerConfig.modelSlotId,
+    providerId: snapshot.plannerConfig.providerId,
+    modelId: snapshot.plannerConfig.modelId,
+    declared: planner.model,
+  });
   const outcome = await runPlannerSession(
     {
       sessionId: `planner:c${cycle}`,
@@ -48,7 +54,12 @@ export async function compileCycle(args: {
       system: planner.system,
       skills: planner.skills,
       model: resolved.model,
-      slot: { id: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId, offline: resolved.offline },
+      slot: {
+        id: snapshot.plannerConfig.modelSlotId,
+        providerId: snapshot.plannerConfig.providerId,
+        modelId: snapshot.plannerConfig.modelId,
+        offline: resolved.offline,
+      },
       sandbox: env.sandbox,
     },
     ctx,
@@ -59,13 +70,17 @@ export async function compileCycle(args: {
   try {
     locked = compileAndLock(lwir, capabilities);
   } catch (error) {
-    if (LittleError.is(error)) throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
+    if (LittleError.is(error))
+      throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
     throw error;
   }
   const at = env.clock.now();
   if (args.registered) {
     if (args.registered.versionId !== locked.version.id || args.registered.lockHash !== locked.lockHash) {
-      throw new RunFailure("capability_drift", `Cycle ${cycle} was registered as ${args.registered.versionId} (lock ${args.registered.lockHash}); recompiling now gives ${locked.version.id} (lock ${locked.lockHash})`);
+      throw new RunFailure(
+        "capability_drift",
+        `Cycle ${cycle} was registered as ${args.registered.versionId} (lock ${args.registered.lockHash}); recompiling now gives ${locked.version.id} (lock ${locked.lockHash})`,
+      );
     }
   } else {
     await env.versions.putVersion(locked.version, at);
@@ -75,20 +90,36 @@ export async function compileCycle(args: {
     await appendEvents(ctx, [
       {
         type: "WorkflowVersionRegistered",
-        payload: { versionId: locked.version.id, versionHash: locked.version.hash, lockHash: locked.lockHash, definitionHash: capabilities.definitionHash, warnings },
+        payload: {
+          versionId: locked.version.id,
+          versionHash: locked.version.hash,
+          lockHash: locked.lockHash,
+          definitionHash: capabilities.definitionHash,
+          warnings,
+        },
       },
     ]);
   }
-  if (!args.runStarted) await appendEvents(ctx, [{ type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } }]);
+  if (!args.runStarted)
+    await appendEvents(ctx, [{ type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } }]);
   return locked;
 }
 
-function outerContext(maxCycles: number, cycle: number, prior: readonly RunEventPayloads["OuterLoopCycleCompleted"][]): OuterLoopContext | undefined {
+function outerContext(
+  maxCycles: number,
+  cycle: number,
+  prior: readonly RunEventPayloads["OuterLoopCycleCompleted"][],
+): OuterLoopContext | undefined {
   if (maxCycles <= 1) return undefined;
   return {
     cycleNumber: cycle,
     maxCycles,
     isFinalCycle: cycle >= maxCycles,
-    priorCycles: prior.map((c) => ({ cycleNumber: c.cycleNumber, status: c.status, output: c.output, ...(c.summary !== undefined ? { summary: c.summary } : {}) })),
+    priorCycles: prior.map((c) => ({
+      cycleNumber: c.cycleNumber,
+      status: c.status,
+      output: c.output,
+      ...(c.summary !== undefined ? { summary: c.summary } : {}),
+    })),
   };
 }

@@ -1,10 +1,10 @@
-import { APICallError, AISDKError } from "ai";
-import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { snapshotDefinition } from "../identity/definition-snapshot.ts";
-import { encodeTagged } from "../identity/tagged-json.ts";
+import { AISDKError, APICallError } from "ai";
 import { appendEvents, type HarnessContext, SliceYieldSignal } from "../harness/harness-context.ts";
 import { Journal } from "../harness/journal.ts";
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import type { Digest } from "../identity/digest.ts";
+import { encodeTagged } from "../identity/tagged-json.ts";
 import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
@@ -54,7 +54,10 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
   const capabilities = await capabilitiesOf(workflow);
   const inputCheck = validateJson(capabilities.inputSchema, request.input, "input.invalid");
-  if (!inputCheck.valid) throw new RunFailure("input_schema_error", "The run input does not match the workflow's input schema", { findings: inputCheck.findings });
+  if (!inputCheck.valid)
+    throw new RunFailure("input_schema_error", "The run input does not match the workflow's input schema", {
+      findings: inputCheck.findings,
+    });
   await env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now());
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   const maxCycles = capabilities.snapshot.maxOuterCycles;
@@ -73,18 +76,30 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
     await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
     const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state });
     const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");
-    if (!outputCheck.valid) throw new RunFailure("output_schema_error", "The workflow's output does not match its output schema", { findings: outputCheck.findings });
+    if (!outputCheck.valid)
+      throw new RunFailure("output_schema_error", "The workflow's output does not match its output schema", {
+        findings: outputCheck.findings,
+      });
     const supervise = workflow.definition.outerLoop?.supervise;
     if (maxCycles <= 1 || !supervise) return output;
     const decision = await supervise({ cycleNumber: cycle, maxCycles, input: request.input, output });
     if (decision.decision === "accept") {
-      await appendEvents(ctx, [{ type: "OuterLoopCycleCompleted", payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), decision: "accept" } }]);
+      await appendEvents(ctx, [
+        {
+          type: "OuterLoopCycleCompleted",
+          payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), decision: "accept" },
+        },
+      ]);
       return output;
     }
     await appendEvents(ctx, [
-      { type: "OuterLoopCycleCompleted", payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), summary: decision.summary, decision: "replan" } },
+      {
+        type: "OuterLoopCycleCompleted",
+        payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), summary: decision.summary, decision: "replan" },
+      },
     ]);
-    if (cycle >= maxCycles) throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
+    if (cycle >= maxCycles)
+      throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
     const refreshed = deriveRunState(await env.log.all());
     Object.assign(state, { cyclesCompleted: refreshed.cyclesCompleted, registered: refreshed.registered, started: refreshed.started });
   }
@@ -107,15 +122,34 @@ async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState,
   const events = await env.log.all();
   const registered = [...deriveRunState(events).registered.values()].at(-1);
   if (ending.type === "RunCompleted") {
-    await appendEvents(ctx, [{ type: "RunCompleted", payload: { output: encodeTagged(ending.output), usage: usageOf(events), versionId: registered?.versionId ?? "" } }]);
-    await indexRun(env, state, "completed", { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null });
+    await appendEvents(ctx, [
+      {
+        type: "RunCompleted",
+        payload: { output: encodeTagged(ending.output), usage: usageOf(events), versionId: registered?.versionId ?? "" },
+      },
+    ]);
+    await indexRun(env, state, "completed", {
+      definitionHash: registered?.definitionHash ?? null,
+      versionId: registered?.versionId ?? null,
+    });
     return { status: "completed", yielded: false };
   }
   const { failure } = ending;
   await appendEvents(ctx, [
-    { type: "RunFailed", payload: { causeCode: failure.causeCode, message: failure.message, ...(failure.details !== undefined ? { details: encodeTagged(failure.details) } : {}) } },
+    {
+      type: "RunFailed",
+      payload: {
+        causeCode: failure.causeCode,
+        message: failure.message,
+        ...(failure.details !== undefined ? { details: encodeTagged(failure.details) } : {}),
+      },
+    },
   ]);
-  await indexRun(env, state, "failed", { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null, causeCode: failure.causeCode });
+  await indexRun(env, state, "failed", {
+    definitionHash: registered?.definitionHash ?? null,
+    versionId: registered?.versionId ?? null,
+    causeCode: failure.causeCode,
+  });
   return { status: "failed", yielded: false };
 }
 

@@ -1,9 +1,9 @@
+import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
+import { runWorkerSession } from "../harness/worker-session.ts";
+import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { digestJson } from "../identity/digest.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
-import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
-import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
-import { runWorkerSession } from "../harness/worker-session.ts";
 import { renderTemplate } from "../lwir/evaluate-template.ts";
 import { terminalSteps } from "../lwir/graph.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
@@ -27,7 +27,7 @@ export async function executeVersion(args: {
   cycle: number;
   state: RunState;
 }): Promise<unknown> {
-  const { env, ctx, locked, cycle, state } = args;
+  const { ctx, locked, cycle, state } = args;
   const steps = topologicalOrder(locked.version.lwir.steps);
   const outputs: Record<string, unknown> = {};
   for (const step of steps) {
@@ -60,15 +60,27 @@ async function runStep(args: {
 }): Promise<unknown> {
   const { env, ctx, step, stepPath, capabilities, workflow } = args;
   if (step.uses !== "ai.generate") {
-    const error = { name: "StepKindNotSupported", code: "step_kind_unsupported", message: `${step.uses} steps are not executed by this runtime yet`, retriable: false };
+    const error = {
+      name: "StepKindNotSupported",
+      code: "step_kind_unsupported",
+      message: `${step.uses} steps are not executed by this runtime yet`,
+      retriable: false,
+    };
     await appendEvents(ctx, [{ type: "StepFailed", payload: { stepPath, attempt: 1, error } }]);
     throw new RunFailure("step_failed", `Step ${stepPath}: ${error.message}`);
   }
   const slotIndex = capabilities.snapshot.modelSlots.findIndex((s) => s.id === step.with.model);
   const slot = capabilities.snapshot.modelSlots[slotIndex];
   const declared = workflow.definition.models[slotIndex];
-  if (!slot || !declared) throw new RunFailure("capability_drift", `Step ${stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
-  const resolved = env.models.resolve({ role: "worker", slotId: slot.id, providerId: slot.providerId, modelId: slot.modelId, declared: declared.model });
+  if (!slot || !declared)
+    throw new RunFailure("capability_drift", `Step ${stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
+  const resolved = env.models.resolve({
+    role: "worker",
+    slotId: slot.id,
+    providerId: slot.providerId,
+    modelId: slot.modelId,
+    declared: declared.model,
+  });
   const scope = { input: args.input, steps: args.outputs };
   const prompt = String(renderTemplate(step.with.prompt, scope));
   const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));
@@ -98,7 +110,16 @@ async function runStep(args: {
     ctx,
   );
   if (!outcome.ok) {
-    await appendEvents(ctx, [{ type: "StepFailed", payload: { stepPath, attempt: 1, error: { name: "StepFailed", code: outcome.causeCode, message: outcome.message, retriable: false } } }]);
+    await appendEvents(ctx, [
+      {
+        type: "StepFailed",
+        payload: {
+          stepPath,
+          attempt: 1,
+          error: { name: "StepFailed", code: outcome.causeCode, message: outcome.message, retriable: false },
+        },
+      },
+    ]);
     throw new RunFailure("step_failed", outcome.message);
   }
   return outcome.output;

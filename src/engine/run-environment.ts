@@ -1,11 +1,11 @@
-import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
-import type { ToolRegistry } from "../sdk/tool.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog } from "../ports/event-log.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
 import type { VersionStore } from "../ports/version-store.ts";
+import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
+import type { ToolRegistry } from "../sdk/tool.ts";
 
 /** A workflow a run can be started for, with the tools its `globalTools` resolve against. */
 export type RegisteredWorkflow = { readonly definition: WorkflowDefinition; readonly tools: ToolRegistry };

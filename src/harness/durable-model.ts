@@ -1,8 +1,8 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
-import type { CallableModel } from "../ports/model-resolver.ts";
-import { digestJson, type Digest } from "../identity/digest.ts";
+import { type Digest, digestJson } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
+import type { CallableModel } from "../ports/model-resolver.ts";
 import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
 import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-replay-error.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
@@ -37,7 +37,18 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
         assertSliceTime(ctx);
         if (!record?.called) {
           await appendEvents(ctx, [
-            { type: "harness.model.called", payload: { sessionId: cursor.sessionId, callId, turn, requestHash, modelSlotId: slot.id, providerId: slot.providerId, modelId: slot.modelId } },
+            {
+              type: "harness.model.called",
+              payload: {
+                sessionId: cursor.sessionId,
+                callId,
+                turn,
+                requestHash,
+                modelSlotId: slot.id,
+                providerId: slot.providerId,
+                modelId: slot.modelId,
+              },
+            },
           ]);
         }
         for (let attempt = (record?.failures.length ?? 0) + 1; ; attempt++) {
@@ -47,7 +58,13 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
             await appendEvents(ctx, [
               {
                 type: "harness.model.responded",
-                payload: { sessionId: cursor.sessionId, callId, response, usage: usageOf(result), model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline } },
+                payload: {
+                  sessionId: cursor.sessionId,
+                  callId,
+                  response,
+                  usage: usageOf(result),
+                  model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline },
+                },
               },
             ]);
             return decodeTagged(response) as LanguageModelV4GenerateResult;
@@ -66,9 +83,39 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
 
 /** The request fields that decide a model's answer; headers and abort signals are left out. */
 export function requestHashOf(params: LanguageModelV4CallOptions): Digest {
-  const { prompt, tools, toolChoice, responseFormat, providerOptions, maxOutputTokens, temperature, stopSequences, topP, topK, presencePenalty, frequencyPenalty, seed, reasoning } = params;
+  const {
+    prompt,
+    tools,
+    toolChoice,
+    responseFormat,
+    providerOptions,
+    maxOutputTokens,
+    temperature,
+    stopSequences,
+    topP,
+    topK,
+    presencePenalty,
+    frequencyPenalty,
+    seed,
+    reasoning,
+  } = params;
   return digestJson(
-    encodeTagged({ prompt, tools, toolChoice, responseFormat, providerOptions, maxOutputTokens, temperature, stopSequences, topP, topK, presencePenalty, frequencyPenalty, seed, reasoning }),
+    encodeTagged({
+      prompt,
+      tools,
+      toolChoice,
+      responseFormat,
+      providerOptions,
+      maxOutputTokens,
+      temperature,
+      stopSequences,
+      topP,
+      topK,
+      presencePenalty,
+      frequencyPenalty,
+      seed,
+      reasoning,
+    }),
   );
 }
 
@@ -80,7 +127,9 @@ function recordableResult(result: LanguageModelV4GenerateResult): unknown {
     usage: result.usage,
     providerMetadata: result.providerMetadata,
     warnings: (result as { warnings?: unknown }).warnings,
-    response: result.response ? { id: result.response.id, timestamp: result.response.timestamp, modelId: result.response.modelId } : undefined,
+    response: result.response
+      ? { id: result.response.id, timestamp: result.response.timestamp, modelId: result.response.modelId }
+      : undefined,
   };
 }
 

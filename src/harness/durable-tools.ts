@@ -19,7 +19,11 @@ export type HarnessTool = {
  * its recorded error) without running; only the in-flight call runs again, with the same
  * idempotency key.
  */
-export function durableTools(tools: Readonly<Record<string, HarnessTool>>, ctx: HarnessContext, cursor: SessionCursor): Record<string, Tool> {
+export function durableTools(
+  tools: Readonly<Record<string, HarnessTool>>,
+  ctx: HarnessContext,
+  cursor: SessionCursor,
+): Record<string, Tool> {
   const wrapped: Record<string, Tool> = {};
   for (const [name, spec] of Object.entries(tools)) {
     wrapped[name] = tool({
@@ -34,7 +38,10 @@ export function durableTools(tools: Readonly<Record<string, HarnessTool>>, ctx: 
         if (!record?.started) {
           assertSliceTime(ctx);
           await appendEvents(ctx, [
-            { type: "harness.tool_call.started", payload: { sessionId: cursor.sessionId, callId, caller: "model", tool: name, args: encodeTagged(input), idempotencyKey } },
+            {
+              type: "harness.tool_call.started",
+              payload: { sessionId: cursor.sessionId, callId, caller: "model", tool: name, args: encodeTagged(input), idempotencyKey },
+            },
           ]);
         }
         let result: unknown;
@@ -45,7 +52,12 @@ export function durableTools(tools: Readonly<Record<string, HarnessTool>>, ctx: 
           await appendEvents(ctx, [
             {
               type: "harness.tool_call.failed",
-              payload: { sessionId: cursor.sessionId, callId, tool: name, error: { name: error instanceof Error ? error.name : "Error", message, retriable: false } },
+              payload: {
+                sessionId: cursor.sessionId,
+                callId,
+                tool: name,
+                error: { name: error instanceof Error ? error.name : "Error", message, retriable: false },
+              },
             },
           ]);
           throw error;
@@ -53,7 +65,10 @@ export function durableTools(tools: Readonly<Record<string, HarnessTool>>, ctx: 
         const scratch = spec.captureScratch ? await spec.captureScratch() : undefined;
         const encoded = encodeTagged(result);
         await appendEvents(ctx, [
-          { type: "harness.tool_call.succeeded", payload: { sessionId: cursor.sessionId, callId, tool: name, result: encoded, ...(scratch ? { scratch: { ...scratch } } : {}) } },
+          {
+            type: "harness.tool_call.succeeded",
+            payload: { sessionId: cursor.sessionId, callId, tool: name, result: encoded, ...(scratch ? { scratch: { ...scratch } } : {}) },
+          },
         ]);
         return decodeTagged(encoded);
       },

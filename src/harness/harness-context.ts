@@ -62,7 +62,8 @@ export class SessionCursor {
    */
   toolCallId(providerToolCallId: string | undefined): string {
     this.toolCallsInTurn += 1;
-    const key = providerToolCallId && providerToolCallId.length > 0 ? providerToolCallId : `${this.currentModelCallId}#${this.toolCallsInTurn}`;
+    const key =
+      providerToolCallId && providerToolCallId.length > 0 ? providerToolCallId : `${this.currentModelCallId}#${this.toolCallsInTurn}`;
     return `${this.sessionId}/tool/${key}`;
   }
 }

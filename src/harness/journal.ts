@@ -99,18 +99,24 @@ export class Journal {
   }
 
   private model(callId: string): ModelCallRecord {
-    let r = this.models.get(callId);
-    if (!r) this.models.set(callId, (r = { failures: [] }));
-    return r;
+    const found = this.models.get(callId);
+    if (found) return found;
+    const created: ModelCallRecord = { failures: [] };
+    this.models.set(callId, created);
+    return created;
   }
   private tool(callId: string): ToolCallRecord {
-    let r = this.tools.get(callId);
-    if (!r) this.tools.set(callId, (r = {}));
-    return r;
+    const found = this.tools.get(callId);
+    if (found) return found;
+    const created: ToolCallRecord = {};
+    this.tools.set(callId, created);
+    return created;
   }
   private session(sessionId: string): SessionRecord {
-    let r = this.sessions.get(sessionId);
-    if (!r) this.sessions.set(sessionId, (r = {}));
-    return r;
+    const found = this.sessions.get(sessionId);
+    if (found) return found;
+    const created: SessionRecord = {};
+    this.sessions.set(sessionId, created);
+    return created;
   }
 }

@@ -7,7 +7,12 @@ export type OuterLoopContext = {
   readonly cycleNumber: number;
   readonly maxCycles: number;
   readonly isFinalCycle: boolean;
-  readonly priorCycles: readonly { readonly cycleNumber: number; readonly status: string; readonly output: unknown; readonly summary?: string }[];
+  readonly priorCycles: readonly {
+    readonly cycleNumber: number;
+    readonly status: string;
+    readonly output: unknown;
+    readonly summary?: string;
+  }[];
 };
 
 /** The planner's task (seed: `PlanTask`), plus the full schemas the snapshot holds only hashes of. */
@@ -43,7 +48,10 @@ export function planTask(capabilities: DefinitionCapabilities, input: unknown, o
 
 /** The planner's system prompt: the author's, then the harness's rules, then skill frontmatter. */
 export function plannerSystemPrompt(authorSystem: string, skills: readonly Skill[]): string {
-  const skillList = skills.length === 0 ? "(none)" : skills.map((s) => `- ${s.name}: ${s.description} (read: cat .agents/skills/${s.name}/SKILL.md)`).join("\n");
+  const skillList =
+    skills.length === 0
+      ? "(none)"
+      : skills.map((s) => `- ${s.name}: ${s.description} (read: cat .agents/skills/${s.name}/SKILL.md)`).join("\n");
   return `${authorSystem}
 
 You are the planner of a Little Workflow run. Compile the workflow definition and the run input in

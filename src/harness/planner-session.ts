@@ -1,17 +1,17 @@
-import type { CallableModel } from "../ports/model-resolver.ts";
 import { jsonSchema, type StopCondition, type ToolSet } from "ai";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import type { Digest } from "../identity/digest.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
 import { bindLwir } from "../lwir/bind-lwir.ts";
 import { validateLwir } from "../lwir/validate-lwir.ts";
+import type { CallableModel } from "../ports/model-resolver.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import type { Finding } from "../sdk/finding.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
 import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
-import { type OuterLoopContext, planTask, plannerSystemPrompt, plannerUserPrompt } from "./planner-prompt.ts";
+import { type OuterLoopContext, plannerSystemPrompt, plannerUserPrompt, planTask } from "./planner-prompt.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 
 export const SUBMIT_TOOL = "submit_lwir";
@@ -57,14 +57,26 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
   };
   const tools: Record<string, HarnessTool> = {
     [BASH_TOOL]: {
-      description: "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
-      inputSchema: jsonSchema({ type: "object", properties: { command: { type: "string" } }, required: ["command"], additionalProperties: false }),
+      description:
+        "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
+      inputSchema: jsonSchema({
+        type: "object",
+        properties: { command: { type: "string" } },
+        required: ["command"],
+        additionalProperties: false,
+      }),
       execute: async (input) => (await openSandbox()).exec(String((input as { command?: unknown }).command ?? "")),
       captureScratch: async () => (await openSandbox()).snapshotScratch(),
     },
     [SUBMIT_TOOL]: {
-      description: "Submit the LWIR document. Answers { accepted, findings, remainingRevisions }; when not accepted, fix the findings and submit again.",
-      inputSchema: jsonSchema({ type: "object", properties: { lwir: { type: "object" } }, required: ["lwir"], additionalProperties: false }),
+      description:
+        "Submit the LWIR document. Answers { accepted, findings, remainingRevisions }; when not accepted, fix the findings and submit again.",
+      inputSchema: jsonSchema({
+        type: "object",
+        properties: { lwir: { type: "object" } },
+        required: ["lwir"],
+        additionalProperties: false,
+      }),
       execute: async (input) => {
         const findings = checkDraft((input as { lwir?: unknown }).lwir, spec.capabilities);
         const accepted = findings.every((f) => f.severity !== "error");
@@ -80,7 +92,11 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
   };
   const stopWhen: StopCondition<ToolSet> = ({ steps }) => {
     const submissions = submissionsOf(steps);
-    return submissions.some((s) => s.result.accepted) || submissions.filter((s) => !s.result.accepted).length >= budget || steps.length >= MAX_PLANNER_TURNS;
+    return (
+      submissions.some((s) => s.result.accepted) ||
+      submissions.filter((s) => !s.result.accepted).length >= budget ||
+      steps.length >= MAX_PLANNER_TURNS
+    );
   };
   return runSession(
     {
@@ -127,7 +143,15 @@ function interpretPlannerResult(result: LoopResult, budget: number): SessionOutc
   if (accepted) return { ok: true, output: { lwir: accepted.lwir } };
   const rejected = submissions.filter((s) => !s.result.accepted).length;
   if (rejected >= budget) {
-    return { ok: false, causeCode: "planner_validation_exhausted", message: `The planner submitted ${rejected} invalid LWIR drafts; the revision budget is ${budget}.` };
+    return {
+      ok: false,
+      causeCode: "planner_validation_exhausted",
+      message: `The planner submitted ${rejected} invalid LWIR drafts; the revision budget is ${budget}.`,
+    };
   }
-  return { ok: false, causeCode: "planner_no_lwir", message: `The planner stopped after ${result.steps.length} turns without submitting valid LWIR.` };
+  return {
+    ok: false,
+    causeCode: "planner_no_lwir",
+    message: `The planner stopped after ${result.steps.length} turns without submitting valid LWIR.`,
+  };
 }

@@ -1,18 +1,21 @@
-import type { CallableModel } from "../ports/model-resolver.ts";
 import { generateText, type Output, type StopCondition, type ToolSet } from "ai";
+import type { CallableModel } from "../ports/model-resolver.ts";
 
 type OutputSpec = Output.Output;
+
 import { canonicalJson } from "../identity/canonical-json.ts";
 import type { Digest } from "../identity/digest.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
 import type { HarnessRole, HarnessTaskKind, RunCauseCode } from "../ports/run-events.ts";
 import { CapabilityDriftError, diffManifests } from "../sdk/errors/capability-drift-error.ts";
-import { type ModelSlotRef, durableModel } from "./durable-model.ts";
+import { durableModel, type ModelSlotRef } from "./durable-model.ts";
 import { durableTools, type HarnessTool } from "./durable-tools.ts";
 import { appendEvents, type HarnessContext, SessionCursor } from "./harness-context.ts";
 
 /** How a session ended. */
-export type SessionOutcome = { readonly ok: true; readonly output: unknown; readonly fixedSource?: string } | { readonly ok: false; readonly causeCode: RunCauseCode; readonly message: string };
+export type SessionOutcome =
+  | { readonly ok: true; readonly output: unknown; readonly fixedSource?: string }
+  | { readonly ok: false; readonly causeCode: RunCauseCode; readonly message: string };
 
 /** The final result of the agent loop, as the session's interpreter sees it. */
 export type LoopResult = Awaited<ReturnType<typeof generateText>>;
@@ -53,7 +56,12 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
   if (record?.started) {
     if (record.started.manifestHash !== spec.manifestHash) {
       const stored = (record.started.manifest ?? {}) as Record<string, unknown>;
-      throw new CapabilityDriftError(`The ${spec.role} session ${spec.sessionId}`, record.started.manifestHash, spec.manifestHash, diffManifests(stored, spec.manifest, canonicalJson));
+      throw new CapabilityDriftError(
+        `The ${spec.role} session ${spec.sessionId}`,
+        record.started.manifestHash,
+        spec.manifestHash,
+        diffManifests(stored, spec.manifest, canonicalJson),
+      );
     }
   } else {
     await appendEvents(ctx, [
@@ -87,11 +95,21 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
     await appendEvents(ctx, [
       {
         type: "harness.session.completed",
-        payload: { sessionId: spec.sessionId, role: spec.role, output: encodeTagged(outcome.output), ...(outcome.fixedSource !== undefined ? { fixedSource: outcome.fixedSource } : {}) },
+        payload: {
+          sessionId: spec.sessionId,
+          role: spec.role,
+          output: encodeTagged(outcome.output),
+          ...(outcome.fixedSource !== undefined ? { fixedSource: outcome.fixedSource } : {}),
+        },
       },
     ]);
   } else {
-    await appendEvents(ctx, [{ type: "harness.session.failed", payload: { sessionId: spec.sessionId, role: spec.role, causeCode: outcome.causeCode, message: outcome.message } }]);
+    await appendEvents(ctx, [
+      {
+        type: "harness.session.failed",
+        payload: { sessionId: spec.sessionId, role: spec.role, causeCode: outcome.causeCode, message: outcome.message },
+      },
+    ]);
   }
   return outcome;
 }

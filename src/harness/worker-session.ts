@@ -1,7 +1,7 @@
-import type { CallableModel } from "../ports/model-resolver.ts";
 import { jsonSchema, Output } from "ai";
 import type { Digest } from "../identity/digest.ts";
 import type { AiGenerateStep } from "../lwir/types.ts";
+import type { CallableModel } from "../ports/model-resolver.ts";
 import { schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
@@ -47,7 +47,11 @@ export async function runWorkerSession(spec: WorkerSessionSpec, ctx: HarnessCont
         if (schema !== undefined) {
           const check = validateJson(schema, value, "step.output_invalid");
           if (!check.valid) {
-            return { ok: false, causeCode: "step_failed", message: `The output of ${spec.stepPath} does not match its schema: ${check.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}` };
+            return {
+              ok: false,
+              causeCode: "step_failed",
+              message: `The output of ${spec.stepPath} does not match its schema: ${check.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
+            };
           }
         }
         return { ok: true, output: value };

@@ -1,7 +1,7 @@
 import type { NormalizedOutputMode } from "../schema/normalize-output-mode.ts";
 import type { Finding } from "../sdk/finding.ts";
 import type { DefinitionCapabilities } from "./definition-snapshot.ts";
-import { digestJson, type Digest } from "./digest.ts";
+import { type Digest, digestJson } from "./digest.ts";
 import type { ResolvedModelSlot } from "./model-slots.ts";
 import type { ToolDescriptor } from "./tool-descriptors.ts";
 import type { WorkflowVersion } from "./workflow-version.ts";
@@ -94,7 +94,12 @@ export function buildCompilerLock(args: {
     capabilityManifestHash: digestJson(capabilityManifest),
     modelSlots,
     tools,
-    validationHash: digestJson({ validator: LWIR_VALIDATOR_ID, lwirHash: version.hash, definitionHash: capabilities.definitionHash, findings: args.findings }),
+    validationHash: digestJson({
+      validator: LWIR_VALIDATOR_ID,
+      lwirHash: version.hash,
+      definitionHash: capabilities.definitionHash,
+      findings: args.findings,
+    }),
   };
 }
 

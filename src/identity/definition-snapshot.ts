@@ -1,10 +1,10 @@
-import { modelIdentity } from "../sdk/model.ts";
-import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
+import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
+import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
-import { digestJson, digestText, type Digest } from "./digest.ts";
+import { type Digest, digestJson, digestText } from "./digest.ts";
 import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model-slots.ts";
 import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";
 
@@ -38,6 +38,8 @@ export type WorkflowDefinitionSnapshot = {
   readonly maxOuterCycles: number;
   /** Where the runs' data must stay (`{}` when anywhere). */
   readonly placement: { readonly jurisdiction?: string };
+  /** Hosts code may reach, sorted. */
+  readonly network: readonly string[];
 };
 
 /**
@@ -92,6 +94,7 @@ export async function snapshotDefinition(definition: WorkflowDefinition, registr
     },
     maxOuterCycles: definition.outerLoop?.maxCycles ?? 1,
     placement: definition.placement.jurisdiction ? { jurisdiction: definition.placement.jurisdiction } : {},
+    network: [...definition.network],
   };
   return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
 }

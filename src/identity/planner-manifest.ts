@@ -1,5 +1,5 @@
 import type { WorkflowDefinitionSnapshot } from "./definition-snapshot.ts";
-import { digestJson, type Digest } from "./digest.ts";
+import { type Digest, digestJson } from "./digest.ts";
 
 /**
  * What a planner session was started with (seed, stage 4). Its hash is stored in
@@ -25,7 +25,11 @@ export type PlannerManifest = {
  * const manifest = plannerManifest(caps.snapshot, caps.definitionHash);
  * const hash = manifestHash(manifest);
  */
-export function plannerManifest(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest, outerLoopContextHash?: Digest): PlannerManifest {
+export function plannerManifest(
+  snapshot: WorkflowDefinitionSnapshot,
+  definitionHash: Digest,
+  outerLoopContextHash?: Digest,
+): PlannerManifest {
   return {
     harnessId: snapshot.plannerConfig.harnessId,
     plannerModelSlotId: snapshot.plannerConfig.modelSlotId,

@@ -2,7 +2,7 @@ import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts"
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { WorkflowMissingToolError } from "../sdk/errors/workflow-missing-tool-error.ts";
 import type { ToolDefinition, ToolRegistry } from "../sdk/tool.ts";
-import { digestJson, type Digest } from "./digest.ts";
+import { type Digest, digestJson } from "./digest.ts";
 
 /**
  * What the planner and the lock know of a tool: its description and schemas, never its code.
@@ -35,7 +35,8 @@ export async function resolveTools(definition: WorkflowDefinition, registry: Too
 /** The descriptor of one tool. */
 export async function describeTool(id: string, t: ToolDefinition): Promise<ToolDescriptor> {
   const inputSchema = (await normalizeSchema(t.inputSchema, "input", `tool ${id}.inputSchema`)).schema;
-  const outputSchema = t.outputSchema === undefined ? null : (await normalizeSchema(t.outputSchema, "output", `tool ${id}.outputSchema`)).schema;
+  const outputSchema =
+    t.outputSchema === undefined ? null : (await normalizeSchema(t.outputSchema, "output", `tool ${id}.outputSchema`)).schema;
   const description = t.description ?? "";
   return { id, description, inputSchema, outputSchema, descriptorHash: digestJson({ id, description, inputSchema, outputSchema }) };
 }

@@ -1,5 +1,5 @@
 import { CANONICALIZER_ID, canonicalJson } from "./canonical-json.ts";
-import { digestPrefix, digestText, type Digest } from "./digest.ts";
+import { type Digest, digestPrefix, digestText } from "./digest.ts";
 
 /** An immutable, content-addressed compiled workflow (seed, stage 8). */
 export type WorkflowVersion<T = unknown> = {

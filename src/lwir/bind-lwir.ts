@@ -5,6 +5,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
 import { FindingSink } from "./findings-sink.ts";
+import type { Lwir, LwirStep } from "./types.ts";
 
 /**
  * The binding pass (seed, stage 7): ties structurally valid LWIR to the definition it was compiled
@@ -16,7 +17,8 @@ import { FindingSink } from "./findings-sink.ts";
  */
 export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): Finding[] {
   const sink = new FindingSink();
-  const doc = (lwir ?? {}) as Record<string, any>;
+  // Run after validateLwir found no errors, so the shape is LWIR's; stay defensive anyway.
+  const doc = (lwir ?? {}) as Partial<Lwir>;
   const { snapshot } = capabilities;
   if (doc.metadata?.name !== snapshot.id) {
     sink.error("binding.workflow_name_mismatch", "$.metadata.name", `metadata.name must be "${snapshot.id}", the workflow's id`);
@@ -25,28 +27,53 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
   if (schemaHash(doc.output?.schema) !== snapshot.outputSchemaHash) sink.error("binding.output_schema_mismatch", "$.output.schema");
   const slotIds = new Set(snapshot.modelSlots.map((s) => s.id));
   const toolIds = new Set(snapshot.tools.map((t) => t.id));
-  const permissions = doc.permissions ?? {};
+  const permissions: Partial<Lwir["permissions"]> = doc.permissions ?? {};
   listOf(permissions.models).forEach((m, i) => {
-    if (!slotIds.has(m)) sink.error("binding.model_not_in_snapshot", childPath("$.permissions.models", i), `model slot "${m}" is not declared by the workflow (${[...slotIds].join(", ")})`);
+    if (!slotIds.has(m))
+      sink.error(
+        "binding.model_not_in_snapshot",
+        childPath("$.permissions.models", i),
+        `model slot "${m}" is not declared by the workflow (${[...slotIds].join(", ")})`,
+      );
   });
   listOf(permissions.tools).forEach((t, i) => {
-    if (!toolIds.has(t)) sink.error("binding.tool_not_in_snapshot", childPath("$.permissions.tools", i), `tool "${t}" is not provided to the workflow (${[...toolIds].join(", ") || "none"})`);
+    if (!toolIds.has(t))
+      sink.error(
+        "binding.tool_not_in_snapshot",
+        childPath("$.permissions.tools", i),
+        `tool "${t}" is not provided to the workflow (${[...toolIds].join(", ") || "none"})`,
+      );
   });
   listOf(permissions.secrets).forEach((s, i) => {
     sink.error("binding.secret_not_in_snapshot", childPath("$.permissions.secrets", i), `secret "${s}" is not declared by the workflow`);
   });
-  (Array.isArray(doc.steps) ? doc.steps : []).forEach((step: Record<string, any>, i: number) => {
+  const hosts = new Set(snapshot.network);
+  listOf(permissions.network).forEach((h, i) => {
+    if (!hosts.has(h))
+      sink.error(
+        "binding.network_not_allowed",
+        childPath("$.permissions.network", i),
+        `host "${h}" is not in the workflow's network allowlist (${[...hosts].join(", ") || "empty"})`,
+      );
+  });
+  (Array.isArray(doc.steps) ? (doc.steps as unknown[]) : []).forEach((raw, i) => {
+    if (typeof raw !== "object" || raw === null) return;
+    const step = raw as LwirStep;
     const path = childPath("$.steps", i);
-    const model = step?.with?.model;
-    if (typeof step?.uses === "string" && step.uses.startsWith("ai.") && typeof model === "string" && !slotIds.has(model)) {
+    const model = step.uses === "ai.generate" ? step.with?.model : undefined;
+    if (typeof model === "string" && !slotIds.has(model)) {
       sink.error("binding.step_model_not_allowed", `${path}.with.model`, `model "${model}" is not an execution model slot of the workflow`);
     }
-    const fixerModel = step?.onFailure?.fixer?.model;
+    const fixerModel = step.uses === "code.run" ? step.onFailure?.fixer?.model : undefined;
     if (typeof fixerModel === "string" && !slotIds.has(fixerModel)) {
-      sink.error("binding.step_model_not_allowed", `${path}.onFailure.fixer.model`, `fixer model "${fixerModel}" is not an execution model slot of the workflow`);
+      sink.error(
+        "binding.step_model_not_allowed",
+        `${path}.onFailure.fixer.model`,
+        `fixer model "${fixerModel}" is not an execution model slot of the workflow`,
+      );
     }
-    const tool = step?.with?.tool;
-    if (step?.uses === "tool.call" && typeof tool === "string" && !toolIds.has(tool)) {
+    const tool = step.uses === "tool.call" ? step.with?.tool : undefined;
+    if (typeof tool === "string" && !toolIds.has(tool)) {
       sink.error("binding.step_tool_not_allowed", `${path}.with.tool`, `tool "${tool}" is not a tool of the workflow`);
     }
   });

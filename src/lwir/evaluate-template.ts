@@ -24,7 +24,8 @@ export function renderTemplate(text: string, scope: TemplateScope): unknown {
 export function renderValue(value: unknown, scope: TemplateScope): unknown {
   if (typeof value === "string") return value.includes("{{") ? renderTemplate(value, scope) : value;
   if (Array.isArray(value)) return value.map((v) => renderValue(v, scope));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderValue(v, scope)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderValue(v, scope)]));
   return value;
 }
 
@@ -37,7 +38,10 @@ function evaluate(expr: TemplateExpr, scope: TemplateScope): unknown {
     case "step":
       return Object.hasOwn(scope.steps, expr.stepId) ? read(scope.steps[expr.stepId], expr.path) : undefined;
     case "call":
-      return call(expr.name, expr.args.map((a) => evaluate(a, scope)));
+      return call(
+        expr.name,
+        expr.args.map((a) => evaluate(a, scope)),
+      );
   }
 }
 

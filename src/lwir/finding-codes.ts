@@ -36,7 +36,8 @@ export const LWIR_FINDING_CODES = {
   "graph.multiple_terminals": "More than one step is terminal; exactly one step's output is the workflow's output.",
   "output.unknown_mode": "`output.mode` is not `text`, `object`, `array`, `choice` or `json`.",
   "output.schema_required": "`object` and `array` outputs need a `schema`.",
-  "output.schema_mode_mismatch": "The output schema's `type` does not match its mode (`object` ⇒ `type: \"object\"`, `array` ⇒ `type: \"array\"`).",
+  "output.schema_mode_mismatch":
+    'The output schema\'s `type` does not match its mode (`object` ⇒ `type: "object"`, `array` ⇒ `type: "array"`).',
   "output.invalid_choice": "A `choice` output needs `values`: a non-empty list of distinct strings.",
   "output.unexpected_field": "The output mode does not take this field (e.g. `values` on `object`, `schema` on `text`).",
   "code.invalid_file_name": "A code.run file name is empty, absolute, has `..` or `\\\\`, or is longer than 128 characters.",
@@ -55,7 +56,8 @@ export const LWIR_FINDING_CODES = {
   "template.unterminated": "A `{{` has no closing `}}`.",
   "template.unknown_root": "An expression starts with something other than `input` or `steps.<id>.output`.",
   "template.unknown_step": "An expression reads `steps.<id>` for a step that does not exist.",
-  "template.step_not_upstream": "An expression reads a step that is not upstream of this one through `needs`, so its output may not exist yet.",
+  "template.step_not_upstream":
+    "An expression reads a step that is not upstream of this one through `needs`, so its output may not exist yet.",
   "template.forbidden_property": "An expression reads `__proto__`, `prototype` or `constructor`.",
   "template.unknown_function": "An expression calls a function outside the fixed list.",
   "template.function_arity": "A template function is called with the wrong number of arguments.",
@@ -68,6 +70,7 @@ export const LWIR_FINDING_CODES = {
   "binding.step_model_not_allowed": "A step's model (or its fixer's) is not an execution model slot of the definition.",
   "binding.step_tool_not_allowed": "A tool.call step's tool is not a tool of the definition.",
   "binding.secret_not_in_snapshot": "`permissions.secrets` names a secret the definition does not declare.",
+  "binding.network_not_allowed": "`permissions.network` names a host the definition's `network` allowlist does not have.",
 } as const;
 
 export type LwirFindingCode = keyof typeof LWIR_FINDING_CODES;

@@ -44,7 +44,12 @@ export class FindingSink {
   /** Records `field.unknown` for every key outside `allowed`. */
   closed(obj: Record<string, unknown>, allowed: readonly string[], path: string): void {
     for (const key of Object.keys(obj)) {
-      if (!allowed.includes(key)) this.error("field.unknown", childPath(path, key), `${childPath(path, key)} is not an LWIR field here (allowed: ${allowed.join(", ")})`);
+      if (!allowed.includes(key))
+        this.error(
+          "field.unknown",
+          childPath(path, key),
+          `${childPath(path, key)} is not an LWIR field here (allowed: ${allowed.join(", ")})`,
+        );
     }
   }
 

@@ -31,7 +31,9 @@ export type TemplateExpr =
   | { readonly type: "call"; readonly name: string; readonly args: readonly TemplateExpr[] };
 
 /** A piece of a template string: literal text or an expression with its source text. */
-export type TemplatePart = { readonly kind: "text"; readonly text: string } | { readonly kind: "expr"; readonly source: string; readonly expr: TemplateExpr };
+export type TemplatePart =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "expr"; readonly source: string; readonly expr: TemplateExpr };
 
 /** Why a template failed to parse; `code` is an LWIR finding code. */
 export type TemplateError = {
@@ -39,7 +41,9 @@ export type TemplateError = {
   readonly message: string;
 };
 
-export type ParsedTemplate = { readonly ok: true; readonly parts: readonly TemplatePart[] } | { readonly ok: false; readonly error: TemplateError };
+export type ParsedTemplate =
+  | { readonly ok: true; readonly parts: readonly TemplatePart[] }
+  | { readonly ok: false; readonly error: TemplateError };
 
 const MAX_EXPRESSION_LENGTH = 1_000;
 
@@ -67,7 +71,8 @@ export function parseTemplate(text: string): ParsedTemplate {
     const close = text.indexOf("}}", open + 2);
     if (close === -1) return fail("template.unterminated", `"{{" at offset ${open} has no closing "}}"`);
     const source = text.slice(open + 2, close).trim();
-    if (source.length > MAX_EXPRESSION_LENGTH) return fail("template.syntax", `expression at offset ${open} is longer than ${MAX_EXPRESSION_LENGTH} characters`);
+    if (source.length > MAX_EXPRESSION_LENGTH)
+      return fail("template.syntax", `expression at offset ${open} is longer than ${MAX_EXPRESSION_LENGTH} characters`);
     const parsed = parseExpression(source);
     if (!parsed.ok) return parsed;
     parts.push({ kind: "expr", source, expr: parsed.expr });

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../identity/canonical-json.ts";
-import type { JsonSchema } from "../schema/normalize-schema.ts";
 import type { NormalizedOutputMode } from "../schema/normalize-output-mode.ts";
+import type { JsonSchema } from "../schema/normalize-schema.ts";
 
 /** The only LWIR version this build reads and writes. */
 export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";

@@ -17,15 +17,30 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
   if (files) {
     for (const name of names) {
       const filePath = childPath(`${path}.files`, name);
-      if (name === "" || name.length > 128 || name.startsWith("/") || name.includes("\\") || name.split("/").some((seg) => seg === ".." || seg === "." || seg === "")) {
-        sink.error("code.invalid_file_name", filePath, `file name ${JSON.stringify(name)} must be a relative path without "..", ".", "\\" or empty segments`);
+      if (
+        name === "" ||
+        name.length > 128 ||
+        name.startsWith("/") ||
+        name.includes("\\") ||
+        name.split("/").some((seg) => seg === ".." || seg === "." || seg === "")
+      ) {
+        sink.error(
+          "code.invalid_file_name",
+          filePath,
+          `file name ${JSON.stringify(name)} must be a relative path without "..", ".", "\\" or empty segments`,
+        );
       }
       const file = sink.object(files[name], filePath);
       if (!file) continue;
       sink.closed(file, ["content", "sha256"], filePath);
       const content = file.content;
       const sha = file.sha256;
-      if (typeof content !== "string") sink.error(content === undefined ? "field.required" : "field.invalid_type", `${filePath}.content`, `${filePath}.content must be a string`);
+      if (typeof content !== "string")
+        sink.error(
+          content === undefined ? "field.required" : "field.invalid_type",
+          `${filePath}.content`,
+          `${filePath}.content must be a string`,
+        );
       if (sha === undefined) sink.error("field.required", `${filePath}.sha256`, `${filePath}.sha256 is required`);
       else if (!isDigest(sha)) sink.error("code.invalid_digest", `${filePath}.sha256`);
       else if (typeof content === "string") {
@@ -36,17 +51,25 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
   }
   const entrypoint = sink.string(w, "entrypoint", path);
   if (entrypoint !== undefined) {
-    if (!RUNNABLE.test(entrypoint)) sink.error("code.unsupported_language", `${path}.entrypoint`, `entrypoint ${entrypoint} must end in .ts, .js or .mjs`);
-    if (files && !names.includes(entrypoint)) sink.error("code.entrypoint_missing", `${path}.entrypoint`, `entrypoint ${entrypoint} is not one of the files (${names.join(", ") || "none"})`);
+    if (!RUNNABLE.test(entrypoint))
+      sink.error("code.unsupported_language", `${path}.entrypoint`, `entrypoint ${entrypoint} must end in .ts, .js or .mjs`);
+    if (files && !names.includes(entrypoint))
+      sink.error(
+        "code.entrypoint_missing",
+        `${path}.entrypoint`,
+        `entrypoint ${entrypoint} is not one of the files (${names.join(", ") || "none"})`,
+      );
   }
   const sandboxValue = w.sandbox;
-  if (sandboxValue === undefined) sink.error("code.invalid_sandbox", `${path}.sandbox`, `${path}.sandbox is required: { network, env, fs }`);
+  if (sandboxValue === undefined)
+    sink.error("code.invalid_sandbox", `${path}.sandbox`, `${path}.sandbox is required: { network, env, fs }`);
   else {
     const sandbox = sink.object(sandboxValue, `${path}.sandbox`);
     if (sandbox) {
       sink.closed(sandbox, ["network", "env", "fs"], `${path}.sandbox`);
       for (const key of ["network", "env", "fs"]) {
-        if (!SETTINGS.includes(sandbox[key] as string)) sink.error("code.invalid_sandbox", `${path}.sandbox.${key}`, `${path}.sandbox.${key} must be "deny" or "allow"`);
+        if (!SETTINGS.includes(sandbox[key] as string))
+          sink.error("code.invalid_sandbox", `${path}.sandbox.${key}`, `${path}.sandbox.${key} must be "deny" or "allow"`);
       }
       if (sandbox.network === "allow" && !networkPermitted) sink.error("code.network_not_permitted", `${path}.sandbox.network`);
     }
@@ -76,7 +99,8 @@ export function checkFixer(sink: FindingSink, onFailure: unknown, path: string, 
   if (!fixer) return;
   sink.closed(fixer, ["model", "maxAttempts", "system"], fixerPath);
   const model = sink.string(fixer, "model", fixerPath);
-  if (model !== undefined && !models.has(model)) sink.error("fixer.model_not_permitted", `${fixerPath}.model`, `fixer model "${model}" is not in permissions.models`);
+  if (model !== undefined && !models.has(model))
+    sink.error("fixer.model_not_permitted", `${fixerPath}.model`, `fixer model "${model}" is not in permissions.models`);
   if (fixer.maxAttempts === undefined) sink.error("field.required", `${fixerPath}.maxAttempts`, `${fixerPath}.maxAttempts is required`);
   else sink.integer(fixer.maxAttempts, 1, 5, "fixer.invalid_max_attempts", `${fixerPath}.maxAttempts`);
   if (typeof fixer.system !== "string" || fixer.system.trim() === "") sink.error("fixer.missing_system", `${fixerPath}.system`);

@@ -35,11 +35,17 @@ export function validateLwir(document: unknown): LwirValidation {
   if (size === null) return done(sink);
   const doc = sink.object(document, "$");
   if (!doc) {
-    sink.findings.splice(0, sink.findings.length, { severity: "error", code: "document.not_object", path: "$", message: "An LWIR document is a JSON object" });
+    sink.findings.splice(0, sink.findings.length, {
+      severity: "error",
+      code: "document.not_object",
+      path: "$",
+      message: "An LWIR document is a JSON object",
+    });
     return done(sink);
   }
   sink.closed(doc, TOP_LEVEL, "$");
-  if (doc.apiVersion !== LWIR_API_VERSION) sink.error("api_version.unsupported", "$.apiVersion", `apiVersion must be "${LWIR_API_VERSION}"`);
+  if (doc.apiVersion !== LWIR_API_VERSION)
+    sink.error("api_version.unsupported", "$.apiVersion", `apiVersion must be "${LWIR_API_VERSION}"`);
   if (doc.kind !== LWIR_KIND) sink.error("kind.unsupported", "$.kind", `kind must be "${LWIR_KIND}"`);
   checkMetadata(sink, doc.metadata);
   const inputSchema = checkIoSchema(sink, doc, "input");
@@ -85,7 +91,8 @@ function checkMetadata(sink: FindingSink, value: unknown): void {
   if (name !== undefined && !WORKFLOW_NAME.test(name)) sink.error("metadata.invalid_name", "$.metadata.name");
   const version = sink.string(metadata, "version", "$.metadata");
   if (version !== undefined && !SEMVER.test(version)) sink.error("metadata.invalid_version", "$.metadata.version");
-  if (metadata.description !== undefined && typeof metadata.description !== "string") sink.error("field.invalid_type", "$.metadata.description", "$.metadata.description must be a string");
+  if (metadata.description !== undefined && typeof metadata.description !== "string")
+    sink.error("field.invalid_type", "$.metadata.description", "$.metadata.description must be a string");
 }
 
 function checkIoSchema(sink: FindingSink, doc: Record<string, unknown>, key: "input" | "output"): JsonSchema | undefined {
@@ -160,7 +167,8 @@ function checkSteps(sink: FindingSink, value: unknown, permissions: Permissions,
     if (!step) return;
     const id = step.id;
     if (id === undefined) sink.error("field.required", `${path}.id`, `${path}.id is required`);
-    else if (typeof id !== "string" || !STEP_ID_PATTERN.test(id)) sink.error("step.invalid_id", `${path}.id`, `step id ${JSON.stringify(id)} must match ${STEP_ID_PATTERN.source}`);
+    else if (typeof id !== "string" || !STEP_ID_PATTERN.test(id))
+      sink.error("step.invalid_id", `${path}.id`, `step id ${JSON.stringify(id)} must match ${STEP_ID_PATTERN.source}`);
     else if (ids.has(id)) sink.error("step.duplicate_id", `${path}.id`, `step id "${id}" is used twice`);
     else ids.add(id);
     nodes.push({ id: typeof id === "string" ? id : `#${i}`, needs: readNeeds(sink, step, path), path, step });
@@ -179,7 +187,12 @@ function checkSteps(sink: FindingSink, value: unknown, permissions: Permissions,
   } else {
     const terminals = terminalSteps(nodes);
     if (terminals.length === 0) sink.error("graph.no_terminal", "$.steps");
-    else if (terminals.length > 1) sink.error("graph.multiple_terminals", "$.steps", `steps ${terminals.map((t) => `"${t}"`).join(", ")} are all terminal; exactly one step may be`);
+    else if (terminals.length > 1)
+      sink.error(
+        "graph.multiple_terminals",
+        "$.steps",
+        `steps ${terminals.map((t) => `"${t}"`).join(", ")} are all terminal; exactly one step may be`,
+      );
   }
   const upstream = upstreamSets(nodes);
   for (const node of nodes) {

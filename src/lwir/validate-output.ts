@@ -26,7 +26,12 @@ export function checkOutputMode(sink: FindingSink, value: unknown, path: string)
   }
   if (mode === "choice") {
     const values = output.values;
-    if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string" && v !== "") || new Set(values).size !== values.length) {
+    if (
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      !values.every((v) => typeof v === "string" && v !== "") ||
+      new Set(values).size !== values.length
+    ) {
       sink.error("output.invalid_choice", `${path}.values`);
     }
     return;

@@ -24,14 +24,16 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
   else if (!(STEP_KINDS as readonly unknown[]).includes(kind)) {
     sink.error("step.unknown_kind", `${path}.uses`, `uses ${JSON.stringify(kind)} is not one of ${STEP_KINDS.join(", ")}`);
   }
-  if (step.description !== undefined && typeof step.description !== "string") sink.error("field.invalid_type", `${path}.description`, `${path}.description must be a string`);
+  if (step.description !== undefined && typeof step.description !== "string")
+    sink.error("field.invalid_type", `${path}.description`, `${path}.description must be a string`);
   if (step.output === undefined) sink.error("field.required", `${path}.output`, `${path}.output is required`);
   else checkOutputMode(sink, step.output, `${path}.output`);
   if (step.retry !== undefined) {
     const retry = sink.object(step.retry, `${path}.retry`);
     if (retry) {
       sink.closed(retry, ["maxAttempts", "backoffMs"], `${path}.retry`);
-      if (retry.maxAttempts === undefined) sink.error("field.required", `${path}.retry.maxAttempts`, `${path}.retry.maxAttempts is required`);
+      if (retry.maxAttempts === undefined)
+        sink.error("field.required", `${path}.retry.maxAttempts`, `${path}.retry.maxAttempts is required`);
       sink.integer(retry.maxAttempts, 1, 10, "step.invalid_retry", `${path}.retry.maxAttempts`);
       sink.integer(retry.backoffMs, 0, 3_600_000, "step.invalid_retry", `${path}.retry.backoffMs`);
     }
@@ -62,20 +64,23 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
 function checkAiGenerate(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext): void {
   sink.closed(w, ["model", "prompt", "system", "temperature", "maxOutputTokens"], path);
   const model = sink.string(w, "model", path);
-  if (model !== undefined && !ctx.models.has(model)) sink.error("step.model_not_permitted", `${path}.model`, `model "${model}" is not in permissions.models`);
+  if (model !== undefined && !ctx.models.has(model))
+    sink.error("step.model_not_permitted", `${path}.model`, `model "${model}" is not in permissions.models`);
   const prompt = sink.string(w, "prompt", path);
   if (prompt !== undefined) checkTemplates(sink, prompt, `${path}.prompt`, ctx.scope);
   const system = sink.string(w, "system", path, { optional: true });
   if (system !== undefined) checkTemplates(sink, system, `${path}.system`, ctx.scope);
   const t = w.temperature;
-  if (t !== undefined && (typeof t !== "number" || t < 0 || t > 2)) sink.error("step.invalid_parameter", `${path}.temperature`, "temperature is a number from 0 to 2");
+  if (t !== undefined && (typeof t !== "number" || t < 0 || t > 2))
+    sink.error("step.invalid_parameter", `${path}.temperature`, "temperature is a number from 0 to 2");
   sink.integer(w.maxOutputTokens, 1, 1_000_000, "step.invalid_parameter", `${path}.maxOutputTokens`);
 }
 
 function checkToolCall(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext): void {
   sink.closed(w, ["tool", "input"], path);
   const tool = sink.string(w, "tool", path);
-  if (tool !== undefined && !ctx.tools.has(tool)) sink.error("step.tool_not_permitted", `${path}.tool`, `tool "${tool}" is not in permissions.tools`);
+  if (tool !== undefined && !ctx.tools.has(tool))
+    sink.error("step.tool_not_permitted", `${path}.tool`, `tool "${tool}" is not in permissions.tools`);
   if (w.input !== undefined) {
     if (sink.object(w.input, `${path}.input`)) checkTemplates(sink, w.input, `${path}.input`, ctx.scope);
   }

@@ -19,7 +19,9 @@ export function checkTemplates(sink: FindingSink, value: unknown, path: string, 
     if (typeof v === "string") {
       if (isTemplate(v)) checkTemplateString(sink, v, item.path, scope);
     } else if (Array.isArray(v)) {
-      v.forEach((child, i) => stack.push({ value: child, path: childPath(item.path, i) }));
+      v.forEach((child, i) => {
+        stack.push({ value: child, path: childPath(item.path, i) });
+      });
     } else if (typeof v === "object" && v !== null) {
       for (const [key, child] of Object.entries(v)) stack.push({ value: child, path: childPath(item.path, key) });
     }
@@ -39,11 +41,22 @@ function checkExpression(sink: FindingSink, expr: TemplateExpr, path: string, sc
   if (expr.type === "call") {
     // Own keys only: `toString`, `constructor`, `__proto__` are inherited, not template functions.
     const arity = Object.hasOwn(TEMPLATE_FUNCTIONS, expr.name) ? (TEMPLATE_FUNCTIONS as Record<string, number>)[expr.name] : undefined;
-    if (arity === undefined) sink.error("template.unknown_function", path, `"${expr.name}" is not a template function (${Object.keys(TEMPLATE_FUNCTIONS).join(", ")})`);
-    else if (expr.args.length !== arity) sink.error("template.function_arity", path, `${expr.name}() takes ${arity} argument${arity === 1 ? "" : "s"}, not ${expr.args.length}`);
+    if (arity === undefined)
+      sink.error(
+        "template.unknown_function",
+        path,
+        `"${expr.name}" is not a template function (${Object.keys(TEMPLATE_FUNCTIONS).join(", ")})`,
+      );
+    else if (expr.args.length !== arity)
+      sink.error(
+        "template.function_arity",
+        path,
+        `${expr.name}() takes ${arity} argument${arity === 1 ? "" : "s"}, not ${expr.args.length}`,
+      );
   } else if (expr.type === "step") {
     if (!scope.stepIds.has(expr.stepId)) sink.error("template.unknown_step", path, `steps.${expr.stepId} does not exist`);
-    else if (!scope.upstream.has(expr.stepId)) sink.error("template.step_not_upstream", path, `steps.${expr.stepId} is not upstream of this step; add it to needs`);
+    else if (!scope.upstream.has(expr.stepId))
+      sink.error("template.step_not_upstream", path, `steps.${expr.stepId} is not upstream of this step; add it to needs`);
   } else if (expr.type === "input") {
     const field = expr.path[0];
     if (typeof field === "string" && !declaresProperty(scope.inputSchema, field)) {

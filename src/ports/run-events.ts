@@ -50,7 +50,15 @@ export type RunEventPayloads = {
   };
   "harness.session.completed": { sessionId: string; role: HarnessRole; output: unknown; fixedSource?: string };
   "harness.session.failed": { sessionId: string; role: HarnessRole; causeCode: RunCauseCode; message: string };
-  "harness.model.called": { sessionId: string; callId: string; turn: number; requestHash: Digest; modelSlotId: string; providerId: string; modelId: string };
+  "harness.model.called": {
+    sessionId: string;
+    callId: string;
+    turn: number;
+    requestHash: Digest;
+    modelSlotId: string;
+    providerId: string;
+    modelId: string;
+  };
   "harness.model.responded": {
     sessionId: string;
     callId: string;
@@ -67,7 +75,13 @@ export type RunEventPayloads = {
   StepStarted: { stepPath: string; attempt: number };
   StepSucceeded: { stepPath: string; attempt: number; output: unknown };
   StepFailed: { stepPath: string; attempt: number; error: RecordedError };
-  OuterLoopCycleCompleted: { cycleNumber: number; status: "completed" | "failed"; output: unknown; summary?: string; decision: "accept" | "replan" };
+  OuterLoopCycleCompleted: {
+    cycleNumber: number;
+    status: "completed" | "failed";
+    output: unknown;
+    summary?: string;
+    decision: "accept" | "replan";
+  };
   RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
   RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
   RunCancelled: { reason: string };
@@ -96,7 +110,14 @@ export function isEvent<T extends RunEventType>(event: RunEvent, type: T): event
 export type RunStatus = "pending" | "compiling" | "running" | "completed" | "failed" | "cancelled";
 
 /** Order of statuses: a run's status only ever moves to an equal or higher rank. */
-export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = { pending: 0, compiling: 1, running: 2, completed: 3, failed: 3, cancelled: 3 };
+export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = {
+  pending: 0,
+  compiling: 1,
+  running: 2,
+  completed: 3,
+  failed: 3,
+  cancelled: 3,
+};
 
 /** True for RunCompleted, RunFailed and RunCancelled: nothing may follow them. */
 export function isTerminalType(type: string): boolean {

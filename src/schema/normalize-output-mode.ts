@@ -1,4 +1,3 @@
-import type { JsonValue } from "../identity/canonical-json.ts";
 import { UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
 import { type JsonSchema, normalizeJsonSchema, normalizeSchema } from "./normalize-schema.ts";
 
@@ -116,7 +115,10 @@ async function fromExplicit(input: { mode: unknown }, where: string): Promise<No
       return { mode: spec.mode, schema };
     }
     default:
-      throw new UnsupportedSchemaError(where, `unknown output mode ${JSON.stringify(spec.mode)}; expected one of ${OUTPUT_MODES.join(", ")}`);
+      throw new UnsupportedSchemaError(
+        where,
+        `unknown output mode ${JSON.stringify(spec.mode)}; expected one of ${OUTPUT_MODES.join(", ")}`,
+      );
   }
 }
 

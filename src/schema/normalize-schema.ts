@@ -1,6 +1,6 @@
 import { toJSONSchema, type ZodType } from "zod";
 import { assertCanonicalizable, type JsonValue } from "../identity/canonical-json.ts";
-import { digestJson, type Digest } from "../identity/digest.ts";
+import { type Digest, digestJson } from "../identity/digest.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
 import { pathOf } from "../sdk/json-path.ts";
@@ -31,11 +31,7 @@ export type SchemaDirection = "input" | "output";
  * const d = await normalizeSchema(z.object({ id: z.string() }), "input", "workflow.input");
  * d.schema // { type: "object", properties: { id: { type: "string" } }, required: ["id"], ... }
  */
-export async function normalizeSchema(
-  input: unknown,
-  direction: SchemaDirection,
-  where: string,
-): Promise<NormalizedSchemaDescriptor> {
+export async function normalizeSchema(input: unknown, direction: SchemaDirection, where: string): Promise<NormalizedSchemaDescriptor> {
   const schema = normalizeJsonSchema(await toJsonSchemaData(input, direction, where), where);
   return { kind: "json-schema", schema, hash: digestJson(schema) };
 }
@@ -93,7 +89,7 @@ async function toJsonSchemaData(input: unknown, direction: SchemaDirection, wher
     }
   }
   if ("_def" in input && "safeParse" in input) {
-    throw new UnsupportedSchemaError(where, "zod 3 schemas are not supported; use zod 4 (import { z } from \"zod\")");
+    throw new UnsupportedSchemaError(where, 'zod 3 schemas are not supported; use zod 4 (import { z } from "zod")');
   }
   if ("jsonSchema" in input && isAiSdkSchema(input)) {
     const resolved = await (input as { jsonSchema: unknown }).jsonSchema;

@@ -88,6 +88,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly outerLoop?: OuterLoopConfig;
   readonly placement?: PlacementConfig;
   readonly webhook?: WebhookConfig;
+  /** Hosts code may reach (code.run with `network: "allow"`); LWIR may permit only these. */
+  readonly network?: readonly string[];
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -106,6 +108,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly outerLoop: OuterLoopConfig | null;
   readonly placement: PlacementConfig;
   readonly webhook: WebhookConfig | null;
+  readonly network: readonly string[];
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -161,6 +164,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     outerLoop: definition.outerLoop ?? null,
     placement: { ...(definition.placement ?? {}) },
     webhook: definition.webhook ?? null,
+    network: [...new Set(definition.network ?? [])].sort(),
   };
 }
 
@@ -172,7 +176,11 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
     return findings;
   }
   if (typeof def.id !== "string" || !WORKFLOW_ID_PATTERN.test(def.id)) {
-    fail("$.id", "definition.invalid_id", "id must be 1–128 characters of a-z, 0-9, '.', '_' or '-', starting and ending with a letter or digit");
+    fail(
+      "$.id",
+      "definition.invalid_id",
+      "id must be 1–128 characters of a-z, 0-9, '.', '_' or '-', starting and ending with a letter or digit",
+    );
   }
   if (typeof def.description !== "string" || def.description.trim() === "") {
     fail("$.description", "definition.missing_description", "description is required: the planner reads it");
@@ -189,6 +197,9 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   const jurisdiction = def.placement?.jurisdiction;
   if (jurisdiction !== undefined && jurisdiction !== "eu" && jurisdiction !== "fedramp") {
     fail("$.placement.jurisdiction", "definition.invalid_jurisdiction", 'placement.jurisdiction is "eu" or "fedramp"');
+  }
+  if (def.network !== undefined && (!Array.isArray(def.network) || !def.network.every((h) => typeof h === "string" && /^[a-z0-9.*-]+(:\d+)?$/i.test(h)))) {
+    fail("$.network", "definition.invalid_network", "network lists host names (optionally with a port) code may reach");
   }
   if (def.webhook?.input !== undefined && typeof def.webhook.input !== "function") {
     fail("$.webhook.input", "definition.invalid_webhook", "webhook.input maps the payload to the run input: a function");
@@ -226,11 +237,15 @@ function checkPlanner(planner: PlannerConfig | undefined, fail: Fail): void {
     fail("$.planner", "definition.missing_planner", "a planner is required: planner: { model, system }");
     return;
   }
-  if (planner.model === undefined || planner.model === null) fail("$.planner.model", "definition.missing_planner_model", "the planner needs a model");
+  if (planner.model === undefined || planner.model === null)
+    fail("$.planner.model", "definition.missing_planner_model", "the planner needs a model");
   if (typeof planner.system !== "string" || planner.system.trim() === "") {
     fail("$.planner.system", "definition.missing_planner_system", "the planner needs a system prompt");
   }
-  if (planner.maxRevisions !== undefined && !(Number.isInteger(planner.maxRevisions) && planner.maxRevisions >= 1 && planner.maxRevisions <= 20)) {
+  if (
+    planner.maxRevisions !== undefined &&
+    !(Number.isInteger(planner.maxRevisions) && planner.maxRevisions >= 1 && planner.maxRevisions <= 20)
+  ) {
     fail("$.planner.maxRevisions", "definition.invalid_max_revisions", "maxRevisions is an integer from 1 to 20");
   }
 }
@@ -240,10 +255,12 @@ function checkSkills(skills: readonly Skill[] | undefined, path: string, fail: F
   const names = new Set<string>();
   skills.forEach((s, i) => {
     const at = childPath(path, i);
-    if (typeof s?.name !== "string" || !SKILL_NAME_PATTERN.test(s.name)) fail(`${at}.name`, "definition.invalid_skill", "skill names are lowercase letters, digits and '-'");
+    if (typeof s?.name !== "string" || !SKILL_NAME_PATTERN.test(s.name))
+      fail(`${at}.name`, "definition.invalid_skill", "skill names are lowercase letters, digits and '-'");
     else if (names.has(s.name)) fail(`${at}.name`, "definition.duplicate_skill", `skill "${s.name}" is declared twice`);
     else names.add(s.name);
-    if (typeof s?.description !== "string" || typeof s?.body !== "string") fail(at, "definition.invalid_skill", "a skill needs a description and a body");
+    if (typeof s?.description !== "string" || typeof s?.body !== "string")
+      fail(at, "definition.invalid_skill", "a skill needs a description and a body");
   });
 }
 
@@ -251,15 +268,18 @@ function checkTools(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail):
   const inline = Object.keys(def.tools ?? {});
   for (const id of inline) {
     const path = childPath("$.tools", id);
-    if (!TOOL_ID_PATTERN.test(id)) fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
+    if (!TOOL_ID_PATTERN.test(id))
+      fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
     const t = def.tools?.[id];
-    if (typeof t?.description !== "string" || t.description.trim() === "") fail(`${path}.description`, "definition.missing_tool_description", "each tool needs a description");
+    if (typeof t?.description !== "string" || t.description.trim() === "")
+      fail(`${path}.description`, "definition.missing_tool_description", "each tool needs a description");
   }
   const globals = def.globalTools ?? [];
   const seen = new Set<string>(inline);
   globals.forEach((id, i) => {
     const path = childPath("$.globalTools", i);
-    if (typeof id !== "string" || !TOOL_ID_PATTERN.test(id)) fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
+    if (typeof id !== "string" || !TOOL_ID_PATTERN.test(id))
+      fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
     else if (seen.has(id)) fail(path, "definition.duplicate_tool", `tool "${id}" is named twice`);
     else seen.add(id);
   });
@@ -269,12 +289,14 @@ function checkMemory(memory: WorkflowDefinitionInput["memory"], fail: Fail): voi
   if (memory === undefined) return;
   for (const key of ["workflow", "org"] as const) {
     const mode = memory[key];
-    if (mode !== undefined && !MEMORY_MODES.includes(mode)) fail(`$.memory.${key}`, "definition.invalid_memory_mode", 'memory modes are "rw", "ro" or "none"');
+    if (mode !== undefined && !MEMORY_MODES.includes(mode))
+      fail(`$.memory.${key}`, "definition.invalid_memory_mode", 'memory modes are "rw", "ro" or "none"');
   }
   const ids = new Set<string>();
   (memory.attached ?? []).forEach((m, i) => {
     const path = childPath("$.memory.attached", i);
-    if (typeof m?.id !== "string" || !TOOL_ID_PATTERN.test(m.id) || ids.has(m.id)) fail(path, "definition.invalid_memory_store", "attached stores need unique ids");
+    if (typeof m?.id !== "string" || !TOOL_ID_PATTERN.test(m.id) || ids.has(m.id))
+      fail(path, "definition.invalid_memory_store", "attached stores need unique ids");
     else ids.add(m.id);
     if (m?.mode !== "rw" && m?.mode !== "ro") fail(`${path}.mode`, "definition.invalid_memory_mode", 'attached stores are "rw" or "ro"');
   });
@@ -285,5 +307,6 @@ function checkOuterLoop(outerLoop: OuterLoopConfig | undefined, fail: Fail): voi
   if (!Number.isInteger(outerLoop.maxCycles) || outerLoop.maxCycles < 1 || outerLoop.maxCycles > 10) {
     fail("$.outerLoop.maxCycles", "definition.invalid_outer_loop", "outerLoop.maxCycles is an integer from 1 to 10");
   }
-  if (typeof outerLoop.supervise !== "function") fail("$.outerLoop.supervise", "definition.invalid_outer_loop", "outerLoop.supervise must be a function");
+  if (typeof outerLoop.supervise !== "function")
+    fail("$.outerLoop.supervise", "definition.invalid_outer_loop", "outerLoop.supervise must be a function");
 }

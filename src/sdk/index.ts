@@ -1,16 +1,24 @@
+export type {
+  AttachedMemory,
+  MemoryConfig,
+  MemoryMode,
+  PlannerConfig,
+  WorkerConfig,
+  WorkflowDefinition,
+  WorkflowDefinitionInput,
+} from "./define-workflow.ts";
 export { DEFAULT_HARNESS_ID, defineWorkflow } from "./define-workflow.ts";
-export type { AttachedMemory, MemoryConfig, MemoryMode, PlannerConfig, WorkerConfig, WorkflowDefinition, WorkflowDefinitionInput } from "./define-workflow.ts";
-export { CanonicalJsonError } from "./errors/canonical-json-error.ts";
 export type { CanonicalJsonRejection } from "./errors/canonical-json-error.ts";
+export { CanonicalJsonError } from "./errors/canonical-json-error.ts";
 export { LittleError } from "./errors/little-error.ts";
 export { LwirInvalidError } from "./errors/lwir-invalid-error.ts";
 export { LiveValidatorRejectedError, UnsupportedSchemaError } from "./errors/schema-errors.ts";
 export { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 export { WorkflowMissingToolError } from "./errors/workflow-missing-tool-error.ts";
 export type { Finding, FindingSeverity } from "./finding.ts";
-export { model, modelIdentity } from "./model.ts";
 export type { ModelIdentity, ModelSlotDeclaration } from "./model.ts";
-export { skill } from "./skill.ts";
+export { model, modelIdentity } from "./model.ts";
 export type { Skill } from "./skill.ts";
-export { tool } from "./tool.ts";
+export { skill } from "./skill.ts";
 export type { ToolDefinition, ToolRegistry } from "./tool.ts";
+export { tool } from "./tool.ts";

@@ -9,7 +9,11 @@ const fixedClock = { now: () => 1_700_000_000_000 };
 describe("the compile pipeline end to end with the offline model (memory world)", () => {
   it("plans, registers, locks and runs the seed example", async () => {
     const world = new MemoryWorld({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), clock: fixedClock });
-    const result = await runWorkflow(summarizeTicket, { ticketId: "T-1", transcript: "Customer cannot log in since Monday." }, { world, runId: "run_offline_1" });
+    const result = await runWorkflow(
+      summarizeTicket,
+      { ticketId: "T-1", transcript: "Customer cannot log in since Monday." },
+      { world, runId: "run_offline_1" },
+    );
     expect(result.cause).toBeUndefined();
     expect(result.status).toBe("completed");
     expect(result.versionId).toMatch(/^wfver_[0-9a-f]{16}$/);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryWorld } from "../../src/adapters/memory/memory-world.ts";
-import { extractPlanTask } from "../../src/harness/planner-prompt.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import { extractPlanTask } from "../../src/harness/planner-prompt.ts";
 import { defineWorkflow, type SuperviseDecision, type SuperviseInput } from "../../src/sdk/define-workflow.ts";
 import { promptText, resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
 
@@ -30,7 +30,9 @@ function withOuterLoop(maxCycles: number, decide: (c: SuperviseInput) => Supervi
 
 describe("outer loop: supervise, re-plan with prior cycles, outer_loop_exhausted", () => {
   it("re-plans once with the prior cycle as context, each cycle its own planner session and manifest", async () => {
-    const { definition, calls } = withOuterLoop(3, (c) => (c.cycleNumber === 1 ? { decision: "replan", summary: "Severity was too low." } : { decision: "accept" }));
+    const { definition, calls } = withOuterLoop(3, (c) =>
+      c.cycleNumber === 1 ? { decision: "replan", summary: "Severity was too low." } : { decision: "accept" },
+    );
     const planner = scriptedPlanner();
     const world = new MemoryWorld({ models: resolverFor(planner, scriptedWorker()) });
     const result = await runWorkflow(definition, INPUT, { world, runId: "run_outer" });
@@ -41,14 +43,28 @@ describe("outer loop: supervise, re-plan with prior cycles, outer_loop_exhausted
     expect(sessions.map((e) => (e.payload as { sessionId: string }).sessionId)).toEqual(["planner:c1", "planner:c2"]);
     const [h1, h2] = sessions.map((e) => (e.payload as { manifestHash: string }).manifestHash);
     expect(h1).not.toBe(h2);
-    expect((sessions[1]?.payload as { manifest: { outerLoopContextHash?: string } }).manifest.outerLoopContextHash).toMatch(/^sha256:/);
-    const cycles = events.filter((e) => e.type === "OuterLoopCycleCompleted").map((e) => e.payload as { cycleNumber: number; decision: string; summary?: string });
-    expect(cycles).toEqual([expect.objectContaining({ cycleNumber: 1, decision: "replan", summary: "Severity was too low." }), expect.objectContaining({ cycleNumber: 2, decision: "accept" })]);
+    expect((sessions[1]?.payload as { manifest: { outerLoopContextHash?: string } } | undefined)?.manifest.outerLoopContextHash).toMatch(
+      /^sha256:/,
+    );
+    const cycles = events
+      .filter((e) => e.type === "OuterLoopCycleCompleted")
+      .map((e) => e.payload as { cycleNumber: number; decision: string; summary?: string });
+    expect(cycles).toEqual([
+      expect.objectContaining({ cycleNumber: 1, decision: "replan", summary: "Severity was too low." }),
+      expect.objectContaining({ cycleNumber: 2, decision: "accept" }),
+    ]);
     // The second cycle's planner saw the first cycle in its task.
     const contexts = planner.doGenerateCalls.map((call) => extractPlanTask(promptText(call))?.outerLoopContext);
     expect(contexts[0]).toEqual({ cycleNumber: 1, maxCycles: 3, isFinalCycle: false, priorCycles: [] });
-    expect((sessions[0]?.payload as { manifest: { outerLoopContextHash?: string } }).manifest.outerLoopContextHash).toBeUndefined();
-    expect(contexts.at(-1)).toMatchObject({ cycleNumber: 2, maxCycles: 3, isFinalCycle: false, priorCycles: [{ cycleNumber: 1, status: "completed", summary: "Severity was too low." }] });
+    expect(
+      (sessions[0]?.payload as { manifest: { outerLoopContextHash?: string } } | undefined)?.manifest.outerLoopContextHash,
+    ).toBeUndefined();
+    expect(contexts.at(-1)).toMatchObject({
+      cycleNumber: 2,
+      maxCycles: 3,
+      isFinalCycle: false,
+      priorCycles: [{ cycleNumber: 1, status: "completed", summary: "Severity was too low." }],
+    });
     expect(events.filter((e) => e.type === "RunStarted").map((e) => (e.payload as { cycle: number }).cycle)).toEqual([1, 2]);
   });
 
@@ -62,7 +78,9 @@ describe("outer loop: supervise, re-plan with prior cycles, outer_loop_exhausted
   });
 
   it("replays recorded cycles: a resumed run calls neither the planner of cycle 1 nor supervise for it again", async () => {
-    const { definition, calls } = withOuterLoop(3, (c) => (c.cycleNumber === 1 ? { decision: "replan", summary: "again" } : { decision: "accept" }));
+    const { definition, calls } = withOuterLoop(3, (c) =>
+      c.cycleNumber === 1 ? { decision: "replan", summary: "again" } : { decision: "accept" },
+    );
     const planner = scriptedPlanner();
     const world = new MemoryWorld({ models: resolverFor(planner, scriptedWorker()) });
     await runWorkflow(definition, INPUT, { world, runId: "run_outer_replay" });

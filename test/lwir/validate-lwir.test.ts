@@ -510,6 +510,12 @@ const CASES: readonly Case[] = [
     also: [{ code: "binding.tool_not_in_snapshot", path: "$.permissions.tools[0]" }],
   },
   {
+    code: "binding.network_not_allowed",
+    title: "a host outside the allowlist",
+    build: () => set(boundSeedLwir(), ["permissions", "network"], ["api.example.com"]),
+    path: "$.permissions.network[0]",
+  },
+  {
     code: "binding.secret_not_in_snapshot",
     title: "a secret",
     build: () => set(boundSeedLwir(), ["permissions", "secrets"], ["ZENDESK_TOKEN"]),

@@ -16,7 +16,11 @@ export function rawRunStub(runId: string, tenant = "default") {
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 
 function isReset(error: unknown): boolean {
-  return typeof error === "object" && error !== null && ((error as { durableObjectReset?: boolean }).durableObjectReset === true || /reset|abort/i.test(String((error as Error).message)));
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    ((error as { durableObjectReset?: boolean }).durableObjectReset === true || /reset|abort/i.test(String((error as Error).message)))
+  );
 }
 
 /**

@@ -8,7 +8,10 @@ export function result(content: LanguageModelV4Content[]): LanguageModelV4Genera
   return {
     content,
     finishReason: { unified: content.some((c) => c.type === "tool-call") ? "tool-calls" : "stop", raw: undefined },
-    usage: { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: undefined } },
+    usage: {
+      inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 20, text: 20, reasoning: undefined },
+    },
     response: { id: "resp", modelId: "mock", timestamp: new Date(1_700_000_000_000) },
     warnings: [],
   };
@@ -16,12 +19,16 @@ export function result(content: LanguageModelV4Content[]): LanguageModelV4Genera
 
 /** All text of a call's prompt. */
 export function promptText(options: LanguageModelV4CallOptions): string {
-  return options.prompt.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n"))).join("\n");
+  return options.prompt
+    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n")))
+    .join("\n");
 }
 
 /** Tool results (name, output) the prompt already carries, in order. */
 export function toolResults(options: LanguageModelV4CallOptions): { toolName: string; output: unknown }[] {
-  return options.prompt.flatMap((m) => (m.role === "tool" ? m.content.filter((p) => p.type === "tool-result").map((p) => ({ toolName: p.toolName, output: p.output })) : []));
+  return options.prompt.flatMap((m) =>
+    m.role === "tool" ? m.content.filter((p) => p.type === "tool-result").map((p) => ({ toolName: p.toolName, output: p.output })) : [],
+  );
 }
 
 /** The seed's single-step LWIR, with the schemas the task gives (as a real planner copies them). */
@@ -42,7 +49,8 @@ export function seedLwirFor(options: LanguageModelV4CallOptions): Record<string,
         needs: [],
         with: {
           model: "gpt-4o-mini",
-          prompt: "Summarize ticket {{ input.ticketId }} based on this transcript:\n{{ input.transcript }}\nReturn a 1-2 sentence summary and a severity from low|medium|high.",
+          prompt:
+            "Summarize ticket {{ input.ticketId }} based on this transcript:\n{{ input.transcript }}\nReturn a 1-2 sentence summary and a severity from low|medium|high.",
         },
         output: { mode: "object", schema: task.outputSchema },
       },
@@ -64,16 +72,27 @@ export function scriptedPlanner(drafts: Draft[] = [seedLwirFor]): MockLanguageMo
       const done = toolResults(options);
       const turn = done.length + 1;
       if (turn === 1) {
-        return result([{ type: "tool-call", toolCallId: "call-bash-1", toolName: "bash", input: JSON.stringify({ command: "mkdir -p drafts && echo '{}' > drafts/lwir.json && ls drafts" }) }]);
+        return result([
+          {
+            type: "tool-call",
+            toolCallId: "call-bash-1",
+            toolName: "bash",
+            input: JSON.stringify({ command: "mkdir -p drafts && echo '{}' > drafts/lwir.json && ls drafts" }),
+          },
+        ]);
       }
       const draft = (drafts[Math.min(turn - 2, drafts.length - 1)] as Draft)(options);
-      return result([{ type: "tool-call", toolCallId: `call-submit-${turn}`, toolName: "submit_lwir", input: JSON.stringify({ lwir: draft }) }]);
+      return result([
+        { type: "tool-call", toolCallId: `call-submit-${turn}`, toolName: "submit_lwir", input: JSON.stringify({ lwir: draft }) },
+      ]);
     },
   });
 }
 
 /** A worker that answers the summarize step. */
-export function scriptedWorker(answer: unknown = { summary: "The customer cannot log in since Monday.", severity: "high" }): MockLanguageModelV4 {
+export function scriptedWorker(
+  answer: unknown = { summary: "The customer cannot log in since Monday.", severity: "high" },
+): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     provider: "openai.chat",
     modelId: "gpt-4o-mini",

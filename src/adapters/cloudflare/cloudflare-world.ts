@@ -22,7 +22,13 @@ export class CloudflareWorld implements World {
     const registered = wire(this.env).workflows.get(request.workflow.id);
     if (!registered || registered.definition !== request.workflow) throw new WorkflowNotRegisteredError(request.workflow.id);
     const client = runClient(this.env.RUNS, request.tenant, request.runId);
-    await client.start({ runId: request.runId, workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant });
+    await client.start({
+      runId: request.runId,
+      workflowId: request.workflow.id,
+      input: request.input,
+      trigger: request.trigger,
+      tenant: request.tenant,
+    });
     for (;;) {
       const view = await client.waitForEnd(WAIT_SLICE_MS);
       if (ENDED.has(view.status)) {

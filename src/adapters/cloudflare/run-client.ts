@@ -21,7 +21,12 @@ export type RunClient = {
  * jurisdiction's namespace; workerd does not implement jurisdictions, so locally (where
  * `jurisdiction()` throws) the plain namespace is used.
  */
-export function runObjectStub(namespace: DurableObjectNamespace<RunObject>, tenant: string, runId: string, placement: RunPlacement = {}): DurableObjectStub<RunObject> {
+export function runObjectStub(
+  namespace: DurableObjectNamespace<RunObject>,
+  tenant: string,
+  runId: string,
+  placement: RunPlacement = {},
+): DurableObjectStub<RunObject> {
   const scoped = placement.jurisdiction ? inJurisdiction(namespace, placement.jurisdiction) : namespace;
   const id = scoped.idFromName(`${tenant}:${runId}`);
   return placement.locationHint ? scoped.get(id, { locationHint: placement.locationHint as DurableObjectLocationHint }) : scoped.get(id);
@@ -46,7 +51,12 @@ function inJurisdiction(namespace: DurableObjectNamespace<RunObject>, jurisdicti
 }
 
 /** The client for one run. */
-export function runClient(namespace: DurableObjectNamespace<RunObject>, tenant: string, runId: string, placement: RunPlacement = {}): RunClient {
+export function runClient(
+  namespace: DurableObjectNamespace<RunObject>,
+  tenant: string,
+  runId: string,
+  placement: RunPlacement = {},
+): RunClient {
   const stub = runObjectStub(namespace, tenant, runId, placement) as unknown as RunClient;
   return {
     start: (request) => stub.start(request),

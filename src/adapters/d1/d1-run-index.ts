@@ -35,7 +35,11 @@ export class D1RunIndex implements RunIndex {
   }
 
   async get(tenant: string, runId: string): Promise<RunIndexEntry | null> {
-    const row = await this.db.select().from(runs).where(and(eq(runs.tenant, tenant), eq(runs.runId, runId))).get();
+    const row = await this.db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.tenant, tenant), eq(runs.runId, runId)))
+      .get();
     return row ? toEntry(row) : null;
   }
 
@@ -45,7 +49,9 @@ export class D1RunIndex implements RunIndex {
     if (query.status) conditions.push(eq(runs.status, query.status));
     if (query.before) {
       const { createdAt, runId } = query.before;
-      conditions.push(or(lt(runs.createdAt, createdAt), and(eq(runs.createdAt, createdAt), lt(runs.runId, runId))) as ReturnType<typeof eq>);
+      conditions.push(
+        or(lt(runs.createdAt, createdAt), and(eq(runs.createdAt, createdAt), lt(runs.runId, runId))) as ReturnType<typeof eq>,
+      );
     }
     const rows = await this.db
       .select()
@@ -58,7 +64,12 @@ export class D1RunIndex implements RunIndex {
   }
 
   async tenantUsesVersion(tenant: string, versionId: string): Promise<boolean> {
-    const row = await this.db.select({ runId: runs.runId }).from(runs).where(and(eq(runs.tenant, tenant), eq(runs.versionId, versionId))).limit(1).get();
+    const row = await this.db
+      .select({ runId: runs.runId })
+      .from(runs)
+      .where(and(eq(runs.tenant, tenant), eq(runs.versionId, versionId)))
+      .limit(1)
+      .get();
     return row !== undefined;
   }
 }

@@ -23,7 +23,13 @@ export class D1VersionStore implements VersionStore {
   async putDefinition(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest, at: number): Promise<void> {
     await this.db
       .insert(workflowDefinitions)
-      .values({ definitionHash, workflowId: snapshot.id, canonicalizer: CANONICALIZER_ID, snapshotJson: canonicalJson(snapshot), createdAt: at })
+      .values({
+        definitionHash,
+        workflowId: snapshot.id,
+        canonicalizer: CANONICALIZER_ID,
+        snapshotJson: canonicalJson(snapshot),
+        createdAt: at,
+      })
       .onConflictDoNothing();
   }
 
@@ -35,14 +41,26 @@ export class D1VersionStore implements VersionStore {
   async putVersion(version: WorkflowVersion, at: number): Promise<void> {
     await this.db
       .insert(workflowVersions)
-      .values({ id: version.id, hash: version.hash, canonicalizer: version.canonicalizer, canonicalJson: version.canonicalJson, createdAt: at })
+      .values({
+        id: version.id,
+        hash: version.hash,
+        canonicalizer: version.canonicalizer,
+        canonicalJson: version.canonicalJson,
+        createdAt: at,
+      })
       .onConflictDoNothing();
   }
 
   async putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void> {
     await this.db
       .insert(compilerLocks)
-      .values({ lockHash, versionId: lock.workflowVersionId, definitionHash: lock.workflowDefinitionHash, lockJson: canonicalJson(lock), createdAt: at })
+      .values({
+        lockHash,
+        versionId: lock.workflowVersionId,
+        definitionHash: lock.workflowDefinitionHash,
+        lockJson: canonicalJson(lock),
+        createdAt: at,
+      })
       .onConflictDoNothing();
   }
 
@@ -64,8 +82,17 @@ export class D1VersionStore implements VersionStore {
   }
 
   async locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]> {
-    const rows = await this.db.select().from(compilerLocks).where(eq(compilerLocks.versionId, versionId)).orderBy(compilerLocks.createdAt).all();
-    return rows.map((r) => ({ lockHash: r.lockHash as Digest, definitionHash: r.definitionHash as Digest, lock: JSON.parse(r.lockJson) as CompilerLock }));
+    const rows = await this.db
+      .select()
+      .from(compilerLocks)
+      .where(eq(compilerLocks.versionId, versionId))
+      .orderBy(compilerLocks.createdAt)
+      .all();
+    return rows.map((r) => ({
+      lockHash: r.lockHash as Digest,
+      definitionHash: r.definitionHash as Digest,
+      lock: JSON.parse(r.lockJson) as CompilerLock,
+    }));
   }
 
   async putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void> {

@@ -13,7 +13,13 @@ export class D1WebhookDeliveries implements WebhookDeliveries {
   async record(delivery: { workflowId: string; webhookId: string; tenant: string; runId: string; at: number }): Promise<string> {
     await this.db
       .insert(webhookDeliveries)
-      .values({ workflowId: delivery.workflowId, webhookId: delivery.webhookId, tenant: delivery.tenant, runId: delivery.runId, receivedAt: delivery.at })
+      .values({
+        workflowId: delivery.workflowId,
+        webhookId: delivery.webhookId,
+        tenant: delivery.tenant,
+        runId: delivery.runId,
+        receivedAt: delivery.at,
+      })
       .onConflictDoNothing();
     const row = await this.db
       .select({ runId: webhookDeliveries.runId })

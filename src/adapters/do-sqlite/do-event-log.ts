@@ -30,7 +30,9 @@ export class DurableObjectEventLog implements EventLog {
     this.runId = runId;
     this.clock = clock;
     this.hooks = hooks;
-    storage.sql.exec("CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)");
+    storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)",
+    );
   }
 
   async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
@@ -38,7 +40,9 @@ export class DurableObjectEventLog implements EventLog {
     this.hooks.beforeAppend?.(events);
     const at = this.clock.now();
     const payloads = events.map((e) => canonicalJson(e.payload));
-    const tail = this.storage.sql.exec<{ seq: number; type: string }>("SELECT seq, type FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
+    const tail = this.storage.sql
+      .exec<{ seq: number; type: string }>("SELECT seq, type FROM events ORDER BY seq DESC LIMIT 1")
+      .toArray()[0];
     if (tail && isTerminalType(tail.type)) throw new RunTerminatedError(this.runId, tail.type);
     assertTerminalLast(this.runId, events);
     const last = tail?.seq ?? 0;
@@ -66,7 +70,12 @@ export class DurableObjectEventLog implements EventLog {
       // Case-sensitive prefix match (LIKE would ignore case).
       const clauses = options.types.map((t) => (t.endsWith("*") ? "substr(type, 1, ?) = ?" : "type = ?")).join(" OR ");
       const values = options.types.flatMap((t) => (t.endsWith("*") ? [t.length - 1, t.slice(0, -1)] : [t]));
-      return this.read(`SELECT seq, type, at, payload FROM events WHERE seq > ? AND (${clauses}) ORDER BY seq LIMIT ?`, options.after, ...values, limit);
+      return this.read(
+        `SELECT seq, type, at, payload FROM events WHERE seq > ? AND (${clauses}) ORDER BY seq LIMIT ?`,
+        options.after,
+        ...values,
+        limit,
+      );
     }
     return this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?", options.after, limit);
   }

@@ -24,7 +24,8 @@ export class MemoryEventLog implements EventLog {
     assertTerminalLast(this.runId, events);
     const at = this.clock.now();
     const appended = events.map(
-      (e, i) => ({ seq: this.rows.length + i + 1, runId: this.runId, type: e.type, at, payload: JSON.parse(canonicalJson(e.payload)) }) as RunEvent,
+      (e, i) =>
+        ({ seq: this.rows.length + i + 1, runId: this.runId, type: e.type, at, payload: JSON.parse(canonicalJson(e.payload)) }) as RunEvent,
     );
     this.rows.push(...appended);
     return appended;

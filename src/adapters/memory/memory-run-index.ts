@@ -31,10 +31,15 @@ export class MemoryRunIndex implements RunIndex {
   async list(query: RunQuery): Promise<RunIndexEntry[]> {
     const before = query.before;
     return [...this.rows.values()]
-      .filter((r) => r.tenant === query.tenant && (!query.workflowId || r.workflowId === query.workflowId) && (!query.status || r.status === query.status))
+      .filter(
+        (r) =>
+          r.tenant === query.tenant &&
+          (!query.workflowId || r.workflowId === query.workflowId) &&
+          (!query.status || r.status === query.status),
+      )
       .filter((r) => !before || r.createdAt < before.createdAt || (r.createdAt === before.createdAt && r.runId < before.runId))
       .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0))
-      .slice(0, query.limit)
+      
       .map((r) => ({ ...r }));
   }
 

@@ -35,7 +35,13 @@ export class MemoryVersionStore implements VersionStore {
   async getVersion(versionId: string): Promise<WorkflowVersion | null> {
     const row = this.versions.get(versionId);
     if (!row) return null;
-    return { id: versionId as WorkflowVersion["id"], hash: row.hash, canonicalizer: "little-workflow-canonical-json@alpha", canonicalJson: row.json, lwir: JSON.parse(row.json) };
+    return {
+      id: versionId as WorkflowVersion["id"],
+      hash: row.hash,
+      canonicalizer: "little-workflow-canonical-json@alpha",
+      canonicalJson: row.json,
+      lwir: JSON.parse(row.json),
+    };
   }
   async getLock(lockHash: Digest): Promise<CompilerLock | null> {
     const json = this.locks.get(lockHash);

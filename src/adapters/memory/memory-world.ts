@@ -37,7 +37,12 @@ export class MemoryWorld implements World {
     if (!log) {
       log = new MemoryEventLog(request.runId, this.clock);
       this.logs.set(request.runId, log);
-      await log.append([{ type: "RunRequested", payload: { workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant } }]);
+      await log.append([
+        {
+          type: "RunRequested",
+          payload: { workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant },
+        },
+      ]);
     }
     const catalog = catalogOf([{ definition: request.workflow, tools: request.tools }]);
     for (;;) {

@@ -49,7 +49,11 @@ export class EnvModelResolver implements ModelResolver {
       return { model, offline: false };
     }
     if (this.mode === "auto") return this.offline(request);
-    throw new ModelUnavailableError(request.providerId, request.modelId, `set the Worker secret ${keyName} (wrangler secret put ${keyName}), or run locally with LITTLE_MODELS=offline`);
+    throw new ModelUnavailableError(
+      request.providerId,
+      request.modelId,
+      `set the Worker secret ${keyName} (wrangler secret put ${keyName}), or run locally with LITTLE_MODELS=offline`,
+    );
   }
 
   private offline(request: ModelRequest): ResolvedModel {

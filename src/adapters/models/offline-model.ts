@@ -1,4 +1,10 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+} from "@ai-sdk/provider";
 import { extractPlanTask } from "../../harness/planner-prompt.ts";
 import { BASH_TOOL, SUBMIT_TOOL } from "../../harness/planner-session.ts";
 import { offlinePlan } from "./offline-plan.ts";
@@ -35,7 +41,12 @@ export class OfflineLanguageModel implements LanguageModelV4 {
       content,
       finishReason: { unified: content.some((c) => c.type === "tool-call") ? "tool-calls" : "stop", raw: undefined },
       usage: {
-        inputTokens: { total: Math.ceil(text.length / 4), noCache: Math.ceil(text.length / 4), cacheRead: undefined, cacheWrite: undefined },
+        inputTokens: {
+          total: Math.ceil(text.length / 4),
+          noCache: Math.ceil(text.length / 4),
+          cacheRead: undefined,
+          cacheWrite: undefined,
+        },
         outputTokens: { total: Math.ceil(output / 4), text: Math.ceil(output / 4), reasoning: undefined },
       },
       response: { id: `offline-${turn}`, modelId: this.modelId, timestamp: new Date(0) },
@@ -65,7 +76,14 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   private workerAnswer(options: LanguageModelV4CallOptions, text: string): LanguageModelV4Content[] {
     const format = options.responseFormat;
     if (format?.type === "json") {
-      return [{ type: "text", text: JSON.stringify(sampleFromSchema(format.schema as Record<string, unknown> | undefined, lastUserText(options.prompt) || text)) }];
+      return [
+        {
+          type: "text",
+          text: JSON.stringify(
+            sampleFromSchema(format.schema as Record<string, unknown> | undefined, lastUserText(options.prompt) || text),
+          ),
+        },
+      ];
     }
     return [{ type: "text", text: `Offline answer: ${(lastUserText(options.prompt) || text).replace(/\s+/g, " ").trim().slice(0, 200)}` }];
   }

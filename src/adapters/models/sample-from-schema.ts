@@ -24,7 +24,8 @@ export function sampleFromSchema(schema: Schema | undefined, seed: string, path 
     }
     case "integer":
     case "number": {
-      const min = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : 0;
+      const min =
+        typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : 0;
       const max = typeof schema.maximum === "number" ? schema.maximum : min + 10;
       const value = min + (pick(seed, path, 1000) / 1000) * (max - min);
       return type === "integer" ? Math.ceil(Math.min(value, max)) : Math.round(value * 100) / 100;

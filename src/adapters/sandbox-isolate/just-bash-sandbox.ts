@@ -17,7 +17,8 @@ export class JustBashSandbox implements Sandbox {
       "/mnt/memory/org/.keep": "",
     };
     for (const skill of options.skills) {
-      files[`${SCRATCH_DIR}/.agents/skills/${skill.name}/SKILL.md`] = `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.body}`;
+      files[`${SCRATCH_DIR}/.agents/skills/${skill.name}/SKILL.md`] =
+        `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.body}`;
     }
     for (const [path, content] of Object.entries(options.references ?? {})) files[path] = content;
     for (const [path, content] of Object.entries(options.scratch ?? {})) files[`${SCRATCH_DIR}/${path}`] = content;

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { notFound } from "../api-error.ts";
 import type { ApiEnv } from "../api-env.ts";
+import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { ErrorBody } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
@@ -27,7 +27,12 @@ const Workflow = z
   .openapi("Workflow");
 
 catalogRoutes.openapi(
-  createRoute({ method: "get", path: "/workflows", summary: "The workflows this Worker runs, each with its definition hash", responses: { 200: json(z.object({ workflows: z.array(Workflow) }), "Workflows"), ...errors } }),
+  createRoute({
+    method: "get",
+    path: "/workflows",
+    summary: "The workflows this Worker runs, each with its definition hash",
+    responses: { 200: json(z.object({ workflows: z.array(Workflow) }), "Workflows"), ...errors },
+  }),
   async (c) => {
     const { services } = c.var;
     const ids = services.workflows.ids();
@@ -74,6 +79,9 @@ catalogRoutes.openapi(
     const version = await services.versions.getVersion(versionId);
     if (!version) throw notFound("version", versionId);
     const locks = await services.versions.locksOf(versionId);
-    return c.json({ version: { id: version.id, hash: version.hash, canonicalizer: version.canonicalizer, lwir: version.lwir }, locks }, 200);
+    return c.json(
+      { version: { id: version.id, hash: version.hash, canonicalizer: version.canonicalizer, lwir: version.lwir }, locks },
+      200,
+    );
   },
 );

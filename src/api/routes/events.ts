@@ -14,7 +14,8 @@ const pageRoute = createRoute({
   method: "get",
   path: "/runs/{runId}/events",
   summary: "A page of a run's events",
-  description: "Events with `seq > after`, at most `limit`. `type` filters by comma-separated types; a type ending in `*` matches a prefix (`harness.*`).",
+  description:
+    "Events with `seq > after`, at most `limit`. `type` filters by comma-separated types; a type ending in `*` matches a prefix (`harness.*`).",
   request: {
     params: z.object({ runId: z.string() }),
     query: z.object({
@@ -44,7 +45,8 @@ const streamRoute = createRoute({
   method: "get",
   path: "/runs/{runId}/events/stream",
   summary: "A run's events as Server-Sent Events, live",
-  description: "Each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` (or `?after=`) to resume. The stream ends after the run's terminal event.",
+  description:
+    "Each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` (or `?after=`) to resume. The stream ends after the run's terminal event.",
   request: { params: z.object({ runId: z.string() }), query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
   responses: { 200: { content: { "text/event-stream": { schema: z.string() } }, description: "The event stream" }, ...errors },
 });
@@ -55,5 +57,7 @@ eventRoutes.openapi(streamRoute, async (c) => {
   const after = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (c.req.valid("query").after ?? 0);
   const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
   const stream = await client.stream(after);
-  return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } }) as never;
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
+  }) as never;
 });

@@ -2,8 +2,8 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { RunView } from "../../../durable-objects/run.ts";
 import { digestJson, digestPrefix } from "../../identity/digest.ts";
 import type { RunStatus } from "../../ports/run-events.ts";
-import { ApiError } from "../api-error.ts";
 import type { ApiEnv } from "../api-env.ts";
+import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
 import { ErrorBody, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
@@ -46,7 +46,11 @@ runRoutes.openapi(startRoute, async (c) => {
   const body = c.req.valid("json");
   const tenant = c.get("tenant");
   const key = c.req.valid("header")["idempotency-key"];
-  const runId = body.runId ?? (key ? `run_${digestPrefix(digestJson({ tenant, workflowId, key }), 24)}` : `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`);
+  const runId =
+    body.runId ??
+    (key
+      ? `run_${digestPrefix(digestJson({ tenant, workflowId, key }), 24)}`
+      : `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`);
   const started = await startRun({
     env: c.env,
     services: c.get("services"),
@@ -81,7 +85,13 @@ runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
   const { client, entry } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
   const view = await client.status();
-  return c.json({ run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } }, links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
+  return c.json(
+    {
+      run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } },
+      links: runLinks(new URL(c.req.url).origin, runId),
+    } as z.infer<typeof RunResponse>,
+    200,
+  );
 });
 
 const listRoute = createRoute({
@@ -114,7 +124,16 @@ runRoutes.openapi(listRoute, async (c) => {
   const last = page.at(-1);
   return c.json(
     {
-      runs: page.map((r) => ({ runId: r.runId, workflowId: r.workflowId, status: r.status, triggerKind: r.triggerKind, versionId: r.versionId, causeCode: r.causeCode, createdAt: r.createdAt, updatedAt: r.updatedAt })),
+      runs: page.map((r) => ({
+        runId: r.runId,
+        workflowId: r.workflowId,
+        status: r.status,
+        triggerKind: r.triggerKind,
+        versionId: r.versionId,
+        causeCode: r.causeCode,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+      })),
       nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.runId) : null,
     },
     200,

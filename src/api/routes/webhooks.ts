@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { digestJson, digestPrefix } from "../../identity/digest.ts";
-import { ApiError, notFound } from "../api-error.ts";
 import type { ApiEnv } from "../api-env.ts";
+import { ApiError, notFound } from "../api-error.ts";
 import { runLinks } from "../run-access.ts";
 import { ErrorBody, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
@@ -21,7 +21,11 @@ webhookRoutes.openapi(
       "Verifies `webhook-id`, `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 over `id.timestamp.body`, `v1,` base64 signatures, several allowed for key rotation, 5-minute tolerance) on the raw body. The same `webhook-id` always yields the same run: 202 the first time, 200 after.",
     request: {
       params: z.object({ workflowId: z.string() }),
-      headers: z.object({ "webhook-id": z.string().optional(), "webhook-timestamp": z.string().optional(), "webhook-signature": z.string().optional() }),
+      headers: z.object({
+        "webhook-id": z.string().optional(),
+        "webhook-timestamp": z.string().optional(),
+        "webhook-signature": z.string().optional(),
+      }),
       body: { content: { "application/json": { schema: z.unknown() } } },
     },
     responses: {
@@ -40,9 +44,16 @@ webhookRoutes.openapi(
     const config = registered.definition.webhook;
     const secretName = config?.secret ?? "LITTLE_WEBHOOK_SECRET";
     const secret = (c.env as unknown as Record<string, unknown>)[secretName];
-    if (typeof secret !== "string" || secret === "") throw new ApiError(404, "webhook_not_configured", `Workflow "${workflowId}" takes no webhooks: set the secret ${secretName}`);
-    const headers = { "webhook-id": c.req.header("webhook-id") ?? "", "webhook-timestamp": c.req.header("webhook-timestamp") ?? "", "webhook-signature": c.req.header("webhook-signature") ?? "" };
-    const missing = Object.entries(headers).filter(([, v]) => v === "").map(([k]) => k);
+    if (typeof secret !== "string" || secret === "")
+      throw new ApiError(404, "webhook_not_configured", `Workflow "${workflowId}" takes no webhooks: set the secret ${secretName}`);
+    const headers = {
+      "webhook-id": c.req.header("webhook-id") ?? "",
+      "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
+      "webhook-signature": c.req.header("webhook-signature") ?? "",
+    };
+    const missing = Object.entries(headers)
+      .filter(([, v]) => v === "")
+      .map(([k]) => k);
     if (missing.length > 0) throw new ApiError(400, "webhook_headers_missing", `Missing ${missing.join(", ")}`);
     // Verified on the raw bytes as received, before any parsing.
     const raw = await c.req.text();
@@ -52,7 +63,11 @@ webhookRoutes.openapi(
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         const timestamp = /timestamp|headers/i.test(error.message);
-        throw new ApiError(401, timestamp ? "webhook_timestamp_invalid" : "webhook_signature_invalid", `Webhook rejected: ${error.message}`);
+        throw new ApiError(
+          401,
+          timestamp ? "webhook_timestamp_invalid" : "webhook_signature_invalid",
+          `Webhook rejected: ${error.message}`,
+        );
       }
       if (error instanceof SyntaxError) throw new ApiError(400, "invalid_json", "The webhook body is signed correctly but is not JSON");
       throw error;

@@ -3,8 +3,7 @@ import type { RunView } from "../api-types.ts";
 import { parseCommand } from "../args.ts";
 import { colorEnabled, painter, print } from "../output.ts";
 import { renderRun } from "../render-run.ts";
-
-export const CANCEL_USAGE = "cancel <run-id> [--json]";
+import { CANCEL_USAGE } from "../usage.ts";
 
 /** `little cancel <run-id>`: cancels a run and prints it as it now is (a run that already ended is unchanged). */
 export async function cancelCommand(args: readonly string[]): Promise<number> {

@@ -6,14 +6,13 @@ import { CliServerError } from "../cli-error.ts";
 import { formatEventLine, isWireEvent, typeMatcher, type WireEvent } from "../event-summary.ts";
 import { colorEnabled, type Paint, painter, print } from "../output.ts";
 import { SseParser } from "../sse.ts";
-
-export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
+import { EVENTS_USAGE } from "../usage.ts";
 
 const TERMINAL_TYPES: readonly string[] = ["RunCompleted", "RunFailed", "RunCancelled"];
 /** Reconnect delay when the server has not set one with `retry:`; and the most we honour. */
 const DEFAULT_RETRY_MS = 1000;
 const MAX_RETRY_MS = 10_000;
-/** Consecutive failed (re)connections before `--follow` gives up with exit 3. */
+/** Consecutive failed reconnections before `--follow` gives up with exit 3. */
 const MAX_CONNECT_FAILURES = 8;
 
 /**
@@ -88,6 +87,7 @@ async function follow(
   let lastEventId: string | undefined = after !== undefined ? String(after) : undefined;
   let retryMs = DEFAULT_RETRY_MS;
   let failures = 0;
+  let connected = false;
   for (;;) {
     const controller = new AbortController();
     const parser = new SseParser();
@@ -95,6 +95,7 @@ async function follow(
     try {
       const response = await client.stream(`/v1/runs/${segment(runId)}/events/stream`, { "last-event-id": lastEventId }, controller.signal);
       failures = 0;
+      connected = true;
       if (!response.body) throw new CliServerError({ code: "bad_response", message: "the event stream has no body" }, response.status);
       const decoder = new TextDecoder();
       const handle = (messages: ReturnType<SseParser["push"]>) => {
@@ -129,7 +130,8 @@ async function follow(
       }
       if (ended) return;
     } catch (error) {
-      if (!(error instanceof CliServerError) || !retriable(error)) throw error;
+      // Nothing to resume before the first connection: an unreachable server fails at once.
+      if (!(error instanceof CliServerError) || !retriable(error) || !connected) throw error;
       failures++;
       if (failures >= MAX_CONNECT_FAILURES) throw error;
     } finally {

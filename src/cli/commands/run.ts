@@ -3,11 +3,9 @@ import { ENDED_STATUSES, type StartRunResponse } from "../api-types.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print } from "../output.ts";
-import { readJsonDocument } from "../read-document.ts";
 import { renderRun } from "../render-run.ts";
 import { startSpinner } from "../spinner.ts";
-
-export const RUN_USAGE = "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]";
+import { RUN_USAGE } from "../usage.ts";
 
 /** `--wait` given without a number waits this long. */
 const DEFAULT_WAIT_SECONDS = 60;
@@ -113,6 +111,7 @@ async function readInput(raw: string): Promise<unknown> {
   if (raw.startsWith("@")) {
     const path = raw.slice(1);
     if (path === "") throw new CliInputError("usage", "little run: --input @ needs a file name (or @- for stdin)");
+    const { readJsonDocument } = await import("../read-document.ts");
     return (await readJsonDocument(path)).value;
   }
   try {

@@ -3,8 +3,7 @@ import { ENDED_STATUSES, RUN_STATUSES, type RunsPage } from "../api-types.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, formatDuration, isoTime, painter, print, statusFormat, table } from "../output.ts";
-
-export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--limit <n>] [--cursor <c>] [--json]";
+import { RUNS_USAGE } from "../usage.ts";
 
 /** `little runs`: one page of runs, newest first, as a table; the next page's cursor as a hint. */
 export async function runsCommand(args: readonly string[]): Promise<number> {

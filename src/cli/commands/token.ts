@@ -3,8 +3,7 @@ import type { TokenResponse } from "../api-types.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, keyValues, painter, print } from "../output.ts";
-
-export const TOKEN_USAGE = "token create --tenant <name> [--label <l>] [--admin-token <t>] [--json]";
+import { TOKEN_USAGE } from "../usage.ts";
 
 /**
  * `little token create --tenant <name>`: mints a tenant API token with the admin token

@@ -2,8 +2,7 @@ import { ApiClient, connectionFrom, isRecord, segment } from "../api-client.ts";
 import type { VersionResponse } from "../api-types.ts";
 import { parseCommand } from "../args.ts";
 import { colorEnabled, keyValues, painter, print, table } from "../output.ts";
-
-export const VERSIONS_USAGE = "versions <version-id> [--json]";
+import { VERSIONS_USAGE } from "../usage.ts";
 
 /** `little versions <id>`: a registered workflow version, its compiler lock(s) and its LWIR steps. */
 export async function versionsCommand(args: readonly string[]): Promise<number> {

@@ -25,7 +25,11 @@ export class CapabilityDriftError extends LittleError {
 }
 
 /** Top-level fields of two manifests that differ (nested values compared by canonical JSON text). */
-export function diffManifests(stored: Record<string, unknown>, current: Record<string, unknown>, serialize: (v: unknown) => string): ManifestDifference[] {
+export function diffManifests(
+  stored: Record<string, unknown>,
+  current: Record<string, unknown>,
+  serialize: (v: unknown) => string,
+): ManifestDifference[] {
   const keys = [...new Set([...Object.keys(stored), ...Object.keys(current)])].sort();
   return keys
     .filter((k) => serialize(stored[k] ?? null) !== serialize(current[k] ?? null))

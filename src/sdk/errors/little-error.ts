@@ -10,11 +10,7 @@ export abstract class LittleError extends Error {
 
   /** True for any LittleError, also across module copies (checks a brand, not the prototype). */
   static is(value: unknown): value is LittleError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as { littleError?: unknown }).littleError === true
-    );
+    return typeof value === "object" && value !== null && (value as { littleError?: unknown }).littleError === true;
   }
 
   readonly littleError = true as const;

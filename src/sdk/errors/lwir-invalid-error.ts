@@ -7,7 +7,12 @@ export class LwirInvalidError extends LittleError {
   readonly findings: readonly Finding[];
   constructor(findings: readonly Finding[]) {
     const errors = findings.filter((f) => f.severity === "error");
-    super(`LWIR is invalid (${errors.length} error${errors.length === 1 ? "" : "s"}): ${errors.slice(0, 3).map((f) => `${f.code} at ${f.path}`).join("; ")}${errors.length > 3 ? "; …" : ""}`);
+    super(
+      `LWIR is invalid (${errors.length} error${errors.length === 1 ? "" : "s"}): ${errors
+        .slice(0, 3)
+        .map((f) => `${f.code} at ${f.path}`)
+        .join("; ")}${errors.length > 3 ? "; …" : ""}`,
+    );
     this.name = "LwirInvalidError";
     this.findings = findings;
   }

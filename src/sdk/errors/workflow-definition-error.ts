@@ -6,9 +6,7 @@ export class WorkflowDefinitionError extends LittleError {
   readonly code = "workflow_definition_invalid";
   readonly findings: readonly Finding[];
   constructor(workflowId: string, findings: readonly Finding[]) {
-    super(
-      `Workflow definition "${workflowId}" is invalid: ${findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
-    );
+    super(`Workflow definition "${workflowId}" is invalid: ${findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`);
     this.name = "WorkflowDefinitionError";
     this.findings = findings;
   }

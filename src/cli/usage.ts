@@ -1,0 +1,41 @@
+/** Usage text: kept apart from the commands so `little` loads only the command it runs. */
+
+export const RUN_USAGE = "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]";
+export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--limit <n>] [--cursor <c>] [--json]";
+export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
+export const VERSIONS_USAGE = "versions <version-id> [--json]";
+export const CANCEL_USAGE = "cancel <run-id> [--json]";
+export const TOKEN_USAGE = "token create --tenant <name> [--label <l>] [--admin-token <t>] [--json]";
+
+/** `little help`. */
+export const USAGE = `usage: little <command> [args]
+
+local commands (JSON output):
+  validate <lwir.json|->   validate an LWIR document; prints {"valid","findings"}
+                           exit 0 valid, 1 invalid, 2 unreadable input
+  hash <file.json|->       print the canonical digest (RFC 8785, sha256) and the version id
+
+API commands (human output; --json for machines):
+  ${RUN_USAGE}
+                           start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s
+                           exit 1 when the run failed or was cancelled
+  ${RUNS_USAGE}
+                           list runs, newest first
+  ${EVENTS_USAGE}
+                           print a run's events; --follow streams them until the run ends
+                           --type takes comma-separated types, each may end in * (harness.*)
+  ${VERSIONS_USAGE}
+                           show a workflow version: hash, locks and LWIR steps
+  ${CANCEL_USAGE}
+                           cancel a run
+  ${TOKEN_USAGE}
+                           mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN)
+  help                     show this text
+
+API options:
+  --url <url>              server base URL (env LITTLE_URL, default http://localhost:8787)
+  --token <token>          bearer token (env LITTLE_TOKEN)
+  --json                   machine output; errors as {"error":{...}} on stderr
+
+exit codes: 0 ok, 1 invalid / run failed or cancelled, 2 usage or input error, 3 server or network error
+`;
