@@ -39,7 +39,7 @@ export class MemoryRunIndex implements RunIndex {
       )
       .filter((r) => !before || r.createdAt < before.createdAt || (r.createdAt === before.createdAt && r.runId < before.runId))
       .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0))
-      
+      .slice(0, query.limit)
       .map((r) => ({ ...r }));
   }
 
