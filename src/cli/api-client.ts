@@ -11,7 +11,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** Resolves `--url`/`LITTLE_URL` and `--token`/`LITTLE_TOKEN`; a malformed URL is a usage error (exit 2). */
 export function connectionFrom(
   flags: { url?: string | undefined; token?: string | undefined },
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Connection {
   const raw = flags.url ?? (env.LITTLE_URL || undefined) ?? DEFAULT_URL;
   let url: URL;

@@ -3,7 +3,10 @@ import { styleText } from "node:util";
 type Format = Parameters<typeof styleText>[0];
 
 /** Colour only for a TTY, and only when NO_COLOR is unset. */
-export function colorEnabled(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colorEnabled(
+  stream: { isTTY?: boolean } = process.stdout,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
   return stream.isTTY === true && env.NO_COLOR === undefined;
 }
 

@@ -2,8 +2,8 @@ import { appendEvents, type HarnessContext } from "../harness/harness-context.ts
 import type { OuterLoopContext } from "../harness/planner-prompt.ts";
 import { runPlannerSession } from "../harness/planner-session.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { digestJson } from "../identity/digest.ts";
-import { manifestHash, plannerManifest } from "../identity/planner-manifest.ts";
+import { type Digest, digestJson } from "../identity/digest.ts";
+import { manifestHash, type PlannerManifest, plannerManifest } from "../identity/planner-manifest.ts";
 import { compileAndLock, type LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { RunEventPayloads } from "../ports/run-events.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
@@ -26,54 +26,11 @@ export async function compileCycle(args: {
   priorCycles: readonly RunEventPayloads["OuterLoopCycleCompleted"][];
   registered: RunEventPayloads["WorkflowVersionRegistered"] | undefined;
   runStarted: boolean;
+  /** LWIR given with the run (`POST /v1/lwir/runs`): registered and run as is, no planner. */
+  pinnedLwir?: unknown;
 }): Promise<LockedVersion> {
-  const { env, ctx, workflow, capabilities, cycle } = args;
-  const snapshot = capabilities.snapshot;
-  const outerLoopContext = outerContext(snapshot.maxOuterCycles, cycle, args.priorCycles);
-  // Seed: the hash is present for re-plans after supervise, so cycle 1 keeps the plain manifest.
-  const priorHash = outerLoopContext && outerLoopContext.priorCycles.length > 0 ? digestJson(outerLoopContext.priorCycles) : undefined;
-  const manifest = plannerManifest(snapshot, capabilities.definitionHash, priorHash);
-  const hash = manifestHash(manifest);
-  const planner = workflow.definition.planner;
-  const resolved = env.models.resolve({
-    role: "planner",
-    slotId: snapshot.plannerConfig.modelSlotId,
-    providerId: snapshot.plannerConfig.providerId,
-    modelId: snapshot.plannerConfig.modelId,
-    declared: planner.model,
-  });
-  const outcome = await runPlannerSession(
-    {
-      sessionId: `planner:c${cycle}`,
-      cycle,
-      manifest,
-      manifestHash: hash,
-      capabilities,
-      input: args.input,
-      ...(outerLoopContext ? { outerLoopContext } : {}),
-      system: planner.system,
-      skills: planner.skills,
-      model: resolved.model,
-      slot: {
-        id: snapshot.plannerConfig.modelSlotId,
-        providerId: snapshot.plannerConfig.providerId,
-        modelId: snapshot.plannerConfig.modelId,
-        offline: resolved.offline,
-      },
-      sandbox: env.sandbox,
-    },
-    ctx,
-  );
-  if (!outcome.ok) throw new RunFailure(outcome.causeCode, outcome.message);
-  const lwir = (outcome.output as { lwir?: unknown }).lwir;
-  let locked: LockedVersion;
-  try {
-    locked = compileAndLock(lwir, capabilities);
-  } catch (error) {
-    if (LittleError.is(error))
-      throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
-    throw error;
-  }
+  const { env, ctx, capabilities, cycle } = args;
+  const { locked, manifest } = args.pinnedLwir !== undefined ? { locked: lockPinned(args.pinnedLwir, capabilities), manifest: null } : await planAndLock(args);
   const at = env.clock.now();
   if (args.registered) {
     if (args.registered.versionId !== locked.version.id || args.registered.lockHash !== locked.lockHash) {
@@ -85,7 +42,7 @@ export async function compileCycle(args: {
   } else {
     await env.versions.putVersion(locked.version, at);
     await env.versions.putLock(locked.lock, locked.lockHash, at);
-    await env.versions.putPlannerManifest(manifest, hash, capabilities.definitionHash, at);
+    if (manifest) await env.versions.putPlannerManifest(manifest.manifest, manifest.hash, capabilities.definitionHash, at);
     const warnings = locked.findings.filter((f) => f.severity === "warning");
     await appendEvents(ctx, [
       {
@@ -122,4 +79,54 @@ function outerContext(
       ...(c.summary !== undefined ? { summary: c.summary } : {}),
     })),
   };
+}
+
+type CycleArgs = Parameters<typeof compileCycle>[0];
+
+/** The planner session for this cycle, then validate + bind + lock its accepted LWIR. */
+async function planAndLock(args: CycleArgs): Promise<{ locked: LockedVersion; manifest: { manifest: PlannerManifest; hash: Digest } }> {
+  const { env, ctx, workflow, capabilities, cycle } = args;
+  const snapshot = capabilities.snapshot;
+  const outerLoopContext = outerContext(snapshot.maxOuterCycles, cycle, args.priorCycles);
+  // Seed: the hash is present for re-plans after supervise, so cycle 1 keeps the plain manifest.
+  const priorHash = outerLoopContext && outerLoopContext.priorCycles.length > 0 ? digestJson(outerLoopContext.priorCycles) : undefined;
+  const manifest = plannerManifest(snapshot, capabilities.definitionHash, priorHash);
+  const hash = manifestHash(manifest);
+  const planner = workflow.definition.planner;
+  const plannerSlot = { slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId };
+  const resolved = env.models.resolve({ role: "planner", ...plannerSlot, declared: planner.model });
+  const outcome = await runPlannerSession(
+    {
+      sessionId: `planner:c${cycle}`,
+      cycle,
+      manifest,
+      manifestHash: hash,
+      capabilities,
+      input: args.input,
+      ...(outerLoopContext ? { outerLoopContext } : {}),
+      system: planner.system,
+      skills: planner.skills,
+      model: resolved.model,
+      slot: { id: plannerSlot.slotId, providerId: plannerSlot.providerId, modelId: plannerSlot.modelId, offline: resolved.offline },
+      sandbox: env.sandbox,
+    },
+    ctx,
+  );
+  if (!outcome.ok) throw new RunFailure(outcome.causeCode, outcome.message);
+  const lwir = (outcome.output as { lwir?: unknown }).lwir;
+  try {
+    return { locked: compileAndLock(lwir, capabilities), manifest: { manifest, hash } };
+  } catch (error) {
+    if (LittleError.is(error)) throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
+    throw error;
+  }
+}
+
+function lockPinned(lwir: unknown, capabilities: DefinitionCapabilities): LockedVersion {
+  try {
+    return compileAndLock(lwir, capabilities);
+  } catch (error) {
+    if (LittleError.is(error)) throw new RunFailure("lwir_invalid", error.message, { findings: (error as { findings?: unknown }).findings });
+    throw error;
+  }
 }

@@ -16,7 +16,7 @@ import { RunFailure } from "./run-failure.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 
 /** How a drive slice ended: the run's status, and whether more slices are needed. */
-export type DriveResult = { readonly status: RunStatus; readonly yielded: boolean };
+export type DriveResult = { readonly status: RunStatus; readonly yielded: boolean; readonly wakeAt?: number };
 
 /**
  * One slice of the drive loop: replay the run's log to where it stands, then go on until the run
@@ -35,13 +35,17 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     clock: env.clock,
     deadline: env.clock.now() + env.sliceMs,
     sleep: env.sleep,
+    ...(env.signal ? { signal: env.signal } : {}),
   };
   try {
     const output = await drive(env, ctx, state);
     return await finish(env, ctx, state, { type: "RunCompleted", output });
   } catch (error) {
-    if (error instanceof SliceYieldSignal) return { status: deriveRunState(await env.log.all()).status, yielded: true };
-    if (error instanceof RunTerminatedError) return { status: deriveRunState(await env.log.all()).status, yielded: false };
+    if (error instanceof SliceYieldSignal) {
+      return { status: deriveRunState(await env.log.all()).status, yielded: true, ...(error.wakeAt !== undefined ? { wakeAt: error.wakeAt } : {}) };
+    }
+    // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
+    if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: deriveRunState(await env.log.all()).status, yielded: false };
     const failure = toRunFailure(error);
     if (!failure) throw error;
     return finish(env, ctx, state, { type: "RunFailed", failure });
@@ -72,6 +76,7 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       priorCycles: state.cyclesCompleted,
       registered: state.registered.get(cycle),
       runStarted: state.started.has(cycle),
+      ...(request.lwir !== undefined ? { pinnedLwir: request.lwir } : {}),
     });
     await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
     const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state });

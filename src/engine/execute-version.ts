@@ -1,21 +1,24 @@
-import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
-import { runWorkerSession } from "../harness/worker-session.ts";
+import type { HarnessContext } from "../harness/harness-context.ts";
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { digestJson } from "../identity/digest.ts";
+import { decodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
-import { renderTemplate } from "../lwir/evaluate-template.ts";
 import { terminalSteps } from "../lwir/graph.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
+import { runStep } from "./run-step.ts";
+
+/** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
+export const DEFAULT_MAX_CONCURRENCY = 6;
 
 /**
- * Executes a locked version's steps in dependency order and returns the terminal step's output.
- * Before each step the lock is verified against the version (fail closed on tampering); a step
- * with a recorded `StepSucceeded` is never run again.
+ * Executes a locked version: every step whose `needs` are met runs, up to `maxConcurrency` at once,
+ * so a run's wall time approaches its critical path. Before each step the lock is verified against
+ * the version (fail closed on tampering); a step with a recorded `StepSucceeded` never runs again.
+ * The first failure aborts the steps in flight and fails the run. Returns the terminal step's output.
  */
 export async function executeVersion(args: {
   env: RunEnvironment;
@@ -28,101 +31,55 @@ export async function executeVersion(args: {
   state: RunState;
 }): Promise<unknown> {
   const { ctx, locked, cycle, state } = args;
-  const steps = topologicalOrder(locked.version.lwir.steps);
+  const steps = locked.version.lwir.steps;
+  const maxConcurrency = args.workflow.definition.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  const pathOf = (step: LwirStep) => `c${cycle}/${step.id}`;
   const outputs: Record<string, unknown> = {};
+  const done = new Set<string>();
   for (const step of steps) {
-    const stepPath = `c${cycle}/${step.id}`;
-    if (state.stepOutputs.has(stepPath)) {
-      outputs[step.id] = state.stepOutputs.get(stepPath);
+    if (state.stepOutputs.has(pathOf(step))) {
+      outputs[step.id] = decodeTagged(state.stepOutputs.get(pathOf(step)));
+      done.add(step.id);
+    }
+  }
+  const abort = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
+  const running = new Map<string, Promise<{ id: string; output?: unknown; error?: unknown }>>();
+  let failure: unknown = null;
+  while (done.size < steps.length) {
+    if (failure === null) {
+      for (const step of steps) {
+        if (running.size >= maxConcurrency) break;
+        if (done.has(step.id) || running.has(step.id) || !step.needs.every((n) => done.has(n))) continue;
+        verifyLock(locked);
+        const stepPath = pathOf(step);
+        const base = { env: args.env, ctx, workflow: args.workflow, capabilities: args.capabilities, locked, input: args.input, cycle, stepPath, outputs: { ...outputs } };
+        running.set(
+          step.id,
+          runStep(step, base, state.steps.get(stepPath), signal).then(
+            (output) => ({ id: step.id, output }),
+            (error: unknown) => ({ id: step.id, error }),
+          ),
+        );
+      }
+    }
+    if (running.size === 0) break;
+    const settled = await Promise.race(running.values());
+    running.delete(settled.id);
+    if (settled.error !== undefined) {
+      if (failure === null) {
+        failure = settled.error;
+        abort.abort(settled.error);
+      }
       continue;
     }
-    verifyLock(locked);
-    if (!state.stepsStarted.has(`${stepPath}#1`)) await appendEvents(ctx, [{ type: "StepStarted", payload: { stepPath, attempt: 1 } }]);
-    const output = await runStep({ ...args, step, stepPath, outputs });
-    await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output } }]);
-    outputs[step.id] = output;
+    outputs[settled.id] = settled.output;
+    done.add(settled.id);
   }
-  const [terminal] = terminalSteps(locked.version.lwir.steps);
+  if (failure !== null) throw failure;
+  if (done.size < steps.length) throw new RunFailure("internal_error", "Some steps could not be scheduled (their needs never completed)");
+  const [terminal] = terminalSteps(steps);
   return outputs[terminal as string];
-}
-
-async function runStep(args: {
-  env: RunEnvironment;
-  ctx: HarnessContext;
-  workflow: RegisteredWorkflow;
-  capabilities: DefinitionCapabilities;
-  locked: LockedVersion;
-  input: unknown;
-  cycle: number;
-  step: LwirStep;
-  stepPath: string;
-  outputs: Record<string, unknown>;
-}): Promise<unknown> {
-  const { env, ctx, step, stepPath, capabilities, workflow } = args;
-  if (step.uses !== "ai.generate") {
-    const error = {
-      name: "StepKindNotSupported",
-      code: "step_kind_unsupported",
-      message: `${step.uses} steps are not executed by this runtime yet`,
-      retriable: false,
-    };
-    await appendEvents(ctx, [{ type: "StepFailed", payload: { stepPath, attempt: 1, error } }]);
-    throw new RunFailure("step_failed", `Step ${stepPath}: ${error.message}`);
-  }
-  const slotIndex = capabilities.snapshot.modelSlots.findIndex((s) => s.id === step.with.model);
-  const slot = capabilities.snapshot.modelSlots[slotIndex];
-  const declared = workflow.definition.models[slotIndex];
-  if (!slot || !declared)
-    throw new RunFailure("capability_drift", `Step ${stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
-  const resolved = env.models.resolve({
-    role: "worker",
-    slotId: slot.id,
-    providerId: slot.providerId,
-    modelId: slot.modelId,
-    declared: declared.model,
-  });
-  const scope = { input: args.input, steps: args.outputs };
-  const prompt = String(renderTemplate(step.with.prompt, scope));
-  const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));
-  const manifest = {
-    harnessId: capabilities.snapshot.workerConfig.harnessId,
-    role: "worker",
-    stepPath,
-    stepHash: digestJson(step),
-    modelSlot: slot,
-    skillsHash: capabilities.snapshot.workerConfig.skillsHash,
-    workflowVersionHash: args.locked.version.hash,
-    lockHash: args.locked.lockHash,
-  };
-  const outcome = await runWorkerSession(
-    {
-      sessionId: `worker:${stepPath}:a1`,
-      stepPath,
-      cycle: args.cycle,
-      step,
-      prompt,
-      ...(system !== undefined ? { system } : {}),
-      manifest,
-      manifestHash: digestJson(manifest),
-      model: resolved.model,
-      slot: { id: slot.id, providerId: slot.providerId, modelId: slot.modelId, offline: resolved.offline },
-    },
-    ctx,
-  );
-  if (!outcome.ok) {
-    await appendEvents(ctx, [
-      {
-        type: "StepFailed",
-        payload: {
-          stepPath,
-          attempt: 1,
-          error: { name: "StepFailed", code: outcome.causeCode, message: outcome.message, retriable: false },
-        },
-      },
-    ]);
-    throw new RunFailure("step_failed", outcome.message);
-  }
-  return outcome.output;
 }
 
 /** The lock must still describe this exact version; a changed byte anywhere fails closed. */
@@ -131,17 +88,4 @@ function verifyLock(locked: LockedVersion): void {
   if (recomputed.hash !== locked.lock.lwirHash || recomputed.hash !== locked.version.hash || lockHashOf(locked.lock) !== locked.lockHash) {
     throw new RunFailure("capability_drift", `Version ${locked.version.id} no longer matches its lock`);
   }
-}
-
-/** Steps in an order where each comes after everything it needs; ties keep LWIR order. */
-export function topologicalOrder<T extends { id: string; needs: readonly string[] }>(steps: readonly T[]): T[] {
-  const done = new Set<string>();
-  const out: T[] = [];
-  while (out.length < steps.length) {
-    const next = steps.find((s) => !done.has(s.id) && s.needs.every((n) => done.has(n)));
-    if (!next) throw new Error("steps have a cycle (validateLwir should have refused them)");
-    done.add(next.id);
-    out.push(next);
-  }
-  return out;
 }

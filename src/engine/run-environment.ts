@@ -30,6 +30,8 @@ export type RunEnvironment = {
   readonly sleep: (ms: number) => Promise<void>;
   /** How long this slice may start new live calls, in ms. */
   readonly sliceMs: number;
+  /** Aborted when the run is cancelled while the slice runs. */
+  readonly signal?: AbortSignal;
 };
 
 /** A catalog over a fixed list. */

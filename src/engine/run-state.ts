@@ -10,7 +10,15 @@ export type RunState = {
   readonly started: ReadonlySet<number>;
   readonly cyclesCompleted: readonly RunEventPayloads["OuterLoopCycleCompleted"][];
   readonly stepOutputs: ReadonlyMap<string, unknown>;
-  readonly stepsStarted: ReadonlySet<string>;
+  readonly steps: ReadonlyMap<string, StepProgress>;
+};
+
+/** Where one step stands: its latest attempt, and what the log says of it. */
+export type StepProgress = {
+  readonly attempt: number;
+  readonly started: boolean;
+  readonly deadline?: number;
+  readonly retryAt?: number;
 };
 
 /** Folds events into a {@link RunState}. Pure: the same events always give the same state. */
@@ -24,7 +32,7 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
   const started = new Set<number>();
   const cyclesCompleted: RunEventPayloads["OuterLoopCycleCompleted"][] = [];
   const stepOutputs = new Map<string, unknown>();
-  const stepsStarted = new Set<string>();
+  const steps = new Map<string, StepProgress>();
   for (const event of events) {
     switch (event.type) {
       case "RunRequested":
@@ -42,7 +50,14 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
         status = "running";
         break;
       case "StepStarted":
-        stepsStarted.add(`${event.payload.stepPath}#${event.payload.attempt}`);
+        steps.set(event.payload.stepPath, {
+          attempt: event.payload.attempt,
+          started: true,
+          ...(event.payload.deadline !== undefined ? { deadline: event.payload.deadline } : {}),
+        });
+        break;
+      case "StepRetried":
+        steps.set(event.payload.stepPath, { attempt: event.payload.attempt + 1, started: false, retryAt: event.payload.retryAt });
         break;
       case "StepSucceeded":
         stepOutputs.set(event.payload.stepPath, event.payload.output);
@@ -60,5 +75,5 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
       status = event.type === "RunCompleted" ? "completed" : event.type === "RunFailed" ? "failed" : "cancelled";
     }
   }
-  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, stepsStarted };
+  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, steps };
 }

@@ -10,6 +10,8 @@ export type RunWorkflowOptions = {
   readonly tools?: ToolRegistry;
   readonly tenant?: string;
   readonly trigger?: RunTrigger;
+  /** Run this LWIR as is (registered and locked against the definition), without a planner. */
+  readonly lwir?: unknown;
 };
 
 /**
@@ -28,5 +30,6 @@ export async function runWorkflow(workflow: WorkflowDefinition, input: unknown, 
     input,
     trigger: options.trigger ?? { kind: "programmatic" },
     tenant: options.tenant ?? "default",
+    ...(options.lwir !== undefined ? { lwir: options.lwir } : {}),
   });
 }

@@ -8,9 +8,12 @@ import type { Journal } from "./journal.ts";
  * re-arms its alarm and the next slice replays to this point and goes on.
  */
 export class SliceYieldSignal extends Error {
-  constructor() {
-    super("drive slice deadline reached; yielding to the next alarm");
+  /** When the next slice should start (a retry's backoff); now when absent. */
+  readonly wakeAt: number | undefined;
+  constructor(wakeAt?: number) {
+    super(wakeAt ? `waiting until ${new Date(wakeAt).toISOString()}` : "drive slice deadline reached; yielding to the next alarm");
     this.name = "SliceYieldSignal";
+    this.wakeAt = wakeAt;
   }
 }
 
@@ -23,6 +26,8 @@ export type HarnessContext = {
   /** Epoch ms after which no new live call starts in this slice. */
   readonly deadline: number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Aborted when the run is cancelled: in-flight model and tool calls stop. */
+  readonly signal?: AbortSignal;
 };
 
 /** Appends events durably and indexes them in the journal. */

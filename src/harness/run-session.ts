@@ -89,6 +89,7 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
     ...(spec.output ? { output: spec.output } : {}),
     // Retries are the durable wrapper's job, so each attempt is journaled.
     maxRetries: 0,
+    ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
   });
   const outcome = spec.interpret(result);
   if (outcome.ok) {

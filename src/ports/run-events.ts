@@ -8,7 +8,7 @@ import type { RunPlacement } from "./run-index.ts";
  */
 
 /** How a run was triggered. */
-export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic"; readonly id?: string };
+export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic" | "lwir"; readonly id?: string };
 
 /** Roles of harness sessions and the task kinds they run. */
 export type HarnessRole = "planner" | "worker" | "fixer";
@@ -31,6 +31,7 @@ export type RunCauseCode =
   | "non_deterministic_replay"
   | "planner_validation_exhausted"
   | "planner_no_lwir"
+  | "lwir_invalid"
   | "outer_loop_exhausted"
   | "model_unavailable"
   | "model_error"
@@ -38,7 +39,7 @@ export type RunCauseCode =
   | "internal_error";
 
 export type RunEventPayloads = {
-  RunRequested: { workflowId: string; input: unknown; trigger: RunTrigger; tenant: string; placement?: RunPlacement };
+  RunRequested: { workflowId: string; input: unknown; trigger: RunTrigger; tenant: string; placement?: RunPlacement; lwir?: unknown };
   "harness.session.started": {
     sessionId: string;
     role: HarnessRole;
@@ -72,9 +73,10 @@ export type RunEventPayloads = {
   "harness.tool_call.failed": { sessionId: string; callId: string; tool: string; error: RecordedError };
   WorkflowVersionRegistered: { versionId: string; versionHash: Digest; lockHash: Digest; definitionHash: Digest; warnings: unknown[] };
   RunStarted: { versionId: string; lockHash: Digest; cycle: number };
-  StepStarted: { stepPath: string; attempt: number };
+  StepStarted: { stepPath: string; attempt: number; deadline?: number };
   StepSucceeded: { stepPath: string; attempt: number; output: unknown };
   StepFailed: { stepPath: string; attempt: number; error: RecordedError };
+  StepRetried: { stepPath: string; attempt: number; retryAt: number; error: RecordedError };
   OuterLoopCycleCompleted: {
     cycleNumber: number;
     status: "completed" | "failed";

@@ -20,6 +20,8 @@ export type RunRequest = {
   readonly input: unknown;
   readonly trigger: RunTrigger;
   readonly tenant: string;
+  /** LWIR to run as is, without a planner. */
+  readonly lwir?: unknown;
 };
 
 /**

@@ -90,6 +90,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly webhook?: WebhookConfig;
   /** Hosts code may reach (code.run with `network: "allow"`); LWIR may permit only these. */
   readonly network?: readonly string[];
+  /** Steps of one run in flight at once (default 6, the production limit of outgoing connections per invocation). */
+  readonly maxConcurrency?: number;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -109,6 +111,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly placement: PlacementConfig;
   readonly webhook: WebhookConfig | null;
   readonly network: readonly string[];
+  readonly maxConcurrency?: number;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -165,6 +168,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     placement: { ...(definition.placement ?? {}) },
     webhook: definition.webhook ?? null,
     network: [...new Set(definition.network ?? [])].sort(),
+    ...(definition.maxConcurrency !== undefined ? { maxConcurrency: definition.maxConcurrency } : {}),
   };
 }
 
@@ -200,6 +204,9 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   }
   if (def.network !== undefined && (!Array.isArray(def.network) || !def.network.every((h) => typeof h === "string" && /^[a-z0-9.*-]+(:\d+)?$/i.test(h)))) {
     fail("$.network", "definition.invalid_network", "network lists host names (optionally with a port) code may reach");
+  }
+  if (def.maxConcurrency !== undefined && !(Number.isInteger(def.maxConcurrency) && def.maxConcurrency >= 1 && def.maxConcurrency <= 64)) {
+    fail("$.maxConcurrency", "definition.invalid_max_concurrency", "maxConcurrency is an integer from 1 to 64");
   }
   if (def.webhook?.input !== undefined && typeof def.webhook.input !== "function") {
     fail("$.webhook.input", "definition.invalid_webhook", "webhook.input maps the payload to the run input: a function");

@@ -24,12 +24,15 @@ export class MemoryWorld implements World {
   private readonly clock: Clock;
   private readonly sandbox: Sandbox;
   private readonly sliceMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(options: { models: ModelResolver; clock?: Clock; sandbox?: Sandbox; sliceMs?: number }) {
+  /** `sleep` waits out retry backoffs; pass one that advances a fake clock in tests. */
+  constructor(options: { models: ModelResolver; clock?: Clock; sandbox?: Sandbox; sliceMs?: number; sleep?: (ms: number) => Promise<void> }) {
     this.models = options.models;
     this.clock = options.clock ?? systemClock;
     this.sandbox = options.sandbox ?? new JustBashSandbox();
     this.sliceMs = options.sliceMs ?? 60_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   async run(request: RunRequest): Promise<RunResult> {
@@ -40,7 +43,13 @@ export class MemoryWorld implements World {
       await log.append([
         {
           type: "RunRequested",
-          payload: { workflowId: request.workflow.id, input: request.input, trigger: request.trigger, tenant: request.tenant },
+          payload: {
+            workflowId: request.workflow.id,
+            input: request.input,
+            trigger: request.trigger,
+            tenant: request.tenant,
+            ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
+          },
         },
       ]);
     }
@@ -55,10 +64,11 @@ export class MemoryWorld implements World {
         models: this.models,
         clock: this.clock,
         workflows: catalog,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        sleep: this.sleep,
         sliceMs: this.sliceMs,
       });
       if (!result.yielded) break;
+      if (result.wakeAt !== undefined) await this.sleep(Math.max(0, result.wakeAt - this.clock.now()));
     }
     return runResultOf(request.runId, await log.all());
   }

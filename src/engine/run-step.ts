@@ -1,0 +1,96 @@
+import { appendEvents, SliceYieldSignal } from "../harness/harness-context.ts";
+import { digestJson, digestPrefix } from "../identity/digest.ts";
+import { encodeTagged } from "../identity/tagged-json.ts";
+import type { LwirStep } from "../lwir/types.ts";
+import type { StepProgress } from "./run-state.ts";
+import { RunFailure } from "./run-failure.ts";
+import { StepAttemptError } from "./step-failure.ts";
+import { runAiGenerate } from "./steps/ai-generate.ts";
+import type { StepAttempt } from "./steps/step-context.ts";
+import { runToolCall } from "./steps/tool-call.ts";
+
+/** Backoffs at most this long are slept inside the slice; longer ones end it and re-arm the alarm. */
+const MAX_IN_SLICE_WAIT_MS = 2_000;
+
+/**
+ * Runs one step to success or final failure: `StepStarted` per attempt (with its deadline when the
+ * step has `timeoutMs`), `StepRetried` with the time of the next attempt (exponential backoff with
+ * deterministic jitter), `StepSucceeded` or `StepFailed`. Deadlines and retry times live in the
+ * log, so they hold across resumes.
+ */
+export async function runStep(step: LwirStep, base: Omit<StepAttempt, "attempt" | "signal">, progress: StepProgress | undefined, parent: AbortSignal): Promise<unknown> {
+  const { ctx, stepPath } = base;
+  const maxAttempts = step.retry?.maxAttempts ?? 1;
+  let attempt = progress?.attempt ?? 1;
+  let started = progress?.started ?? false;
+  let deadline = progress?.deadline;
+  const retryAt = progress?.retryAt;
+  if (retryAt !== undefined && !started) await waitUntil(base, retryAt);
+  for (;;) {
+    if (!started) {
+      deadline = step.timeoutMs !== undefined ? ctx.clock.now() + step.timeoutMs : undefined;
+      await appendEvents(ctx, [{ type: "StepStarted", payload: { stepPath, attempt, ...(deadline !== undefined ? { deadline } : {}) } }]);
+    }
+    try {
+      const output = await attemptOnce(step, { ...base, attempt, signal: parent }, deadline);
+      await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt, output: encodeTagged(output) } }]);
+      return output;
+    } catch (error) {
+      if (!(error instanceof StepAttemptError)) throw error;
+      if (error.retriable && attempt < maxAttempts) {
+        const next = ctx.clock.now() + backoffMs(step, ctx.runId, stepPath, attempt);
+        await appendEvents(ctx, [{ type: "StepRetried", payload: { stepPath, attempt, retryAt: next, error: error.toRecorded() } }]);
+        attempt += 1;
+        started = false;
+        await waitUntil(base, next);
+        continue;
+      }
+      await appendEvents(ctx, [{ type: "StepFailed", payload: { stepPath, attempt, error: error.toRecorded() } }]);
+      throw new RunFailure("step_failed", `Step ${stepPath} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${error.message}`, { stepPath, code: error.code });
+    }
+  }
+}
+
+async function attemptOnce(step: LwirStep, a: StepAttempt, deadline: number | undefined): Promise<unknown> {
+  if (deadline === undefined) return dispatch(step, a);
+  const remaining = deadline - a.ctx.clock.now();
+  if (remaining <= 0) throw new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true);
+  const timeout = AbortSignal.timeout(remaining);
+  const signal = AbortSignal.any([a.signal, timeout]);
+  try {
+    return await Promise.race([
+      dispatch(step, { ...a, signal }),
+      new Promise<never>((_, reject) => {
+        signal.addEventListener("abort", () => reject(timeout.aborted ? new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true) : signal.reason), { once: true });
+      }),
+    ]);
+  } catch (error) {
+    if (timeout.aborted && !(error instanceof RunFailure)) throw new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true);
+    throw error;
+  }
+}
+
+function dispatch(step: LwirStep, a: StepAttempt): Promise<unknown> {
+  switch (step.uses) {
+    case "ai.generate":
+      return runAiGenerate(step, a);
+    case "tool.call":
+      return runToolCall(step, a);
+    default:
+      throw new StepAttemptError("step_kind_unsupported", `${step.uses} steps are not executed by this runtime yet`, false);
+  }
+}
+
+/** `backoffMs · 2^(attempt-1)` plus up to half of it again, the same for the same step and attempt. */
+export function backoffMs(step: LwirStep, runId: string, stepPath: string, attempt: number): number {
+  const base = (step.retry?.backoffMs ?? 1_000) * 2 ** (attempt - 1);
+  const jitter = (Number.parseInt(digestPrefix(digestJson([runId, stepPath, attempt]), 8), 16) / 0xffffffff) * 0.5;
+  return Math.round(base * (1 + jitter));
+}
+
+async function waitUntil(base: Omit<StepAttempt, "attempt" | "signal">, at: number): Promise<void> {
+  const wait = at - base.ctx.clock.now();
+  if (wait <= 0) return;
+  if (wait > MAX_IN_SLICE_WAIT_MS) throw new SliceYieldSignal(at);
+  await base.ctx.sleep(wait);
+}

@@ -1,0 +1,51 @@
+import { runWorkerSession } from "../../harness/worker-session.ts";
+import { digestJson } from "../../identity/digest.ts";
+import { renderTemplate } from "../../lwir/evaluate-template.ts";
+import type { AiGenerateStep } from "../../lwir/types.ts";
+import { RunFailure } from "../run-failure.ts";
+import { StepAttemptError } from "../step-failure.ts";
+import type { StepAttempt } from "./step-context.ts";
+
+/**
+ * An `ai.generate` attempt: a worker harness session (task kind `execute_step`) with its own
+ * manifest, drift-checked on resume; the output is validated against the step's schema, and an
+ * invalid one is a retriable failure (the retry policy bounds the repairs).
+ */
+export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promise<unknown> {
+  const { capabilities, workflow } = a;
+  const slotIndex = capabilities.snapshot.modelSlots.findIndex((s) => s.id === step.with.model);
+  const slot = capabilities.snapshot.modelSlots[slotIndex];
+  const declared = workflow.definition.models[slotIndex];
+  if (!slot || !declared) throw new RunFailure("capability_drift", `Step ${a.stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
+  const resolved = a.env.models.resolve({ role: "worker", slotId: slot.id, providerId: slot.providerId, modelId: slot.modelId, declared: declared.model });
+  const scope = { input: a.input, steps: a.outputs };
+  const prompt = String(renderTemplate(step.with.prompt, scope));
+  const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));
+  const manifest = {
+    harnessId: capabilities.snapshot.workerConfig.harnessId,
+    role: "worker",
+    stepPath: a.stepPath,
+    stepHash: digestJson(step),
+    modelSlot: slot,
+    skillsHash: capabilities.snapshot.workerConfig.skillsHash,
+    workflowVersionHash: a.locked.version.hash,
+    lockHash: a.locked.lockHash,
+  };
+  const outcome = await runWorkerSession(
+    {
+      sessionId: `worker:${a.stepPath}:a${a.attempt}`,
+      stepPath: a.stepPath,
+      cycle: a.cycle,
+      step,
+      prompt,
+      ...(system !== undefined ? { system } : {}),
+      manifest,
+      manifestHash: digestJson(manifest),
+      model: resolved.model,
+      slot: { id: slot.id, providerId: slot.providerId, modelId: slot.modelId, offline: resolved.offline },
+    },
+    { ...a.ctx, signal: a.signal },
+  );
+  if (!outcome.ok) throw new StepAttemptError(outcome.causeCode === "step_failed" ? "output_invalid" : outcome.causeCode, outcome.message, true);
+  return outcome.output;
+}

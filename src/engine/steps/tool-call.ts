@@ -1,0 +1,47 @@
+import { describeTool } from "../../identity/tool-descriptors.ts";
+import { renderValue } from "../../lwir/evaluate-template.ts";
+import type { ToolCallStep } from "../../lwir/types.ts";
+import { validateJson } from "../../schema/validate-json.ts";
+import { RunFailure } from "../run-failure.ts";
+import { StepAttemptError } from "../step-failure.ts";
+import type { StepAttempt } from "./step-context.ts";
+
+/**
+ * A `tool.call` attempt. The live tool's descriptor must still hash to the one in the lock
+ * (`capability_drift` otherwise); its input is the step's rendered `with.input`, validated
+ * against the tool's input schema; its idempotency key — `<runId>:<stepPath>:a<attempt>`, passed
+ * as `toolCallId` — is the same when an attempt in flight at a crash runs again, so a tool can
+ * make its side effect exactly once.
+ */
+export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<unknown> {
+  const id = step.with.tool;
+  const locked = a.locked.lock.tools.find((t) => t.id === id);
+  const live = a.workflow.definition.tools[id] ?? a.workflow.tools[id];
+  if (!locked || !live) throw new RunFailure("capability_drift", `Step ${a.stepPath} calls tool "${id}", which is no longer provided`);
+  const descriptor = await describeTool(id, live);
+  if (descriptor.descriptorHash !== locked.descriptorHash) {
+    throw new RunFailure("capability_drift", `Tool "${id}" changed since version ${a.locked.version.id} was locked (descriptor ${descriptor.descriptorHash}, locked ${locked.descriptorHash})`, {
+      tool: id,
+      locked: locked.descriptorHash,
+      live: descriptor.descriptorHash,
+    });
+  }
+  const input = renderValue(step.with.input ?? {}, { input: a.input, steps: a.outputs });
+  const check = validateJson(descriptor.inputSchema, input, "tool.input_invalid");
+  if (!check.valid) throw new StepAttemptError("tool_input_invalid", `Input for tool "${id}" is invalid: ${check.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`, false);
+  if (typeof live.execute !== "function") throw new StepAttemptError("tool_not_executable", `Tool "${id}" has no execute function`, false);
+  const idempotencyKey = `${a.ctx.runId}:${a.stepPath}:a${a.attempt}`;
+  let output: unknown;
+  try {
+    output = await live.execute(input as never, { toolCallId: idempotencyKey, messages: [], abortSignal: a.signal, context: { idempotencyKey } } as never);
+  } catch (error) {
+    if (a.signal.aborted) throw error;
+    const fatal = (error as { retriable?: unknown }).retriable === false;
+    throw new StepAttemptError("tool_failed", `Tool "${id}" failed: ${error instanceof Error ? error.message : String(error)}`, !fatal);
+  }
+  if (descriptor.outputSchema !== null) {
+    const out = validateJson(descriptor.outputSchema, output, "tool.output_invalid");
+    if (!out.valid) throw new StepAttemptError("tool_output_invalid", `Tool "${id}" returned an output its schema refuses: ${out.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`, true);
+  }
+  return output;
+}
