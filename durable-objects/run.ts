@@ -9,10 +9,23 @@ import type { RunResult } from "../src/ports/world.ts";
 import { currentOverrides, wire } from "../src/wiring.ts";
 
 /** What `start` takes. */
-export type StartRunRequest = { runId: string; workflowId: string; input: unknown; trigger: RunTrigger; tenant?: string; placement?: RunPlacement };
+export type StartRunRequest = {
+  runId: string;
+  workflowId: string;
+  input: unknown;
+  trigger: RunTrigger;
+  tenant?: string;
+  placement?: RunPlacement;
+};
 
 /** A run as the API shows it. */
-export type RunView = RunResult & { workflowId: string | null; tenant: string | null; eventCount: number; createdAt: number | null; input?: unknown };
+export type RunView = RunResult & {
+  workflowId: string | null;
+  tenant: string | null;
+  eventCount: number;
+  createdAt: number | null;
+  input?: unknown;
+};
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
 const RESUME_AFTER_MS = 5_000;
@@ -30,6 +43,8 @@ export class RunObject extends DurableObject<Env> {
   private log: DurableObjectEventLog | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
+  /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
+  private inflight: AbortController | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -45,7 +60,16 @@ export class RunObject extends DurableObject<Env> {
     // Armed before the request is appended: a crash between the two still resumes the run.
     await this.ctx.storage.setAlarm(Date.now());
     const [requested] = await log.append([
-      { type: "RunRequested", payload: { workflowId: request.workflowId, input: request.input, trigger: request.trigger, tenant, ...(Object.keys(placement).length > 0 ? { placement } : {}) } },
+      {
+        type: "RunRequested",
+        payload: {
+          workflowId: request.workflowId,
+          input: request.input,
+          trigger: request.trigger,
+          tenant,
+          ...(Object.keys(placement).length > 0 ? { placement } : {}),
+        },
+      },
     ]);
     const at = requested?.at ?? Date.now();
     await wire(this.env).runs.upsert({
@@ -82,7 +106,11 @@ export class RunObject extends DurableObject<Env> {
   async events(options: { after?: number; limit?: number; types?: string[] } = {}): Promise<RunEvent[]> {
     const runId = this.getMeta("runId");
     if (!runId) return [];
-    return this.eventLog(runId).page({ after: options.after ?? 0, limit: options.limit ?? 100, ...(options.types ? { types: options.types } : {}) });
+    return this.eventLog(runId).page({
+      after: options.after ?? 0,
+      limit: options.limit ?? 100,
+      ...(options.types ? { types: options.types } : {}),
+    });
   }
 
   /**
@@ -137,6 +165,7 @@ export class RunObject extends DurableObject<Env> {
     const state = deriveRunState(await log.all());
     if (!state.terminal) {
       await log.append([{ type: "RunCancelled", payload: { reason } }]);
+      this.inflight?.abort(new Error(`run cancelled: ${reason}`));
       await this.index(runId, state, "cancelled");
       await this.ctx.storage.deleteAlarm();
       this.notifyEnded();
@@ -168,6 +197,8 @@ export class RunObject extends DurableObject<Env> {
     // Armed first: if this slice crashes, the run resumes from its log when this fires.
     await this.ctx.storage.setAlarm(Date.now() + RESUME_AFTER_MS);
     const wiring = wire(this.env);
+    const inflight = new AbortController();
+    this.inflight = inflight;
     try {
       const result = await driveRun({
         runId,
@@ -180,16 +211,19 @@ export class RunObject extends DurableObject<Env> {
         workflows: wiring.workflows,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         sliceMs: wiring.sliceMs,
+        signal: inflight.signal,
       });
       this.setMeta("alarmFailures", "0");
       if (result.yielded) {
-        await this.ctx.storage.setAlarm(Date.now());
+        await this.ctx.storage.setAlarm(result.wakeAt ?? Date.now());
         return;
       }
       await this.ctx.storage.deleteAlarm();
       this.notifyEnded();
     } catch (error) {
       await this.onDriveError(runId, error);
+    } finally {
+      if (this.inflight === inflight) this.inflight = null;
     }
   }
 
@@ -254,7 +288,11 @@ export class RunObject extends DurableObject<Env> {
   }
 
   private setMeta(key: string, value: string): void {
-    this.ctx.storage.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      key,
+      value,
+    );
   }
 
   private notifyEnded(): void {

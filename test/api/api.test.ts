@@ -13,7 +13,11 @@ afterEach(() => overrideWiring({}));
 
 type Json = Record<string, unknown> & { error?: { code: string; message: string; findings?: { path: string }[] } };
 
-async function call(method: string, path: string, options: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+async function call(
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   const token = options.token === undefined ? DEV : options.token;
   if (token) headers.authorization = `Bearer ${token}`;
@@ -47,12 +51,21 @@ describe("POST /v1/workflows/:id/runs (the HTTP trigger)", () => {
   });
 
   it("answers 202 at once without wait, and the same Idempotency-Key returns the same run", async () => {
-    const first = await call("POST", "/v1/workflows/support.summarize-ticket/runs", { body: { input: INPUT }, headers: { "idempotency-key": "order-77" } });
+    const first = await call("POST", "/v1/workflows/support.summarize-ticket/runs", {
+      body: { input: INPUT },
+      headers: { "idempotency-key": "order-77" },
+    });
     expect(first.status).toBe(202);
     expect(first.headers.get("location")).toContain(run(first.json).runId);
-    const again = await call("POST", "/v1/workflows/support.summarize-ticket/runs", { body: { input: INPUT }, headers: { "idempotency-key": "order-77" } });
+    const again = await call("POST", "/v1/workflows/support.summarize-ticket/runs", {
+      body: { input: INPUT },
+      headers: { "idempotency-key": "order-77" },
+    });
     expect(run(again.json).runId).toBe(run(first.json).runId);
-    const conflict = await call("POST", "/v1/workflows/support.summarize-ticket/runs", { body: { input: { ...INPUT, ticketId: "other" } }, headers: { "idempotency-key": "order-77" } });
+    const conflict = await call("POST", "/v1/workflows/support.summarize-ticket/runs", {
+      body: { input: { ...INPUT, ticketId: "other" } },
+      headers: { "idempotency-key": "order-77" },
+    });
     expect(conflict.status).toBe(409);
     expect(conflict.json.error?.code).toBe("idempotency_conflict");
   });
@@ -61,7 +74,12 @@ describe("POST /v1/workflows/:id/runs (the HTTP trigger)", () => {
     ["malformed JSON", { raw: '{"input": ' }, 400, "invalid_json"],
     ["wrong types", { body: { input: INPUT, runId: 42 } }, 400, "invalid_request"],
     ["input against the schema", { body: { input: { ticketId: 1 } } }, 422, "input_schema_error"],
-    ["a 5 MB body", { raw: JSON.stringify({ input: { ticketId: "x", transcript: "y".repeat(5 * 1024 * 1024) } }) }, 413, "payload_too_large"],
+    [
+      "a 5 MB body",
+      { raw: JSON.stringify({ input: { ticketId: "x", transcript: "y".repeat(5 * 1024 * 1024) } }) },
+      413,
+      "payload_too_large",
+    ],
     ["no token", { body: { input: INPUT }, token: null }, 401, "unauthorized"],
     ["a wrong token", { body: { input: INPUT }, token: "nope" }, 401, "unauthorized"],
   ])("refuses %s with a stable code", async (_name, options, status, code) => {
@@ -84,7 +102,8 @@ describe("POST /v1/workflows/:id/runs (the HTTP trigger)", () => {
 
 describe("runs, events and versions", () => {
   it("lists runs newest first with cursor pages, filtered by status", async () => {
-    for (let i = 0; i < 3; i++) await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT, runId: `run_list_${i}` } });
+    for (let i = 0; i < 3; i++)
+      await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT, runId: `run_list_${i}` } });
     const page1 = await call("GET", "/v1/runs?limit=2&status=completed");
     const runs1 = page1.json.runs as { runId: string }[];
     expect(runs1).toHaveLength(2);
@@ -115,14 +134,18 @@ describe("runs, events and versions", () => {
   it("streams events as SSE until the terminal event, and resumes from Last-Event-ID", async () => {
     const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs", { body: { input: INPUT } });
     const id = run(r.json).runId;
-    const res = await exports.default.fetch(`http://little.test/v1/runs/${id}/events/stream`, { headers: { authorization: `Bearer ${DEV}` } });
+    const res = await exports.default.fetch(`http://little.test/v1/runs/${id}/events/stream`, {
+      headers: { authorization: `Bearer ${DEV}` },
+    });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const text = await res.text();
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(ids[0]).toBe(1);
     expect(ids).toEqual(ids.map((_, i) => i + 1));
     expect(text).toMatch(/event: RunCompleted\n/);
-    const resumed = await exports.default.fetch(`http://little.test/v1/runs/${id}/events/stream`, { headers: { authorization: `Bearer ${DEV}`, "last-event-id": String(ids.length - 2) } });
+    const resumed = await exports.default.fetch(`http://little.test/v1/runs/${id}/events/stream`, {
+      headers: { authorization: `Bearer ${DEV}`, "last-event-id": String(ids.length - 2) },
+    });
     const again = [...(await resumed.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(again).toEqual([ids.length - 1, ids.length]);
   });
@@ -138,13 +161,19 @@ describe("runs, events and versions", () => {
     const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT } });
     const v = await call("GET", `/v1/versions/${run(r.json).versionId}`);
     expect(v.status).toBe(200);
-    expect(v.json.version).toMatchObject({ id: run(r.json).versionId, canonicalizer: "little-workflow-canonical-json@alpha", lwir: { kind: "Workflow" } });
+    expect(v.json.version).toMatchObject({
+      id: run(r.json).versionId,
+      canonicalizer: "little-workflow-canonical-json@alpha",
+      lwir: { kind: "Workflow" },
+    });
     expect((v.json.locks as { lock: { workflowVersionId: string } }[])[0]?.lock.workflowVersionId).toBe(run(r.json).versionId);
   });
 
   it("lists workflows with their definition hash", async () => {
     const r = await call("GET", "/v1/workflows");
-    expect(r.json.workflows).toEqual([expect.objectContaining({ id: "support.summarize-ticket", definitionHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) })]);
+    expect(r.json.workflows).toEqual([
+      expect.objectContaining({ id: "support.summarize-ticket", definitionHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }),
+    ]);
   });
 
   it("validates LWIR, with the binding pass when a workflow is named", async () => {
@@ -153,7 +182,10 @@ describe("runs, events and versions", () => {
     expect(bad.json.valid).toBe(false);
     const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT } });
     const lwir = ((await call("GET", `/v1/versions/${run(r.json).versionId}`)).json.version as { lwir: unknown }).lwir;
-    expect((await call("POST", "/v1/lwir/validate?workflow=support.summarize-ticket", { body: lwir })).json).toEqual({ valid: true, findings: [] });
+    expect((await call("POST", "/v1/lwir/validate?workflow=support.summarize-ticket", { body: lwir })).json).toEqual({
+      valid: true,
+      findings: [],
+    });
     const renamed = { ...(lwir as object), metadata: { name: "other.flow", version: "0.1.0" } };
     const bound = await call("POST", "/v1/lwir/validate?workflow=support.summarize-ticket", { body: renamed });
     expect((bound.json.findings as { code: string }[]).map((f) => f.code)).toEqual(["binding.workflow_name_mismatch"]);
@@ -164,7 +196,10 @@ describe("tenancy", () => {
   it("tenant B gets 404 for tenant A's run, events, stream, cancel and version", async () => {
     const a = await newTenantToken("tenant-a");
     const b = await newTenantToken("tenant-b");
-    const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { token: a, body: { input: INPUT, runId: "run_shared_name" } });
+    const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", {
+      token: a,
+      body: { input: INPUT, runId: "run_shared_name" },
+    });
     expect(run(r.json).status).toBe("completed");
     for (const [method, path] of [
       ["GET", "/v1/runs/run_shared_name"],
@@ -178,7 +213,10 @@ describe("tenancy", () => {
     }
     expect((await call("GET", "/v1/runs", { token: b })).json.runs).toEqual([]);
     // B choosing the same run id gets its own run, not A's.
-    const own = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { token: b, body: { input: { ...INPUT, ticketId: "B" }, runId: "run_shared_name" } });
+    const own = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", {
+      token: b,
+      body: { input: { ...INPUT, ticketId: "B" }, runId: "run_shared_name" },
+    });
     expect(own.status).toBe(200);
     expect(run(own.json).output).toBeDefined();
     expect(run(own.json).runId).toBe("run_shared_name");
@@ -186,7 +224,9 @@ describe("tenancy", () => {
 
   it("creating tokens needs the admin token", async () => {
     expect((await call("POST", "/v1/tokens", { body: { tenant: "x" } })).status).toBe(401);
-    expect((await call("POST", "/v1/tokens", { token: "test-admin-token", body: { tenant: "Bad Name" } })).json.error?.code).toBe("invalid_request");
+    expect((await call("POST", "/v1/tokens", { token: "test-admin-token", body: { tenant: "Bad Name" } })).json.error?.code).toBe(
+      "invalid_request",
+    );
   });
 });
 
@@ -218,20 +258,31 @@ describe("webhooks (Standard Webhooks)", () => {
   });
 
   it.each([
-    ["a bad signature", () => ({ ...sign("msg_bad", body), "webhook-signature": "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" }), 401, "webhook_signature_invalid"],
+    [
+      "a bad signature",
+      () => ({ ...sign("msg_bad", body), "webhook-signature": "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" }),
+      401,
+      "webhook_signature_invalid",
+    ],
     ["a body changed after signing", () => sign("msg_tamper", `${body} `), 401, "webhook_signature_invalid"],
     ["an expired timestamp", () => sign("msg_old", body, new Date(Date.now() - 6 * 60_000)), 401, "webhook_timestamp_invalid"],
     ["a future timestamp", () => sign("msg_future", body, new Date(Date.now() + 6 * 60_000)), 401, "webhook_timestamp_invalid"],
     ["missing headers", () => ({ "webhook-id": "msg_x" }), 400, "webhook_headers_missing"],
   ])("refuses %s", async (_name, headers, status, code) => {
-    const r = await call("POST", "/v1/hooks/support.summarize-ticket", { token: null, raw: body, headers: headers() as Record<string, string> });
+    const r = await call("POST", "/v1/hooks/support.summarize-ticket", {
+      token: null,
+      raw: body,
+      headers: headers() as Record<string, string>,
+    });
     expect(r.status).toBe(status);
     expect(r.json.error?.code).toBe(code);
   });
 
   it("turns one delivery sent 20 times concurrently into exactly one run", async () => {
     const headers = sign("msg_storm", body);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/v1/hooks/support.summarize-ticket", { token: null, raw: body, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call("POST", "/v1/hooks/support.summarize-ticket", { token: null, raw: body, headers })),
+    );
     const ids = new Set(answers.map((a) => run(a.json).runId));
     expect(ids.size).toBe(1);
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);

@@ -25,7 +25,11 @@ const seed = {
   kind: "Workflow",
   metadata: { name: "support.summarize-ticket", version: "0.1.0", description: "Summarize a support ticket and classify severity." },
   input: {
-    schema: { type: "object", required: ["ticketId", "transcript"], properties: { ticketId: { type: "string" }, transcript: { type: "string" } } },
+    schema: {
+      type: "object",
+      required: ["ticketId", "transcript"],
+      properties: { ticketId: { type: "string" }, transcript: { type: "string" } },
+    },
   },
   output: {
     schema: {
@@ -53,11 +57,17 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "little-cli-"));
   await writeFile(file("seed.json"), JSON.stringify(seed));
   await writeFile(file("seed-reordered.json"), JSON.stringify(Object.fromEntries(Object.entries(seed).reverse())));
-  await writeFile(file("invalid.json"), JSON.stringify({ ...seed, steps: [{ ...seed.steps[0], with: { model: "gpt-5", prompt: "{{ input.__proto__ }}" } }] }));
+  await writeFile(
+    file("invalid.json"),
+    JSON.stringify({ ...seed, steps: [{ ...seed.steps[0], with: { model: "gpt-5", prompt: "{{ input.__proto__ }}" } }] }),
+  );
   await writeFile(file("broken.json"), '{"apiVersion": ');
   await writeFile(file("big.json"), JSON.stringify({ pad: "x".repeat(5 * 1024 * 1024) }));
   await writeFile(file("deep.json"), `${"[".repeat(100_000)}${"]".repeat(100_000)}`);
-  await writeFile(file("wrong-types.json"), JSON.stringify({ apiVersion: 1, kind: [], metadata: "x", input: 3, output: null, permissions: [], steps: {} }));
+  await writeFile(
+    file("wrong-types.json"),
+    JSON.stringify({ apiVersion: 1, kind: [], metadata: "x", input: 3, output: null, permissions: [], steps: {} }),
+  );
 });
 
 afterAll(async () => {

@@ -3,8 +3,18 @@ import { describe, expect, it } from "vitest";
 
 describe("D1 migrations (migrations/, applied with applyD1Migrations)", () => {
   it("create the version, definition, lock, manifest, run index, token and webhook delivery tables", async () => {
-    const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '_cf_%' ORDER BY name").all<{ name: string }>();
-    expect(results.map((r) => r.name)).toEqual(["api_tokens", "compiler_locks", "planner_manifests", "runs", "webhook_deliveries", "workflow_definitions", "workflow_versions"]);
+    const { results } = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+    ).all<{ name: string }>();
+    expect(results.map((r) => r.name)).toEqual([
+      "api_tokens",
+      "compiler_locks",
+      "planner_manifests",
+      "runs",
+      "webhook_deliveries",
+      "workflow_definitions",
+      "workflow_versions",
+    ]);
   });
 
   it("refuse a second version row with the same hash (versions are content-addressed)", async () => {

@@ -18,7 +18,13 @@ describe("EnvModelResolver: offline, auto and live modes", () => {
 
   it("live with the key set resolves the declared provider model, not the offline one", () => {
     const resolver = new EnvModelResolver({ mode: "live", secrets: { OPENAI_API_KEY: "sk-test" } });
-    const resolved = resolver.resolve({ role: "worker", slotId: "gpt-4o-mini", providerId: "openai.responses", modelId: "gpt-4o-mini", declared: declared as never });
+    const resolved = resolver.resolve({
+      role: "worker",
+      slotId: "gpt-4o-mini",
+      providerId: "openai.responses",
+      modelId: "gpt-4o-mini",
+      declared: declared as never,
+    });
     expect(resolved.offline).toBe(false);
     expect(resolved.model).toBe(declared);
   });

@@ -1,0 +1,137 @@
+import { stripVTControlCharacters } from "node:util";
+import { describe, expect, it } from "vitest";
+import { normalizeWaitFlag } from "../../src/cli/commands/run.ts";
+import { summarizeEvent, typeMatcher } from "../../src/cli/event-summary.ts";
+import { colorEnabled, formatDuration, keyValues, painter, table } from "../../src/cli/output.ts";
+import { SseParser } from "../../src/cli/sse.ts";
+
+/** The CLI's pure parts, exercised directly (the commands are tested end to end in api-commands.test.ts). */
+
+describe("SseParser", () => {
+  const feed = (chunks: string[], end = true) => {
+    const parser = new SseParser();
+    const messages = chunks.flatMap((chunk) => parser.push(chunk));
+    if (end) messages.push(...parser.end());
+    return { parser, messages };
+  };
+
+  it("parses id, event and data; ignores comments; joins multi-line data", () => {
+    const { parser, messages } = feed([': comment\nretry: 250\n\nid: 1\nevent: RunStarted\ndata: {"a":\ndata: 1}\n\n']);
+    expect(messages).toEqual([{ id: "1", event: "RunStarted", data: '{"a":\n1}' }]);
+    expect(parser.retryMs).toBe(250);
+    expect(parser.lastEventId).toBe("1");
+  });
+
+  it("gives the same messages however the text is split, for LF, CRLF and CR line ends", () => {
+    const text = "id: 7\nevent: StepStarted\ndata: x\n\n:keepalive\n\nid: 8\ndata:y\n\n";
+    for (const ending of ["\n", "\r\n", "\r"]) {
+      const source = text.replaceAll("\n", ending);
+      const whole = feed([source]).messages;
+      expect(whole).toEqual([
+        { id: "7", event: "StepStarted", data: "x" },
+        { id: "8", event: "message", data: "y" },
+      ]);
+      for (let cut = 1; cut < source.length; cut++) {
+        expect(feed([source.slice(0, cut), source.slice(cut)]).messages).toEqual(whole);
+      }
+      expect(feed(source.split("")).messages).toEqual(whole);
+    }
+  });
+
+  it("never dispatches a message the connection cut off before its blank line", () => {
+    const { messages } = feed(['id: 1\ndata: a\n\nid: 2\ndata: {"seq":2']);
+    expect(messages).toEqual([{ id: "1", event: "message", data: "a" }]);
+  });
+
+  it("ignores a retry that is not a number and an id with NUL", () => {
+    const { parser } = feed(["retry: soon\nid: a\u0000b\ndata: x\n\n"]);
+    expect(parser.retryMs).toBeUndefined();
+    expect(parser.lastEventId).toBeUndefined();
+  });
+});
+
+describe("typeMatcher", () => {
+  it("matches exact names and prefix globs, comma-separated", () => {
+    const match = typeMatcher("harness.*, RunFailed");
+    expect(match("harness.model.called")).toBe(true);
+    expect(match("RunFailed")).toBe(true);
+    expect(match("RunFailedSoon")).toBe(false);
+    expect(match("StepStarted")).toBe(false);
+    expect(typeMatcher(undefined)("anything")).toBe(true);
+    expect(typeMatcher("*")("anything")).toBe(true);
+  });
+});
+
+describe("summarizeEvent", () => {
+  const event = (type: string, payload: unknown) => ({ seq: 1, runId: "r", type, at: 0, payload });
+
+  it("picks the fields one looks for first", () => {
+    expect(summarizeEvent(event("harness.model.called", { callId: "c1", providerId: "openai", modelId: "m", turn: 2 }))).toBe(
+      "c1  openai/m  turn=2",
+    );
+    expect(summarizeEvent(event("harness.tool_call.started", { tool: "kb.search", callId: "t1" }))).toBe("kb.search  t1");
+    expect(summarizeEvent(event("RunFailed", { causeCode: "model_error", message: "boom" }))).toBe("model_error:  boom");
+    expect(summarizeEvent(event("StepSucceeded", { stepPath: "a/b", attempt: 2, output: {} }))).toBe("a/b  attempt=2");
+    expect(summarizeEvent(event("StepFailed", { stepPath: "a", attempt: 1, error: { code: "E", message: "bad" } }))).toBe(
+      "a  attempt=1  E: bad",
+    );
+    expect(summarizeEvent(event("RunCompleted", { versionId: "v", usage: { totalTokens: 9 } }))).toBe("v  9 tokens");
+  });
+
+  it("survives missing payload fields and unknown types", () => {
+    expect(summarizeEvent(event("RunFailed", null))).toBe("");
+    expect(summarizeEvent(event("harness.model.called", "junk"))).toBe("");
+    expect(summarizeEvent(event("SomethingNew", { a: "x".repeat(200) }))).toMatch(/^\{"a":"x+…$/);
+  });
+});
+
+describe("output", () => {
+  it("colours only a TTY without NO_COLOR", () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colorEnabled({}, {})).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+  });
+
+  it("aligns table columns by their visible width, with or without colour", () => {
+    const rows = [
+      ["run_1", { text: "completed", format: "green" as const }, "x"],
+      ["run_22222", { text: "failed", format: "red" as const }, "y"],
+    ];
+    const plain = table(["ID", "STATUS", "NOTE"], rows, painter(false));
+    expect(plain).toBe("ID         STATUS     NOTE\nrun_1      completed  x\nrun_22222  failed     y");
+    const coloured = table(["ID", "STATUS", "NOTE"], rows, painter(true));
+    expect(coloured).toContain("\u001b[");
+    expect(stripVTControlCharacters(coloured)).toBe(plain);
+  });
+
+  it("aligns label/value lines, continuing multi-line values and skipping absent ones", () => {
+    const text = keyValues(
+      [
+        ["status", "ok"],
+        ["gone", undefined],
+        ["output", "{\n  a\n}"],
+      ],
+      painter(false),
+    );
+    expect(text).toBe("status  ok\noutput  {\n          a\n        }");
+  });
+
+  it("formats durations", () => {
+    expect(formatDuration(400)).toBe("400ms");
+    expect(formatDuration(1500)).toBe("1.5s");
+    expect(formatDuration(125_000)).toBe("2m 05s");
+    expect(formatDuration(7_380_000)).toBe("2h 03m");
+    expect(formatDuration(-1)).toBe("-");
+  });
+});
+
+describe("--wait", () => {
+  it("takes an optional number of seconds", () => {
+    expect(normalizeWaitFlag(["wf", "--wait"])).toEqual(["wf", "--wait=60"]);
+    expect(normalizeWaitFlag(["wf", "--wait", "15", "--json"])).toEqual(["wf", "--wait=15", "--json"]);
+    expect(normalizeWaitFlag(["--wait", "--json", "wf"])).toEqual(["--wait=60", "--json", "wf"]);
+    expect(normalizeWaitFlag(["--wait=5", "wf"])).toEqual(["--wait=5", "wf"]);
+    expect(normalizeWaitFlag(["wf", "--", "--wait"])).toEqual(["wf", "--", "--wait"]);
+  });
+});
