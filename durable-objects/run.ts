@@ -16,6 +16,8 @@ export type StartRunRequest = {
   trigger: RunTrigger;
   tenant?: string;
   placement?: RunPlacement;
+  /** LWIR to run as is, without a planner (`POST /v1/lwir/runs`). */
+  lwir?: unknown;
 };
 
 /** A run as the API shows it. */
@@ -68,6 +70,7 @@ export class RunObject extends DurableObject<Env> {
           trigger: request.trigger,
           tenant,
           ...(Object.keys(placement).length > 0 ? { placement } : {}),
+          ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
         },
       },
     ]);

@@ -32,6 +32,8 @@ export type StartRunArgs = {
   readonly continent?: string;
   /** What a repeated start must match, else 409 with this code. */
   readonly conflictCode: string;
+  /** LWIR to run as is, without a planner. */
+  readonly lwir?: unknown;
 };
 
 export type StartedRun = {
@@ -64,6 +66,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     trigger: args.trigger,
     tenant: args.tenant,
     placement,
+    ...(args.lwir !== undefined ? { lwir: args.lwir } : {}),
   });
   if (
     !started.created &&

@@ -30,7 +30,8 @@ export async function compileCycle(args: {
   pinnedLwir?: unknown;
 }): Promise<LockedVersion> {
   const { env, ctx, capabilities, cycle } = args;
-  const { locked, manifest } = args.pinnedLwir !== undefined ? { locked: lockPinned(args.pinnedLwir, capabilities), manifest: null } : await planAndLock(args);
+  const { locked, manifest } =
+    args.pinnedLwir !== undefined ? { locked: lockPinned(args.pinnedLwir, capabilities), manifest: null } : await planAndLock(args);
   const at = env.clock.now();
   if (args.registered) {
     if (args.registered.versionId !== locked.version.id || args.registered.lockHash !== locked.lockHash) {
@@ -93,7 +94,11 @@ async function planAndLock(args: CycleArgs): Promise<{ locked: LockedVersion; ma
   const manifest = plannerManifest(snapshot, capabilities.definitionHash, priorHash);
   const hash = manifestHash(manifest);
   const planner = workflow.definition.planner;
-  const plannerSlot = { slotId: snapshot.plannerConfig.modelSlotId, providerId: snapshot.plannerConfig.providerId, modelId: snapshot.plannerConfig.modelId };
+  const plannerSlot = {
+    slotId: snapshot.plannerConfig.modelSlotId,
+    providerId: snapshot.plannerConfig.providerId,
+    modelId: snapshot.plannerConfig.modelId,
+  };
   const resolved = env.models.resolve({ role: "planner", ...plannerSlot, declared: planner.model });
   const outcome = await runPlannerSession(
     {
@@ -117,7 +122,8 @@ async function planAndLock(args: CycleArgs): Promise<{ locked: LockedVersion; ma
   try {
     return { locked: compileAndLock(lwir, capabilities), manifest: { manifest, hash } };
   } catch (error) {
-    if (LittleError.is(error)) throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
+    if (LittleError.is(error))
+      throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
     throw error;
   }
 }
@@ -126,7 +132,8 @@ function lockPinned(lwir: unknown, capabilities: DefinitionCapabilities): Locked
   try {
     return compileAndLock(lwir, capabilities);
   } catch (error) {
-    if (LittleError.is(error)) throw new RunFailure("lwir_invalid", error.message, { findings: (error as { findings?: unknown }).findings });
+    if (LittleError.is(error))
+      throw new RunFailure("lwir_invalid", error.message, { findings: (error as { findings?: unknown }).findings });
     throw error;
   }
 }

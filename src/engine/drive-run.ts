@@ -42,10 +42,15 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     return await finish(env, ctx, state, { type: "RunCompleted", output });
   } catch (error) {
     if (error instanceof SliceYieldSignal) {
-      return { status: deriveRunState(await env.log.all()).status, yielded: true, ...(error.wakeAt !== undefined ? { wakeAt: error.wakeAt } : {}) };
+      return {
+        status: deriveRunState(await env.log.all()).status,
+        yielded: true,
+        ...(error.wakeAt !== undefined ? { wakeAt: error.wakeAt } : {}),
+      };
     }
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
-    if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: deriveRunState(await env.log.all()).status, yielded: false };
+    if (error instanceof RunTerminatedError || env.signal?.aborted)
+      return { status: deriveRunState(await env.log.all()).status, yielded: false };
     const failure = toRunFailure(error);
     if (!failure) throw error;
     return finish(env, ctx, state, { type: "RunFailed", failure });

@@ -53,7 +53,17 @@ export async function executeVersion(args: {
         if (done.has(step.id) || running.has(step.id) || !step.needs.every((n) => done.has(n))) continue;
         verifyLock(locked);
         const stepPath = pathOf(step);
-        const base = { env: args.env, ctx, workflow: args.workflow, capabilities: args.capabilities, locked, input: args.input, cycle, stepPath, outputs: { ...outputs } };
+        const base = {
+          env: args.env,
+          ctx,
+          workflow: args.workflow,
+          capabilities: args.capabilities,
+          locked,
+          input: args.input,
+          cycle,
+          stepPath,
+          outputs: { ...outputs },
+        };
         running.set(
           step.id,
           runStep(step, base, state.steps.get(stepPath), signal).then(

@@ -2,8 +2,8 @@ import { appendEvents, SliceYieldSignal } from "../harness/harness-context.ts";
 import { digestJson, digestPrefix } from "../identity/digest.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
 import type { LwirStep } from "../lwir/types.ts";
-import type { StepProgress } from "./run-state.ts";
 import { RunFailure } from "./run-failure.ts";
+import type { StepProgress } from "./run-state.ts";
 import { StepAttemptError } from "./step-failure.ts";
 import { runAiGenerate } from "./steps/ai-generate.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
@@ -18,7 +18,12 @@ const MAX_IN_SLICE_WAIT_MS = 2_000;
  * deterministic jitter), `StepSucceeded` or `StepFailed`. Deadlines and retry times live in the
  * log, so they hold across resumes.
  */
-export async function runStep(step: LwirStep, base: Omit<StepAttempt, "attempt" | "signal">, progress: StepProgress | undefined, parent: AbortSignal): Promise<unknown> {
+export async function runStep(
+  step: LwirStep,
+  base: Omit<StepAttempt, "attempt" | "signal">,
+  progress: StepProgress | undefined,
+  parent: AbortSignal,
+): Promise<unknown> {
   const { ctx, stepPath } = base;
   const maxAttempts = step.retry?.maxAttempts ?? 1;
   let attempt = progress?.attempt ?? 1;
@@ -46,7 +51,10 @@ export async function runStep(step: LwirStep, base: Omit<StepAttempt, "attempt" 
         continue;
       }
       await appendEvents(ctx, [{ type: "StepFailed", payload: { stepPath, attempt, error: error.toRecorded() } }]);
-      throw new RunFailure("step_failed", `Step ${stepPath} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${error.message}`, { stepPath, code: error.code });
+      throw new RunFailure("step_failed", `Step ${stepPath} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${error.message}`, {
+        stepPath,
+        code: error.code,
+      });
     }
   }
 }
@@ -61,11 +69,21 @@ async function attemptOnce(step: LwirStep, a: StepAttempt, deadline: number | un
     return await Promise.race([
       dispatch(step, { ...a, signal }),
       new Promise<never>((_, reject) => {
-        signal.addEventListener("abort", () => reject(timeout.aborted ? new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true) : signal.reason), { once: true });
+        signal.addEventListener(
+          "abort",
+          () =>
+            reject(
+              timeout.aborted
+                ? new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true)
+                : signal.reason,
+            ),
+          { once: true },
+        );
       }),
     ]);
   } catch (error) {
-    if (timeout.aborted && !(error instanceof RunFailure)) throw new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true);
+    if (timeout.aborted && !(error instanceof RunFailure))
+      throw new StepAttemptError("step_timeout", `Step ${a.stepPath} passed its ${step.timeoutMs} ms timeout`, true);
     throw error;
   }
 }

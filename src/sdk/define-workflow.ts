@@ -202,7 +202,10 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   if (jurisdiction !== undefined && jurisdiction !== "eu" && jurisdiction !== "fedramp") {
     fail("$.placement.jurisdiction", "definition.invalid_jurisdiction", 'placement.jurisdiction is "eu" or "fedramp"');
   }
-  if (def.network !== undefined && (!Array.isArray(def.network) || !def.network.every((h) => typeof h === "string" && /^[a-z0-9.*-]+(:\d+)?$/i.test(h)))) {
+  if (
+    def.network !== undefined &&
+    (!Array.isArray(def.network) || !def.network.every((h) => typeof h === "string" && /^[a-z0-9.*-]+(:\d+)?$/i.test(h)))
+  ) {
     fail("$.network", "definition.invalid_network", "network lists host names (optionally with a port) code may reach");
   }
   if (def.maxConcurrency !== undefined && !(Number.isInteger(def.maxConcurrency) && def.maxConcurrency >= 1 && def.maxConcurrency <= 64)) {

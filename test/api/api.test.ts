@@ -192,6 +192,39 @@ describe("runs, events and versions", () => {
   });
 });
 
+describe("POST /v1/lwir/runs (a given LWIR, no planner)", () => {
+  it("runs a version's LWIR again with no planner session, to the same version", async () => {
+    const first = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT } });
+    const lwir = ((await call("GET", `/v1/versions/${run(first.json).versionId}`)).json.version as { lwir: unknown }).lwir;
+    const r = await call("POST", "/v1/lwir/runs?wait=20", { body: { lwir, input: { ...INPUT, ticketId: "T-43" } } });
+    expect(r.status).toBe(200);
+    expect(run(r.json)).toMatchObject({ status: "completed", versionId: run(first.json).versionId });
+    const events = (await call("GET", `/v1/runs/${run(r.json).runId}/events?limit=1000`)).json.events as {
+      type: string;
+      payload: { role?: string; trigger?: { kind: string } };
+    }[];
+    expect(events.some((e) => e.type === "harness.session.started" && e.payload.role === "planner")).toBe(false);
+    expect(events[0]?.payload.trigger?.kind).toBe("lwir");
+  });
+
+  it("refuses invalid or unbound LWIR with 400 lwir_invalid and the findings, starting nothing", async () => {
+    const invalid = await call("POST", "/v1/lwir/runs", { body: { lwir: { apiVersion: "nope" }, input: INPUT } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.error?.code).toBe("lwir_invalid");
+    expect(invalid.json.error?.findings?.length).toBeGreaterThan(0);
+    const first = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT } });
+    const lwir = ((await call("GET", `/v1/versions/${run(first.json).versionId}`)).json.version as { lwir: Record<string, unknown> }).lwir;
+    const unbound = await call("POST", "/v1/lwir/runs", {
+      body: {
+        lwir: { ...lwir, permissions: { models: ["gpt-5", "gpt-4o-mini", "claude"], tools: [], secrets: [], network: [] } },
+        input: INPUT,
+      },
+    });
+    expect(unbound.status).toBe(400);
+    expect(unbound.json.error?.findings?.map((f) => (f as { code?: string }).code)).toContain("binding.model_not_in_snapshot");
+  });
+});
+
 describe("tenancy", () => {
   it("tenant B gets 404 for tenant A's run, events, stream, cancel and version", async () => {
     const a = await newTenantToken("tenant-a");
@@ -298,6 +331,7 @@ describe("OpenAPI", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         "/v1/hooks/{workflowId}",
+        "/v1/lwir/runs",
         "/v1/lwir/validate",
         "/v1/runs",
         "/v1/runs/{runId}",

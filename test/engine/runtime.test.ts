@@ -11,7 +11,11 @@ import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { result } from "../support/scripted-models.ts";
 
-const FAST = new MockLanguageModelV4({ provider: "mock", modelId: "fast", doGenerate: async () => result([{ type: "text", text: '"ok"' }]) });
+const FAST = new MockLanguageModelV4({
+  provider: "mock",
+  modelId: "fast",
+  doGenerate: async () => result([{ type: "text", text: '"ok"' }]),
+});
 
 /** A fake clock whose sleep advances it at once. */
 function fakeTime(start = 1_800_000_000_000) {
@@ -27,7 +31,10 @@ function fakeTime(start = 1_800_000_000_000) {
   };
 }
 
-function workflowWith(tools: Record<string, ReturnType<typeof tool>>, options: { maxConcurrency?: number; slowModel?: MockLanguageModelV4 } = {}) {
+function workflowWith(
+  tools: Record<string, ReturnType<typeof tool>>,
+  options: { maxConcurrency?: number; slowModel?: MockLanguageModelV4 } = {},
+) {
   return defineWorkflow({
     id: "runtime.test",
     description: "Exercises the step runtime.",
@@ -70,7 +77,13 @@ describe("tool.call steps", () => {
     const lwir = lwirOf(
       [
         { id: "first", uses: "tool.call", needs: [], with: { tool: "double", input: { n: "{{ input.n }}" } }, output: { mode: "json" } },
-        { id: "second", uses: "tool.call", needs: ["first"], with: { tool: "double", input: { n: "{{ steps.first.output.value }}" } }, output: { mode: "json" } },
+        {
+          id: "second",
+          uses: "tool.call",
+          needs: ["first"],
+          with: { tool: "double", input: { n: "{{ steps.first.output.value }}" } },
+          output: { mode: "json" },
+        },
       ],
       { tools: ["double"] },
     );
@@ -88,7 +101,9 @@ describe("tool.call steps", () => {
 
   it("refuses LWIR that fails validation or binding with lwir_invalid and its findings", async () => {
     const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) } });
-    const lwir = lwirOf([{ id: "x", uses: "tool.call", needs: [], with: { tool: "missing" }, output: { mode: "json" } }], { tools: ["missing"] });
+    const lwir = lwirOf([{ id: "x", uses: "tool.call", needs: [], with: { tool: "missing" }, output: { mode: "json" } }], {
+      tools: ["missing"],
+    });
     const r = await runWorkflow(workflowWith({}), { n: 1 }, { world, runId: "run_bad_lwir", lwir });
     expect(r.cause?.code).toBe("lwir_invalid");
     expect(JSON.stringify(r.cause?.details)).toContain("binding.tool_not_in_snapshot");
@@ -107,11 +122,25 @@ describe("tool.call steps", () => {
       },
     });
     const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) }, clock: time.clock, sleep: time.sleep });
-    const lwir = lwirOf([{ id: "flaky", uses: "tool.call", needs: [], with: { tool: "flaky" }, output: { mode: "json" }, retry: { maxAttempts: 3, backoffMs: 1000 } }], { tools: ["flaky"] });
+    const lwir = lwirOf(
+      [
+        {
+          id: "flaky",
+          uses: "tool.call",
+          needs: [],
+          with: { tool: "flaky" },
+          output: { mode: "json" },
+          retry: { maxAttempts: 3, backoffMs: 1000 },
+        },
+      ],
+      { tools: ["flaky"] },
+    );
     const r = await runWorkflow(workflowWith({ flaky }), { n: 1 }, { world, runId: "run_retry", lwir });
     expect(r.output).toEqual({ attempts: 3 });
     const events = (await world.logs.get("run_retry")?.all()) ?? [];
-    const retried = events.filter((e) => e.type === "StepRetried").map((e) => e.payload as { attempt: number; retryAt: number; error: { code: string; retriable: boolean } });
+    const retried = events
+      .filter((e) => e.type === "StepRetried")
+      .map((e) => e.payload as { attempt: number; retryAt: number; error: { code: string; retriable: boolean } });
     expect(retried.map((p) => p.attempt)).toEqual([1, 2]);
     expect(retried.every((p) => p.error.code === "tool_failed" && p.error.retriable)).toBe(true);
     const step = lwir.steps[0] as never;
@@ -127,7 +156,19 @@ describe("tool.call steps", () => {
     const broken = tool({ description: "Always fails", inputSchema: z.object({}), execute: async () => Promise.reject(new Error("down")) });
     const time = fakeTime();
     const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) }, clock: time.clock, sleep: time.sleep });
-    const lwir = lwirOf([{ id: "b", uses: "tool.call", needs: [], with: { tool: "broken" }, output: { mode: "json" }, retry: { maxAttempts: 2, backoffMs: 10 } }], { tools: ["broken"] });
+    const lwir = lwirOf(
+      [
+        {
+          id: "b",
+          uses: "tool.call",
+          needs: [],
+          with: { tool: "broken" },
+          output: { mode: "json" },
+          retry: { maxAttempts: 2, backoffMs: 10 },
+        },
+      ],
+      { tools: ["broken"] },
+    );
     const r = await runWorkflow(workflowWith({ broken }), { n: 1 }, { world, runId: "run_fail", lwir });
     expect(r.cause?.code).toBe("step_failed");
     const failed = ((await world.logs.get("run_fail")?.all()) ?? []).find((e) => e.type === "StepFailed");
@@ -138,10 +179,13 @@ describe("tool.call steps", () => {
     const hang = tool({
       description: "Never answers",
       inputSchema: z.object({}),
-      execute: (_: unknown, o: { abortSignal?: AbortSignal }) => new Promise((_, reject) => o.abortSignal?.addEventListener("abort", () => reject(new Error("aborted")))),
+      execute: (_: unknown, o: { abortSignal?: AbortSignal }) =>
+        new Promise((_, reject) => o.abortSignal?.addEventListener("abort", () => reject(new Error("aborted")))),
     });
     const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) } });
-    const lwir = lwirOf([{ id: "h", uses: "tool.call", needs: [], with: { tool: "hang" }, output: { mode: "json" }, timeoutMs: 50 }], { tools: ["hang"] });
+    const lwir = lwirOf([{ id: "h", uses: "tool.call", needs: [], with: { tool: "hang" }, output: { mode: "json" }, timeoutMs: 50 }], {
+      tools: ["hang"],
+    });
     const r = await runWorkflow(workflowWith({ hang }), { n: 1 }, { world, runId: "run_timeout", lwir });
     expect(r.cause?.code).toBe("step_failed");
     const events = (await world.logs.get("run_timeout")?.all()) ?? [];
@@ -153,7 +197,9 @@ describe("tool.call steps", () => {
     const v1 = tool({ description: "Looks a customer up", inputSchema: z.object({}), execute: async () => ({ plan: "pro" }) });
     const v2 = tool({ description: "Looks a customer up by email", inputSchema: z.object({}), execute: async () => ({ plan: "pro" }) });
     const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) } });
-    const lwir = lwirOf([{ id: "l", uses: "tool.call", needs: [], with: { tool: "lookup" }, output: { mode: "json" } }], { tools: ["lookup"] });
+    const lwir = lwirOf([{ id: "l", uses: "tool.call", needs: [], with: { tool: "lookup" }, output: { mode: "json" } }], {
+      tools: ["lookup"],
+    });
     await runWorkflow(workflowWith({ lookup: v1 }), { n: 1 }, { world, runId: "run_tool_drift", lwir });
     const log = world.logs.get("run_tool_drift");
     const events = (await log?.all()) ?? [];
@@ -178,10 +224,26 @@ describe("scheduling", () => {
         return i;
       },
     });
-    const branches = Array.from({ length: 20 }, (_, i) => ({ id: `b${i}`, uses: "tool.call", needs: [], with: { tool: "slow", input: { i } }, output: { mode: "json" } }));
-    const join = { id: "join", uses: "tool.call", needs: branches.map((b) => b.id), with: { tool: "slow", input: { i: 99 } }, output: { mode: "json" } };
+    const branches = Array.from({ length: 20 }, (_, i) => ({
+      id: `b${i}`,
+      uses: "tool.call",
+      needs: [],
+      with: { tool: "slow", input: { i } },
+      output: { mode: "json" },
+    }));
+    const join = {
+      id: "join",
+      uses: "tool.call",
+      needs: branches.map((b) => b.id),
+      with: { tool: "slow", input: { i: 99 } },
+      output: { mode: "json" },
+    };
     const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) } });
-    const r = await runWorkflow(workflowWith({ slow }, { maxConcurrency: 5 }), { n: 1 }, { world, runId: "run_limit", lwir: lwirOf([...branches, join], { tools: ["slow"] }) });
+    const r = await runWorkflow(
+      workflowWith({ slow }, { maxConcurrency: 5 }),
+      { n: 1 },
+      { world, runId: "run_limit", lwir: lwirOf([...branches, join], { tools: ["slow"] }) },
+    );
     expect(r.output).toBe(99);
     expect(peak).toBe(5);
   });
@@ -196,15 +258,29 @@ describe("scheduling", () => {
       },
     });
     const world = new MemoryWorld({ models: { resolve: () => ({ model: slowModel, offline: false }) } });
-    const gen = (id: string, needs: string[] = []) => ({ id, uses: "ai.generate", needs, with: { model: "slow", prompt: `step ${id}` }, output: { mode: "text" } });
+    const gen = (id: string, needs: string[] = []) => ({
+      id,
+      uses: "ai.generate",
+      needs,
+      with: { model: "slow", prompt: `step ${id}` },
+      output: { mode: "text" },
+    });
     const oneStart = Date.now();
-    await runWorkflow(workflowWith({}, { slowModel, maxConcurrency: 8 }), { n: 1 }, { world, runId: "run_one", lwir: lwirOf([gen("only")], { models: ["slow"] }) });
+    await runWorkflow(
+      workflowWith({}, { slowModel, maxConcurrency: 8 }),
+      { n: 1 },
+      { world, runId: "run_one", lwir: lwirOf([gen("only")], { models: ["slow"] }) },
+    );
     const one = Date.now() - oneStart;
     const eight = Array.from({ length: 8 }, (_, i) => gen(`g${i}`));
     const tail = { id: "tail", uses: "tool.call", needs: eight.map((s) => s.id), with: { tool: "noop" }, output: { mode: "json" } };
     const noop = tool({ description: "Does nothing", inputSchema: z.object({}), execute: async () => "joined" });
     const start = Date.now();
-    const r = await runWorkflow(workflowWith({ noop }, { slowModel, maxConcurrency: 8 }), { n: 1 }, { world, runId: "run_eight", lwir: lwirOf([...eight, tail], { models: ["slow"], tools: ["noop"] }) });
+    const r = await runWorkflow(
+      workflowWith({ noop }, { slowModel, maxConcurrency: 8 }),
+      { n: 1 },
+      { world, runId: "run_eight", lwir: lwirOf([...eight, tail], { models: ["slow"], tools: ["noop"] }) },
+    );
     const elapsed = Date.now() - start;
     expect(r.output).toBe("joined");
     expect(slowModel.doGenerateCalls.length).toBe(9);

@@ -27,7 +27,13 @@ export class MemoryWorld implements World {
   private readonly sleep: (ms: number) => Promise<void>;
 
   /** `sleep` waits out retry backoffs; pass one that advances a fake clock in tests. */
-  constructor(options: { models: ModelResolver; clock?: Clock; sandbox?: Sandbox; sliceMs?: number; sleep?: (ms: number) => Promise<void> }) {
+  constructor(options: {
+    models: ModelResolver;
+    clock?: Clock;
+    sandbox?: Sandbox;
+    sliceMs?: number;
+    sleep?: (ms: number) => Promise<void>;
+  }) {
     this.models = options.models;
     this.clock = options.clock ?? systemClock;
     this.sandbox = options.sandbox ?? new JustBashSandbox();

@@ -1,14 +1,20 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { bindLwir } from "../../lwir/bind-lwir.ts";
 import { validateLwir } from "../../lwir/validate-lwir.ts";
+import type { RunStatus } from "../../ports/run-events.ts";
 import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
-import { notFound } from "../api-error.ts";
+import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { ErrorBody, Finding } from "../schemas.ts";
+import { runLinks, tenantRun } from "../run-access.ts";
+import { ErrorBody, Finding, RunResponse } from "../schemas.ts";
+import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
+import { toRun } from "./runs.ts";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+
+const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
 
 export const lwirRoutes = new OpenAPIHono<ApiEnv>();
 lwirRoutes.use("/lwir/*", requireTenant());
@@ -41,5 +47,68 @@ lwirRoutes.openapi(
       if (structural.valid) findings = [...findings, ...bindLwir(lwir, await capabilitiesOf(registered))];
     }
     return c.json({ valid: hasNoErrors(findings), findings }, 200);
+  },
+);
+
+lwirRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/lwir/runs",
+    summary: "Run a given LWIR document, without a planner",
+    description:
+      "Validates the document and binds it to the registered workflow its `metadata.name` names (400 `lwir_invalid` with findings otherwise), registers its version and executes it with the Worker's tools and models. Trigger kind `lwir`; events, status and replay as for any run.",
+    request: {
+      query: z.object({ wait: z.coerce.number().min(0).max(60).optional() }),
+      body: {
+        content: {
+          "application/json": {
+            schema: z.object({
+              lwir: z.unknown(),
+              input: z.unknown(),
+              runId: z
+                .string()
+                .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)
+                .optional(),
+            }),
+          },
+        },
+        required: true,
+      },
+    },
+    responses: {
+      200: json(RunResponse, "The run ended within the wait"),
+      202: json(RunResponse, "The run is started"),
+      400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
+      404: json(ErrorBody, "No registered workflow of that name"),
+    },
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const structural = validateLwir(body.lwir);
+    if (!structural.valid) throw new ApiError(400, "lwir_invalid", "The LWIR document is invalid", structural.findings);
+    const workflowId = (body.lwir as { metadata: { name: string } }).metadata.name;
+    const registered = c.var.services.workflows.get(workflowId);
+    if (!registered) throw notFound("workflow", workflowId);
+    const findings = [...structural.findings, ...bindLwir(body.lwir, await capabilitiesOf(registered))];
+    if (!hasNoErrors(findings)) throw new ApiError(400, "lwir_invalid", `The LWIR does not bind to workflow "${workflowId}"`, findings);
+    const tenant = c.var.tenant;
+    const runId = body.runId ?? `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    const started = await startRun({
+      env: c.env,
+      services: c.var.services,
+      tenant,
+      workflowId,
+      input: body.input,
+      runId,
+      trigger: { kind: "lwir" },
+      conflictCode: "run_id_conflict",
+      lwir: body.lwir,
+    });
+    let view = started.view;
+    const wait = c.req.valid("query").wait;
+    if (wait && wait > 0 && !ENDED.has(view.status))
+      view = await (await tenantRun(c.env, c.var.services, tenant, runId)).client.waitForEnd(wait * 1_000);
+    const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };
+    return c.json(response as z.infer<typeof RunResponse>, ENDED.has(view.status) ? 200 : 202);
   },
 );

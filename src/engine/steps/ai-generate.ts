@@ -16,8 +16,15 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
   const slotIndex = capabilities.snapshot.modelSlots.findIndex((s) => s.id === step.with.model);
   const slot = capabilities.snapshot.modelSlots[slotIndex];
   const declared = workflow.definition.models[slotIndex];
-  if (!slot || !declared) throw new RunFailure("capability_drift", `Step ${a.stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
-  const resolved = a.env.models.resolve({ role: "worker", slotId: slot.id, providerId: slot.providerId, modelId: slot.modelId, declared: declared.model });
+  if (!slot || !declared)
+    throw new RunFailure("capability_drift", `Step ${a.stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
+  const resolved = a.env.models.resolve({
+    role: "worker",
+    slotId: slot.id,
+    providerId: slot.providerId,
+    modelId: slot.modelId,
+    declared: declared.model,
+  });
   const scope = { input: a.input, steps: a.outputs };
   const prompt = String(renderTemplate(step.with.prompt, scope));
   const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));
@@ -46,6 +53,7 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
     },
     { ...a.ctx, signal: a.signal },
   );
-  if (!outcome.ok) throw new StepAttemptError(outcome.causeCode === "step_failed" ? "output_invalid" : outcome.causeCode, outcome.message, true);
+  if (!outcome.ok)
+    throw new StepAttemptError(outcome.causeCode === "step_failed" ? "output_invalid" : outcome.causeCode, outcome.message, true);
   return outcome.output;
 }

@@ -20,20 +20,32 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   if (!locked || !live) throw new RunFailure("capability_drift", `Step ${a.stepPath} calls tool "${id}", which is no longer provided`);
   const descriptor = await describeTool(id, live);
   if (descriptor.descriptorHash !== locked.descriptorHash) {
-    throw new RunFailure("capability_drift", `Tool "${id}" changed since version ${a.locked.version.id} was locked (descriptor ${descriptor.descriptorHash}, locked ${locked.descriptorHash})`, {
-      tool: id,
-      locked: locked.descriptorHash,
-      live: descriptor.descriptorHash,
-    });
+    throw new RunFailure(
+      "capability_drift",
+      `Tool "${id}" changed since version ${a.locked.version.id} was locked (descriptor ${descriptor.descriptorHash}, locked ${locked.descriptorHash})`,
+      {
+        tool: id,
+        locked: locked.descriptorHash,
+        live: descriptor.descriptorHash,
+      },
+    );
   }
   const input = renderValue(step.with.input ?? {}, { input: a.input, steps: a.outputs });
   const check = validateJson(descriptor.inputSchema, input, "tool.input_invalid");
-  if (!check.valid) throw new StepAttemptError("tool_input_invalid", `Input for tool "${id}" is invalid: ${check.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`, false);
+  if (!check.valid)
+    throw new StepAttemptError(
+      "tool_input_invalid",
+      `Input for tool "${id}" is invalid: ${check.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
+      false,
+    );
   if (typeof live.execute !== "function") throw new StepAttemptError("tool_not_executable", `Tool "${id}" has no execute function`, false);
   const idempotencyKey = `${a.ctx.runId}:${a.stepPath}:a${a.attempt}`;
   let output: unknown;
   try {
-    output = await live.execute(input as never, { toolCallId: idempotencyKey, messages: [], abortSignal: a.signal, context: { idempotencyKey } } as never);
+    output = await live.execute(
+      input as never,
+      { toolCallId: idempotencyKey, messages: [], abortSignal: a.signal, context: { idempotencyKey } } as never,
+    );
   } catch (error) {
     if (a.signal.aborted) throw error;
     const fatal = (error as { retriable?: unknown }).retriable === false;
@@ -41,7 +53,12 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   }
   if (descriptor.outputSchema !== null) {
     const out = validateJson(descriptor.outputSchema, output, "tool.output_invalid");
-    if (!out.valid) throw new StepAttemptError("tool_output_invalid", `Tool "${id}" returned an output its schema refuses: ${out.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`, true);
+    if (!out.valid)
+      throw new StepAttemptError(
+        "tool_output_invalid",
+        `Tool "${id}" returned an output its schema refuses: ${out.findings.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
+        true,
+      );
   }
   return output;
 }
