@@ -1,6 +1,7 @@
 /** Usage text: kept apart from the commands so `little` loads only the command it runs. */
 
-export const RUN_USAGE = "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]";
+export const RUN_USAGE =
+  "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
 export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--limit <n>] [--cursor <c>] [--json]";
 export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
@@ -17,7 +18,8 @@ local commands (JSON output):
 
 API commands (human output; --json for machines):
   ${RUN_USAGE}
-                           start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s
+                           start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s;
+                           --lwir runs that LWIR document as is (no planner), for the workflow it names
                            exit 1 when the run failed or was cancelled
   ${RUNS_USAGE}
                            list runs, newest first

@@ -204,6 +204,13 @@ function handle(req: IncomingMessage, res: ServerResponse, body: unknown): true 
   }
   if (auth !== `Bearer ${TOKEN}`) return error(res, 401, "unauthorized", "Missing or invalid bearer token");
 
+  if (req.method === "POST" && path === "/v1/lwir/runs") {
+    const b = body as { lwir: { metadata: { name: string } }; input: unknown; runId?: string };
+    const runId = b.runId ?? `run_${++runCounter}`;
+    const view: RunView = { runId, status: "pending", workflowId: b.lwir.metadata.name, eventCount: 1, createdAt: T0, input: b.input };
+    runs.set(runId, { view, polls: 0 });
+    return send(res, 202, { run: view, links: links(runId) });
+  }
   if (req.method === "POST" && startRun) {
     const workflowId = decodeURIComponent(startRun[1] as string);
     const b = body as { input: unknown; runId?: string };
@@ -339,6 +346,27 @@ const noStack = (r: Result) => expect(`${r.stdout}${r.stderr}`).not.toMatch(/\n\
 const noAnsi = (r: Result) => expect(`${r.stdout}${r.stderr}`).not.toContain("\u001b[");
 
 // ---------------------------------------------------------------------------------------------
+
+describe("little run --lwir", () => {
+  it("POSTs the LWIR document and the input to /v1/lwir/runs", async () => {
+    const file = join(dir, "given.lwir.json");
+    await writeFile(file, JSON.stringify({ apiVersion: "littleworkflow.dev/v0.1", metadata: { name: "wf.basic" } }));
+    const r = await little(["run", "--lwir", file, "--input", '{"ticketId":"T-9"}']);
+    expect(r.code).toBe(0);
+    const [req] = requests;
+    expect(req?.path).toBe("/v1/lwir/runs");
+    expect(req?.body).toEqual({
+      input: { ticketId: "T-9" },
+      lwir: { apiVersion: "littleworkflow.dev/v0.1", metadata: { name: "wf.basic" } },
+    });
+    expect(r.stdout).toMatch(/^workflow\s+wf\.basic$/m);
+  });
+
+  it("refuses a workflow id together with --lwir, and neither", async () => {
+    expect((await little(["run", "wf.basic", "--lwir", "x.json", "--input", "{}"])).code).toBe(2);
+    expect((await little(["run", "--input", "{}"])).code).toBe(2);
+  });
+});
 
 describe("little run", () => {
   it("starts a run: POSTs input, run id and idempotency key with the bearer token; prints status, ids and links", async () => {

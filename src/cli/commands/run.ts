@@ -3,6 +3,7 @@ import { ENDED_STATUSES, type StartRunResponse } from "../api-types.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print } from "../output.ts";
+import { readJsonDocument } from "../read-document.ts";
 import { renderRun } from "../render-run.ts";
 import { startSpinner } from "../spinner.ts";
 import { RUN_USAGE } from "../usage.ts";
@@ -22,11 +23,22 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     "run",
     normalizeWaitFlag(args),
-    { input: { type: "string" }, "run-id": { type: "string" }, "idempotency-key": { type: "string" }, wait: { type: "string" } },
-    { min: 1, max: 1, names: "the workflow id" },
+    {
+      input: { type: "string" },
+      "run-id": { type: "string" },
+      "idempotency-key": { type: "string" },
+      wait: { type: "string" },
+      lwir: { type: "string" },
+    },
+    { min: 0, max: 1, names: "the workflow id" },
   );
   if (values.help) return usage();
-  const workflowId = positionals[0] as string;
+  const lwirPath = values.lwir;
+  if ((lwirPath === undefined) === (positionals[0] === undefined)) {
+    throw new CliInputError("usage", "little run: name a workflow, or give --lwir <file.json> (not both)");
+  }
+  const lwir = lwirPath === undefined ? undefined : (await readJsonDocument(lwirPath)).value;
+  const workflowId = positionals[0] ?? String((lwir as { metadata?: { name?: unknown } } | null)?.metadata?.name ?? "lwir");
   if (values.input === undefined)
     throw new CliInputError(
       "usage",
@@ -43,8 +55,9 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   let response: StartRunResponse;
   try {
     const serverWait = waitSeconds === undefined ? undefined : Math.min(Math.floor(waitSeconds), MAX_SERVER_WAIT_SECONDS);
-    const { body } = await client.post<StartRunResponse>(`/v1/workflows/${segment(workflowId)}/runs`, {
-      body: { input, ...(runId !== undefined ? { runId } : {}) },
+    const path = lwir === undefined ? `/v1/workflows/${segment(workflowId)}/runs` : "/v1/lwir/runs";
+    const { body } = await client.post<StartRunResponse>(path, {
+      body: { input, ...(runId !== undefined ? { runId } : {}), ...(lwir !== undefined ? { lwir } : {}) },
       headers: { "idempotency-key": idempotencyKey },
       query: { wait: serverWait },
       timeoutMs: ((serverWait ?? 0) + 30) * 1000,
