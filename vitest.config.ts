@@ -27,7 +27,7 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/cli/**"],
+          exclude: ["test/cli/**", "test/e2e/**"],
           setupFiles: ["./test/setup/apply-migrations.ts"],
           // Importing zod/ai/drizzle into workerd costs seconds on a file's first test.
           testTimeout: 30_000,
@@ -38,8 +38,10 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["test/cli/**/*.test.ts"],
-          testTimeout: 30_000,
+          include: ["test/cli/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          // e2e: each file starts a real `wrangler dev` (migrations + startup take seconds).
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -153,6 +153,13 @@ export class RunObject extends DurableObject<Env> {
           send(page);
           if (closed || page.length < 1_000) break;
         }
+        // Resumed at or past the end (an EventSource reconnecting after the terminal event):
+        // there is nothing more to wait for.
+        if (!closed && deriveRunState(await log.all()).terminal) {
+          closed = true;
+          subscribers.delete(send);
+          controller.close();
+        }
       },
       cancel: () => {
         if (push) subscribers.delete(push);

@@ -83,41 +83,27 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
 
 /** The request fields that decide a model's answer; headers and abort signals are left out. */
 export function requestHashOf(params: LanguageModelV4CallOptions): Digest {
-  const {
-    prompt,
-    tools,
-    toolChoice,
-    responseFormat,
-    providerOptions,
-    maxOutputTokens,
-    temperature,
-    stopSequences,
-    topP,
-    topK,
-    presencePenalty,
-    frequencyPenalty,
-    seed,
-    reasoning,
-  } = params;
-  return digestJson(
-    encodeTagged({
-      prompt,
-      tools,
-      toolChoice,
-      responseFormat,
-      providerOptions,
-      maxOutputTokens,
-      temperature,
-      stopSequences,
-      topP,
-      topK,
-      presencePenalty,
-      frequencyPenalty,
-      seed,
-      reasoning,
-    }),
-  );
+  const decisive = Object.fromEntries(HASHED_REQUEST_FIELDS.map((field) => [field, params[field]]));
+  return digestJson(encodeTagged(decisive));
 }
+
+/** Everything in a call that can change the answer (TOOLCHAIN.md, "Journaling model and tool calls"). */
+const HASHED_REQUEST_FIELDS = [
+  "prompt",
+  "tools",
+  "toolChoice",
+  "responseFormat",
+  "providerOptions",
+  "maxOutputTokens",
+  "temperature",
+  "stopSequences",
+  "topP",
+  "topK",
+  "presencePenalty",
+  "frequencyPenalty",
+  "seed",
+  "reasoning",
+] as const satisfies readonly (keyof LanguageModelV4CallOptions)[];
 
 function recordableResult(result: LanguageModelV4GenerateResult): unknown {
   return {

@@ -148,6 +148,10 @@ describe("runs, events and versions", () => {
     });
     const again = [...(await resumed.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(again).toEqual([ids.length - 1, ids.length]);
+    const atEnd = await exports.default.fetch(`http://little.test/v1/runs/${id}/events/stream`, {
+      headers: { authorization: `Bearer ${DEV}`, "last-event-id": String(ids.length) },
+    });
+    expect([...(await atEnd.text()).matchAll(/^id: /gm)]).toHaveLength(0);
   });
 
   it("cancels a run that has not ended, and reports it cancelled", async () => {

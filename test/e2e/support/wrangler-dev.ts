@@ -1,0 +1,273 @@
+/**
+ * A real `wrangler dev` process for end-to-end tests in plain Node: a free port, a fresh state
+ * folder with the D1 migrations applied, the offline model, and random tokens and webhook secret.
+ * The process is spawned in its own process group so that `stop` and `kill9` reach wrangler, its
+ * esbuild and every workerd it started.
+ *
+ * By default wrangler runs on a snapshot of the Worker's sources (src, durable-objects,
+ * migrations, wrangler.toml, … copied to a temp folder; node_modules linked): `wrangler dev`
+ * watches its sources and reloads workerd whenever one changes, so an edit made while the suite
+ * runs would restart the Worker under a test (dropping streams, re-running alarms) or serve
+ * half-edited code. The snapshot also leaves out `.dev.vars`: every var comes from `--var`.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+/** Process groups still running: killed if the test process exits without stopping them. */
+const LIVE_GROUPS = new Set<number>();
+process.once("exit", () => {
+  for (const pgid of LIVE_GROUPS) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+/** What the Worker's build reads: copied into the snapshot. */
+const SNAPSHOT_ENTRIES = ["src", "durable-objects", "migrations", "sandbox", "wrangler.toml", "package.json", "tsconfig.json"];
+const HEALTH_POLL_MS = 200;
+const HEALTH_TIMEOUT_MS = 60_000;
+/** Only the tail of the output goes into error messages. */
+const LOG_TAIL_CHARS = 8_000;
+
+export type WranglerDevOptions = {
+  /** `LITTLE_OFFLINE_LATENCY_MS`: how slow each offline model call is. */
+  readonly offlineLatencyMs?: number;
+  /** More `--var NAME:VALUE`s. */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Run in the project folder itself instead of a snapshot of it (reloads on every edit). */
+  readonly inPlace?: boolean;
+};
+
+export type WranglerDev = {
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  /** The `--persist-to` folder (D1, Durable Objects, alarms). */
+  readonly stateDir: string;
+  /** Where wrangler runs: the snapshot, or the project folder with `inPlace`. */
+  readonly projectDir: string;
+  /** `LITTLE_DEV_TOKEN`: the bearer for tenant `dev`. */
+  readonly devToken: string;
+  /** `LITTLE_ADMIN_TOKEN`: the bearer that may create tenant tokens. */
+  readonly adminToken: string;
+  /** `LITTLE_WEBHOOK_SECRET` (`whsec_…`); webhook runs belong to tenant `dev`. */
+  readonly webhookSecret: string;
+  /** Everything wrangler wrote to stdout and stderr so far, over every start. */
+  readonly logs: string;
+  /** SIGTERM to the process group; SIGKILL when it is not gone within 10 s. */
+  stop(): Promise<void>;
+  /** SIGKILL to the whole process group (wrangler and workerd): a crash. */
+  kill9(): Promise<void>;
+  /** Starts wrangler dev again on the same port and state folder (stops it first if running). */
+  restart(): Promise<void>;
+  /** Stops the process and removes the state folder and the snapshot. */
+  dispose(): Promise<void>;
+};
+
+/** Starts `wrangler dev` and resolves once `GET /v1/health` answers 200. */
+export async function startWranglerDev(options: WranglerDevOptions = {}): Promise<WranglerDev> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const tempDir = await mkdtemp(join(tmpdir(), "little-e2e-"));
+  const stateDir = join(tempDir, "state");
+  const projectDir = options.inPlace ? ROOT : join(tempDir, "project");
+  const devToken = `dev_${randomBytes(16).toString("hex")}`;
+  const adminToken = `admin_${randomBytes(16).toString("hex")}`;
+  const webhookSecret = `whsec_${randomBytes(24).toString("base64")}`;
+  const url = `http://127.0.0.1:${port}`;
+  let output = "";
+  let child: ChildProcess | null = null;
+
+  const vars: Record<string, string> = {
+    LITTLE_MODELS: "offline",
+    LITTLE_DEV_TOKEN: devToken,
+    LITTLE_ADMIN_TOKEN: adminToken,
+    LITTLE_WEBHOOK_SECRET: webhookSecret,
+    LITTLE_WEBHOOK_TENANT: "dev",
+    LITTLE_OFFLINE_LATENCY_MS: String(options.offlineLatencyMs ?? 0),
+    ...options.vars,
+  };
+  const args = [
+    WRANGLER,
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    stateDir,
+    "--show-interactive-dev-session=false",
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+  ];
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
+
+  const launch = async () => {
+    output += `\n----- wrangler dev on ${url} in ${projectDir} -----\n`;
+    const proc = spawn(process.execPath, args, { cwd: projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    const pgid = proc.pid;
+    if (pgid !== undefined) {
+      LIVE_GROUPS.add(pgid);
+      proc.once("exit", () => {
+        // The leader is gone; the group may live on until killGroup has seen it go.
+        if (!groupAlive(pgid)) LIVE_GROUPS.delete(pgid);
+      });
+    }
+    proc.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    proc.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<string>((done) =>
+      proc.once("exit", (code, signal) => done(`wrangler dev exited early (code ${code}, signal ${signal})`)),
+    );
+    const started = Date.now();
+    for (;;) {
+      const early = await Promise.race([exited, sleep(HEALTH_POLL_MS).then(() => null)]);
+      if (early) throw new Error(`${early}\n${tail(output)}`);
+      if (await healthy(url)) return;
+      if (Date.now() - started > HEALTH_TIMEOUT_MS) {
+        await killGroup(proc, "SIGKILL", 5_000);
+        throw new Error(`wrangler dev did not answer GET /v1/health with 200 within ${HEALTH_TIMEOUT_MS} ms\n${tail(output)}`);
+      }
+    }
+  };
+
+  try {
+    await mkdir(stateDir);
+    if (!options.inPlace) await snapshot(projectDir);
+    await run(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], projectDir, env);
+    await launch();
+  } catch (error) {
+    if (child) await killGroup(child, "SIGKILL", 5_000);
+    await rm(tempDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const stop = async () => {
+    if (!child) return;
+    const proc = child;
+    child = null;
+    if (!(await killGroup(proc, "SIGTERM", 10_000))) await killGroup(proc, "SIGKILL", 5_000);
+  };
+
+  return {
+    url,
+    port,
+    stateDir,
+    projectDir,
+    devToken,
+    adminToken,
+    webhookSecret,
+    get logs() {
+      return output;
+    },
+    stop,
+    async kill9() {
+      if (!child) return;
+      const proc = child;
+      child = null;
+      await killGroup(proc, "SIGKILL", 5_000);
+    },
+    async restart() {
+      await stop();
+      await launch();
+    },
+    async dispose() {
+      await stop();
+      await rm(tempDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port nothing listens on right now: bind port 0, read it, close. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => (port > 0 ? done(port) : fail(new Error("no free port"))));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(5_000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends `signal` to the child's process group and waits until no process of the group is left
+ * (or `timeoutMs` passes). Resolves true when the group is gone.
+ */
+async function killGroup(proc: ChildProcess, signal: NodeJS.Signals, timeoutMs: number): Promise<boolean> {
+  const pgid = proc.pid;
+  if (pgid === undefined) return true;
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    LIVE_GROUPS.delete(pgid);
+    return true; // no such group: already gone
+  }
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (!groupAlive(pgid)) {
+      LIVE_GROUPS.delete(pgid);
+      return true;
+    }
+    await sleep(100);
+  }
+  if (groupAlive(pgid)) return false;
+  LIVE_GROUPS.delete(pgid);
+  return true;
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Copies what the Worker's build reads into `dir`, and links node_modules. */
+async function snapshot(dir: string): Promise<void> {
+  await mkdir(dir);
+  for (const entry of SNAPSHOT_ENTRIES) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
+  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+}
+
+function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((done, fail) => {
+    execFile(file, args, { cwd, env, maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(`${[file, ...args].join(" ")} failed: ${error.message}\n${tail(`${stdout}\n${stderr}`)}`));
+      else done();
+    });
+  });
+}
+
+function tail(text: string): string {
+  return text.length > LOG_TAIL_CHARS ? `…${text.slice(-LOG_TAIL_CHARS)}` : text;
+}
