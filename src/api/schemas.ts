@@ -73,3 +73,13 @@ export const StartRunBody = z
 export const Finding = z
   .object({ severity: z.enum(["error", "warning"]), code: z.string(), path: z.string(), message: z.string() })
   .openapi("Finding");
+
+/** An OpenAPI response with a JSON body. */
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+
+/** The error answers every authenticated route can give. */
+export const commonErrors = {
+  400: json(ErrorBody, "Bad request"),
+  401: json(ErrorBody, "Missing or invalid token"),
+  404: json(ErrorBody, "Not found"),
+};

@@ -2,11 +2,8 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { ErrorBody } from "../schemas.ts";
+import { commonErrors, json } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
-const errors = { 401: json(ErrorBody, "Missing or invalid token"), 404: json(ErrorBody, "Not found") };
 
 /** Workflows this Worker runs, and the versions the tenant's runs were compiled to. */
 export const catalogRoutes = new OpenAPIHono<ApiEnv>();
@@ -31,7 +28,7 @@ catalogRoutes.openapi(
     method: "get",
     path: "/workflows",
     summary: "The workflows this Worker runs, each with its definition hash",
-    responses: { 200: json(z.object({ workflows: z.array(Workflow) }), "Workflows"), ...errors },
+    responses: { 200: json(z.object({ workflows: z.array(Workflow) }), "Workflows"), ...commonErrors },
   }),
   async (c) => {
     const { services } = c.var;
@@ -70,7 +67,7 @@ catalogRoutes.openapi(
     summary: "A WorkflowVersion with its LWIR and locks",
     description: "Versions are content-addressed and shared; a tenant sees a version only when one of its runs was compiled to it.",
     request: { params: z.object({ versionId: z.string() }) },
-    responses: { 200: json(Version, "The version"), ...errors },
+    responses: { 200: json(Version, "The version"), ...commonErrors },
   }),
   async (c) => {
     const { versionId } = c.req.valid("param");

@@ -2,10 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
-import { ErrorBody, RunEventSchema } from "../schemas.ts";
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
-const errors = { 400: json(ErrorBody, "Bad request"), 401: json(ErrorBody, "Missing or invalid token"), 404: json(ErrorBody, "Not found") };
+import { commonErrors, json, RunEventSchema } from "../schemas.ts";
 
 export const eventRoutes = new OpenAPIHono<ApiEnv>();
 eventRoutes.use("/runs/*", requireTenant());
@@ -24,7 +21,10 @@ const pageRoute = createRoute({
       type: z.string().max(1_000).optional(),
     }),
   },
-  responses: { 200: json(z.object({ events: z.array(RunEventSchema), nextAfter: z.number().nullable() }), "A page of events"), ...errors },
+  responses: {
+    200: json(z.object({ events: z.array(RunEventSchema), nextAfter: z.number().nullable() }), "A page of events"),
+    ...commonErrors,
+  },
 });
 
 eventRoutes.openapi(pageRoute, async (c) => {
@@ -48,7 +48,7 @@ const streamRoute = createRoute({
   description:
     "Each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` (or `?after=`) to resume. The stream ends after the run's terminal event.",
   request: { params: z.object({ runId: z.string() }), query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
-  responses: { 200: { content: { "text/event-stream": { schema: z.string() } }, description: "The event stream" }, ...errors },
+  responses: { 200: { content: { "text/event-stream": { schema: z.string() } }, description: "The event stream" }, ...commonErrors },
 });
 
 eventRoutes.openapi(streamRoute, async (c) => {

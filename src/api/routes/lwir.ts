@@ -7,12 +7,10 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
-import { ErrorBody, Finding, RunResponse } from "../schemas.ts";
+import { ErrorBody, Finding, json, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
 
 const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
 

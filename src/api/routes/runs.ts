@@ -6,12 +6,10 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
-import { ErrorBody, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
+import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 
 const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
-const errors = { 400: json(ErrorBody, "Bad request"), 401: json(ErrorBody, "Missing or invalid token"), 404: json(ErrorBody, "Not found") };
 
 export const runRoutes = new OpenAPIHono<ApiEnv>();
 runRoutes.use("/workflows/*", requireTenant());
@@ -36,7 +34,7 @@ const startRoute = createRoute({
     409: json(ErrorBody, "The run id or idempotency key was used for another workflow or input"),
     413: json(ErrorBody, "Body too large"),
     422: json(ErrorBody, "The input does not match the workflow's input schema"),
-    ...errors,
+    ...commonErrors,
   },
 });
 
@@ -78,7 +76,7 @@ const getRoute = createRoute({
   path: "/runs/{runId}",
   summary: "Get a run: status, version, output or cause, usage",
   request: { params: z.object({ runId: z.string() }) },
-  responses: { 200: json(RunResponse, "The run"), ...errors },
+  responses: { 200: json(RunResponse, "The run"), ...commonErrors },
 });
 
 runRoutes.openapi(getRoute, async (c) => {
@@ -106,7 +104,7 @@ const listRoute = createRoute({
       cursor: z.string().optional(),
     }),
   },
-  responses: { 200: json(z.object({ runs: z.array(RunSummary), nextCursor: z.string().nullable() }), "A page of runs"), ...errors },
+  responses: { 200: json(z.object({ runs: z.array(RunSummary), nextCursor: z.string().nullable() }), "A page of runs"), ...commonErrors },
 });
 
 runRoutes.openapi(listRoute, async (c) => {
@@ -145,7 +143,7 @@ const cancelRoute = createRoute({
   path: "/runs/{runId}/cancel",
   summary: "Cancel a run (no effect on a run that has ended)",
   request: { params: z.object({ runId: z.string() }) },
-  responses: { 200: json(RunResponse, "The run after the cancel"), ...errors },
+  responses: { 200: json(RunResponse, "The run after the cancel"), ...commonErrors },
 });
 
 runRoutes.openapi(cancelRoute, async (c) => {

@@ -3,9 +3,7 @@ import { digestText } from "../../identity/digest.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { bearerToken } from "../auth.ts";
-import { ErrorBody } from "../schemas.ts";
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+import { ErrorBody, json } from "../schemas.ts";
 
 export const tokenRoutes = new OpenAPIHono<ApiEnv>();
 

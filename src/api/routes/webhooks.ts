@@ -4,11 +4,9 @@ import { digestJson, digestPrefix } from "../../identity/digest.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { runLinks } from "../run-access.ts";
-import { ErrorBody, RunResponse } from "../schemas.ts";
+import { ErrorBody, json, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 import { toRun } from "./runs.ts";
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
 
 export const webhookRoutes = new OpenAPIHono<ApiEnv>();
 
