@@ -2,10 +2,12 @@
  * The one place adapters are wired to ports for the Worker and its run objects (DESIGN.md,
  * "Layers"). Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
  */
+
+import { exports } from "cloudflare:workers";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
-import { JustBashSandbox } from "./adapters/sandbox-isolate/just-bash-sandbox.ts";
+import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -60,7 +62,7 @@ export function wire(env: Env): Wiring {
         secrets: vars,
         offlineLatencyMs: Number(stringVar(vars.LITTLE_OFFLINE_LATENCY_MS) ?? 0) || 0,
       }),
-    sandbox: new JustBashSandbox(),
+    sandbox: new IsolateSandbox({ loader: env.LOADER, networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }) }),
     clock: overrides.clock ?? systemClock,
     workflows: overrides.workflows ?? workflowCatalog,
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),

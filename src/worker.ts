@@ -6,6 +6,7 @@ import { app } from "./api/app.ts";
 
 export { RunObject } from "../durable-objects/run.ts";
 export { SandboxContainer } from "./adapters/sandbox-container/sandbox-container.ts";
+export { NetworkGate } from "./adapters/sandbox-isolate/network-gate.ts";
 
 export default {
   fetch: app.fetch,

@@ -24,12 +24,50 @@ export interface SandboxSession {
   snapshotScratch(): Promise<ScratchFiles>;
 }
 
+/** What code may do: each `deny` removes the capability entirely. */
+export type CodePolicy = { readonly network: "deny" | "allow"; readonly env: "deny" | "allow"; readonly fs: "deny" | "allow" };
+
+/** A code.run request: files with their digests, the entrypoint exporting `run({ input })`. */
+export type RunCodeRequest = {
+  readonly files: Readonly<Record<string, { readonly content: string; readonly sha256: string }>>;
+  readonly entrypoint: string;
+  readonly input: unknown;
+  readonly policy: CodePolicy;
+  /** Hosts reachable when `policy.network` is `allow`. */
+  readonly networkHosts?: readonly string[];
+  readonly limits?: { readonly cpuMs?: number; readonly wallMs?: number };
+};
+
+/** Why code did not produce an output; stable codes. */
+export type RunCodeErrorCode =
+  | "code_integrity"
+  | "code_unsupported_syntax"
+  | "code_load_failed"
+  | "code_no_run_export"
+  | "code_threw"
+  | "code_timeout"
+  | "code_output_too_large"
+  | "code_output_not_json"
+  | "code_runner_unavailable";
+
+export type RunCodeResult =
+  | { readonly ok: true; readonly output: unknown; readonly logs: readonly string[]; readonly durationMs: number }
+  | {
+      readonly ok: false;
+      readonly error: { readonly code: RunCodeErrorCode; readonly message: string };
+      readonly logs: readonly string[];
+      readonly durationMs: number;
+    };
+
 /**
- * The sandbox port: bash for planner and fixer sessions. Adapters: the isolate sandbox (just-bash
- * in the Worker; the default locally and in tests) and the container sandbox for deploys.
+ * The sandbox port: bash for planner and fixer sessions, and code.run. Adapters: the isolate
+ * sandbox (just-bash and Worker Loader isolates in the Worker; the default locally and in tests)
+ * and the container sandbox for deploys.
  */
 export interface Sandbox {
   openSession(options: SandboxSessionOptions): Promise<SandboxSession>;
+  /** Runs code under its policy; never throws for the code's own failures. */
+  runCode(request: RunCodeRequest): Promise<RunCodeResult>;
 }
 
 export const SCRATCH_DIR = "/mnt/scratch/own";

@@ -1,5 +1,5 @@
 import { Bash } from "just-bash";
-import type { ExecResult, Sandbox, SandboxSession, SandboxSessionOptions, ScratchFiles } from "../../ports/sandbox.ts";
+import type { ExecResult, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions, ScratchFiles } from "../../ports/sandbox.ts";
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 
 const MAX_OUTPUT_CHARS = 64 * 1024;
@@ -11,6 +11,19 @@ const MAX_SCRATCH_BYTES = 1024 * 1024;
  * scratch files.
  */
 export class JustBashSandbox implements Sandbox {
+  /** just-bash alone cannot isolate code: code.run needs the isolate sandbox (a Worker Loader). */
+  async runCode(): Promise<RunCodeResult> {
+    return {
+      ok: false,
+      error: {
+        code: "code_runner_unavailable",
+        message: "this sandbox runs bash only; code.run needs the isolate sandbox (a Worker Loader binding)",
+      },
+      logs: [],
+      durationMs: 0,
+    };
+  }
+
   async openSession(options: SandboxSessionOptions): Promise<SandboxSession> {
     const files: Record<string, string> = {
       "/mnt/memory/workflow/.keep": "",

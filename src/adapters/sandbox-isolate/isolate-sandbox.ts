@@ -1,0 +1,99 @@
+import { digestJson, digestPrefix, digestText } from "../../identity/digest.ts";
+import type { RunCodeRequest, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions } from "../../ports/sandbox.ts";
+import { runnerSource } from "./isolate-runner-source.ts";
+import { JustBashSandbox } from "./just-bash-sandbox.ts";
+import { stripTypeScript } from "./strip-typescript.ts";
+
+const COMPATIBILITY_DATE = "2026-11-01";
+const DEFAULT_CPU_MS = 5_000;
+const DEFAULT_WALL_MS = 30_000;
+const RUNNER = "__little_runner.js";
+
+/** What the isolate sandbox needs from the Worker: the loader, and a gate for allowed hosts. */
+export type IsolateSandboxOptions = {
+  readonly loader: WorkerLoader;
+  /** An outbound Fetcher that only lets the given hosts through (`network: "allow"`). */
+  readonly networkGate?: (hosts: readonly string[]) => Fetcher;
+};
+
+type RunnerStub = { run(input: unknown): Promise<Omit<RunCodeResult, "durationMs">> };
+
+/**
+ * The embedded sandbox: bash on just-bash, and code.run in a Worker Loader isolate. Every file's
+ * sha256 is verified before anything loads; TypeScript is stripped with sucrase; the policy maps
+ * to the isolate's configuration — `network: "deny"` ⇒ `globalOutbound: null` (fetch throws),
+ * `env: "deny"` ⇒ no bindings, `fs: "deny"` ⇒ no `nodejs_compat` (no `node:fs`, no modules of
+ * Node). CPU time is limited by the isolate, wall time by the caller. The isolate id is the
+ * digest of files, entrypoint and policy, so equal code reuses a warm isolate.
+ */
+export class IsolateSandbox implements Sandbox {
+  private readonly bash = new JustBashSandbox();
+  private readonly options: IsolateSandboxOptions;
+
+  constructor(options: IsolateSandboxOptions) {
+    this.options = options;
+  }
+
+  openSession(options: SandboxSessionOptions): Promise<SandboxSession> {
+    return this.bash.openSession(options);
+  }
+
+  async runCode(request: RunCodeRequest): Promise<RunCodeResult> {
+    const started = Date.now();
+    const fail = (
+      code: Extract<RunCodeResult, { ok: false }>["error"]["code"],
+      message: string,
+      logs: readonly string[] = [],
+    ): RunCodeResult => ({
+      ok: false,
+      error: { code, message },
+      logs,
+      durationMs: Date.now() - started,
+    });
+    for (const [name, file] of Object.entries(request.files)) {
+      const actual = digestText(file.content);
+      if (actual !== file.sha256)
+        return fail("code_integrity", `${name}: content hashes to ${actual}, not the locked ${file.sha256}; refusing to run it`);
+    }
+    if (!Object.hasOwn(request.files, request.entrypoint))
+      return fail("code_integrity", `the entrypoint ${request.entrypoint} is not among the files`);
+    const modules: Record<string, WorkerLoaderModule> = { [RUNNER]: { js: runnerSource(request.entrypoint) } };
+    for (const [name, file] of Object.entries(request.files)) {
+      const stripped = stripTypeScript(name, file.content);
+      if (!stripped.ok) return fail("code_unsupported_syntax", stripped.message);
+      modules[name] = { js: stripped.code };
+    }
+    const policy = request.policy;
+    const outbound = policy.network === "allow" && this.options.networkGate ? this.options.networkGate(request.networkHosts ?? []) : null;
+    const id = `code-${digestPrefix(digestJson({ files: Object.fromEntries(Object.entries(request.files).map(([n, f]) => [n, f.sha256])), entrypoint: request.entrypoint, policy, hosts: request.networkHosts ?? [] }), 32)}`;
+    const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
+    const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
+    const worker = this.options.loader.get(id, () => ({
+      compatibilityDate: COMPATIBILITY_DATE,
+      compatibilityFlags: policy.fs === "allow" ? ["nodejs_compat"] : [],
+      mainModule: RUNNER,
+      modules,
+      env: {},
+      globalOutbound: outbound,
+      limits: { cpuMs, subRequests: policy.network === "allow" ? 50 : 0 },
+    }));
+    const runner = worker.getEntrypoint("Runner") as unknown as RunnerStub;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const result = await Promise.race([
+        runner.run(request.input),
+        new Promise<"timeout">((resolve) => {
+          timer = setTimeout(() => resolve("timeout"), wallMs);
+        }),
+      ]);
+      if (result === "timeout") return fail("code_timeout", `the code ran longer than its ${wallMs} ms wall-time limit`);
+      return { ...result, durationMs: Date.now() - started } as RunCodeResult;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/cpu|exceeded|limit/i.test(message)) return fail("code_timeout", `the code was stopped: ${message}`);
+      return fail("code_load_failed", `the code could not be loaded or crashed its isolate: ${message}`);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+}
