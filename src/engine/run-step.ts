@@ -6,6 +6,7 @@ import { RunFailure } from "./run-failure.ts";
 import type { StepProgress } from "./run-state.ts";
 import { StepAttemptError } from "./step-failure.ts";
 import { runAiGenerate } from "./steps/ai-generate.ts";
+import { runCodeRun } from "./steps/code-run.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { runToolCall } from "./steps/tool-call.ts";
 
@@ -94,8 +95,13 @@ function dispatch(step: LwirStep, a: StepAttempt): Promise<unknown> {
       return runAiGenerate(step, a);
     case "tool.call":
       return runToolCall(step, a);
-    default:
-      throw new StepAttemptError("step_kind_unsupported", `${step.uses} steps are not executed by this runtime yet`, false);
+    case "code.run":
+      return runCodeRun(step, a);
+    default: {
+      // validateLwir admits only the kinds above; anything else here is a corrupted version.
+      const kind: never = step;
+      throw new StepAttemptError("step_kind_unsupported", `${(kind as { uses: string }).uses} steps cannot be executed`, false);
+    }
   }
 }
 

@@ -35,7 +35,7 @@ export type SessionSpec = {
   readonly prompt: string;
   readonly tools?: Readonly<Record<string, HarnessTool>>;
   readonly output?: OutputSpec;
-  readonly stopWhen?: StopCondition<ToolSet>;
+  readonly stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
   /** Turns the loop's final result into the session's outcome. */
   readonly interpret: (result: LoopResult) => SessionOutcome;
 };

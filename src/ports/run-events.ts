@@ -32,6 +32,7 @@ export type RunCauseCode =
   | "planner_validation_exhausted"
   | "planner_no_lwir"
   | "lwir_invalid"
+  | "code_integrity"
   | "outer_loop_exhausted"
   | "model_unavailable"
   | "model_error"

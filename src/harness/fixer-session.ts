@@ -1,0 +1,111 @@
+import { hasToolCall, jsonSchema, type StopCondition, type ToolSet } from "ai";
+import type { Digest } from "../identity/digest.ts";
+import type { CallableModel } from "../ports/model-resolver.ts";
+import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
+import type { ModelSlotRef } from "./durable-model.ts";
+import type { HarnessTool } from "./durable-tools.ts";
+import type { HarnessContext } from "./harness-context.ts";
+import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
+
+export const SUBMIT_FIX_TOOL = "submit_fix";
+const MAX_FIXER_TURNS = 12;
+
+/** What the fixer knows: the failed body, the error, and what the output must look like. */
+export type FixTask = {
+  readonly kind: "fix_step";
+  readonly stepPath: string;
+  readonly entrypoint: string;
+  readonly source: string;
+  readonly error: { readonly code: string; readonly message: string; readonly logs: readonly string[] };
+  readonly input: unknown;
+  readonly outputSchema: unknown;
+};
+
+export type FixerSessionSpec = {
+  readonly sessionId: string;
+  readonly stepPath: string;
+  readonly cycle: number;
+  readonly task: FixTask;
+  readonly system: string;
+  readonly manifest: Record<string, unknown>;
+  readonly manifestHash: Digest;
+  readonly model: CallableModel;
+  readonly slot: ModelSlotRef;
+  readonly sandbox: Sandbox;
+};
+
+/**
+ * A fixer harness session (role `fixer`, task kind `fix_step`): the model sees the failed code,
+ * its error and the output schema, may test in bash scratch, and submits a repaired entrypoint with
+ * `submit_fix`. The repaired source is recorded in `harness.session.completed.fixedSource`, so a
+ * replay runs the recorded fix without calling the fixer again.
+ */
+export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
+  let session: SandboxSession | null = null;
+  const openSandbox = async () => {
+    session ??= await spec.sandbox.openSession({
+      sessionId: spec.sessionId,
+      skills: [],
+      references: {
+        [`/mnt/task/${spec.task.entrypoint}`]: spec.task.source,
+        "/mnt/task/fix-task.json": JSON.stringify(spec.task, null, 2),
+      },
+      scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
+    });
+    return session;
+  };
+  const tools: Record<string, HarnessTool> = {
+    bash: {
+      description: "Run a bash command in your scratch directory. The failed code is at /mnt/task.",
+      inputSchema: jsonSchema({
+        type: "object",
+        properties: { command: { type: "string" } },
+        required: ["command"],
+        additionalProperties: false,
+      }),
+      execute: async (input) => (await openSandbox()).exec(String((input as { command?: unknown }).command ?? "")),
+      captureScratch: async () => (await openSandbox()).snapshotScratch(),
+    },
+    [SUBMIT_FIX_TOOL]: {
+      description: `Submit the repaired content of ${spec.task.entrypoint}: a module exporting run({ input }) whose return value matches the output schema.`,
+      inputSchema: jsonSchema({
+        type: "object",
+        properties: { source: { type: "string" } },
+        required: ["source"],
+        additionalProperties: false,
+      }),
+      execute: async (input) => ({ received: typeof (input as { source?: unknown }).source === "string" }),
+    },
+  };
+  const stopWhen: StopCondition<ToolSet>[] = [hasToolCall(SUBMIT_FIX_TOOL), ({ steps }) => steps.length >= MAX_FIXER_TURNS];
+  return runSession(
+    {
+      sessionId: spec.sessionId,
+      role: "fixer",
+      kind: "fix_step",
+      manifest: spec.manifest,
+      manifestHash: spec.manifestHash,
+      stepPath: spec.stepPath,
+      cycle: spec.cycle,
+      model: spec.model,
+      slot: spec.slot,
+      system: `${spec.system}\n\nYou repair one failed code.run step of a Little Workflow run. Submit the whole repaired file with ${SUBMIT_FIX_TOOL}.`,
+      prompt: `Repair this code.\n<fix-task>\n${JSON.stringify(spec.task, null, 2)}\n</fix-task>`,
+      tools,
+      stopWhen,
+      interpret: (result) => interpretFix(result),
+    },
+    ctx,
+  );
+}
+
+function interpretFix(result: LoopResult): SessionOutcome {
+  for (const step of [...result.steps].reverse()) {
+    for (const call of step.toolCalls) {
+      if (call.toolName !== SUBMIT_FIX_TOOL) continue;
+      const source = (call.input as { source?: unknown }).source;
+      if (typeof source === "string") return { ok: true, output: { entrypointReplaced: true }, fixedSource: source };
+    }
+  }
+  return { ok: false, causeCode: "step_failed", message: `The fixer stopped after ${result.steps.length} turns without submitting a fix` };
+}
