@@ -6,6 +6,7 @@ import { contentAddress } from "../identity/workflow-version.ts";
 import { terminalSteps } from "../lwir/graph.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import { runFanOut } from "./fan-out.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
@@ -66,7 +67,10 @@ export async function executeVersion(args: {
         };
         running.set(
           step.id,
-          runStep(step, base, state.steps.get(stepPath), signal).then(
+          (step.forEach
+            ? runFanOut({ ...step, forEach: step.forEach }, base, state, signal, maxConcurrency)
+            : runStep(step, base, state.steps.get(stepPath), signal)
+          ).then(
             (output) => ({ id: step.id, output }),
             (error: unknown) => ({ id: step.id, error }),
           ),

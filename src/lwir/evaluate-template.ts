@@ -1,7 +1,7 @@
 import { parseTemplate, type TemplateExpr } from "./template.ts";
 
 /** What templates read: the run input and the outputs of finished steps. */
-export type TemplateScope = { readonly input: unknown; readonly steps: Readonly<Record<string, unknown>> };
+export type TemplateScope = { readonly input: unknown; readonly steps: Readonly<Record<string, unknown>>; readonly item?: unknown };
 
 /**
  * Renders a template string. A string that is exactly one `{{ expr }}` keeps the value's JSON
@@ -35,6 +35,8 @@ function evaluate(expr: TemplateExpr, scope: TemplateScope): unknown {
       return expr.value;
     case "input":
       return read(scope.input, expr.path);
+    case "item":
+      return read(scope.item, expr.path);
     case "step":
       return Object.hasOwn(scope.steps, expr.stepId) ? read(scope.steps[expr.stepId], expr.path) : undefined;
     case "call":

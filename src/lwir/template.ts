@@ -5,7 +5,7 @@
  *
  *   expr     := call | ref | literal
  *   call     := name "(" [ expr ( "," expr )* ] ")"
- *   ref      := "input" access* | "steps" "." stepId "." "output" access*
+ *   ref      := "input" access* | "item" access* | "steps" "." stepId "." "output" access*
  *   access   := "." ident | "[" integer "]" | "[" string "]"
  *   literal  := string | number | "true" | "false" | "null"
  */
@@ -26,6 +26,7 @@ export const FORBIDDEN_PROPERTIES: ReadonlySet<string> = new Set(["__proto__", "
 
 export type TemplateExpr =
   | { readonly type: "input"; readonly path: readonly (string | number)[] }
+  | { readonly type: "item"; readonly path: readonly (string | number)[] }
   | { readonly type: "step"; readonly stepId: string; readonly path: readonly (string | number)[] }
   | { readonly type: "literal"; readonly value: string | number | boolean | null }
   | { readonly type: "call"; readonly name: string; readonly args: readonly TemplateExpr[] };
@@ -172,8 +173,12 @@ class ExpressionParser {
       if (name === "true" || name === "false") return { type: "literal", value: name === "true" };
       if (name === "null") return { type: "literal", value: null };
       if (name === "input") return { type: "input", path: this.accessors() };
+      if (name === "item") return { type: "item", path: this.accessors() };
       if (name === "steps") return this.stepRef();
-      throw new ParseFailure("template.unknown_root", `"${name}" is not a template root; use input.<field> or steps.<id>.output`);
+      throw new ParseFailure(
+        "template.unknown_root",
+        `"${name}" is not a template root; use input.<field>, item (in a fan-out) or steps.<id>.output`,
+      );
     } finally {
       this.depth--;
     }

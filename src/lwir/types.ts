@@ -19,6 +19,19 @@ export type FixerConfig = { readonly model: string; readonly maxAttempts: number
 
 export type RetryPolicy = { readonly maxAttempts: number; readonly backoffMs?: number };
 
+/**
+ * Fan-out: the step runs once per element of `items` (a whole template giving an array), each
+ * branch with `item` bound to its element; the step's output is the branches' outputs in item
+ * order. `itemKey` names branches (default: the index); `failureMode` decides whether one failed
+ * branch fails the step at once or every branch settles first.
+ */
+export type FanOut = {
+  readonly items: string;
+  readonly itemKey?: string;
+  readonly maxConcurrency?: number;
+  readonly failureMode?: "fail_fast" | "all_settled";
+};
+
 type StepCommon = {
   readonly id: string;
   readonly needs: readonly string[];
@@ -26,6 +39,7 @@ type StepCommon = {
   readonly output: NormalizedOutputMode;
   readonly retry?: RetryPolicy;
   readonly timeoutMs?: number;
+  readonly forEach?: FanOut;
 };
 
 /** A model call: `prompt` and `system` are templates. */

@@ -1,12 +1,13 @@
 import { childPath } from "../sdk/json-path.ts";
 import type { FindingSink } from "./findings-sink.ts";
+import { parseTemplate } from "./template.ts";
 import { STEP_KINDS } from "./types.ts";
 import { checkCodeRun, checkFixer } from "./validate-code-run.ts";
 import { checkOutputMode } from "./validate-output.ts";
 import { checkTemplates, type TemplateScope } from "./validate-templates.ts";
 
 export const STEP_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
-const STEP_FIELDS = ["id", "uses", "needs", "with", "output", "onFailure", "retry", "timeoutMs", "description"];
+const STEP_FIELDS = ["id", "uses", "needs", "with", "output", "onFailure", "retry", "timeoutMs", "description", "forEach"];
 
 /** What a step is checked against: the document's permissions and the template scope. */
 export type StepContext = {
@@ -17,8 +18,12 @@ export type StepContext = {
 };
 
 /** Checks one step's fields, its kind-specific `with`, its output, fixer and templates. */
-export function checkStep(sink: FindingSink, step: Record<string, unknown>, path: string, ctx: StepContext): void {
+export function checkStep(sink: FindingSink, step: Record<string, unknown>, path: string, stepCtx: StepContext): void {
   sink.closed(step, STEP_FIELDS, path);
+  const fanOut = step.forEach !== undefined;
+  if (fanOut) checkFanOut(sink, step.forEach, `${path}.forEach`, stepCtx.scope);
+  // Inside a fan-out, templates may read `item`.
+  const ctx: StepContext = fanOut ? { ...stepCtx, scope: { ...stepCtx.scope, inFanOut: true } } : stepCtx;
   const kind = step.uses;
   if (kind === undefined) sink.error("field.required", `${path}.uses`, `${path}.uses is required`);
   else if (!(STEP_KINDS as readonly unknown[]).includes(kind)) {
@@ -103,4 +108,24 @@ export function readNeeds(sink: FindingSink, step: Record<string, unknown>, path
     else out.add(dep);
   });
   return [...out];
+}
+
+/** Checks `forEach`: one whole-template `items`, an optional template `itemKey`, bounded concurrency, a known failure mode. */
+function checkFanOut(sink: FindingSink, value: unknown, path: string, scope: TemplateScope): void {
+  const fanOut = sink.object(value, path);
+  if (!fanOut) return;
+  sink.closed(fanOut, ["items", "itemKey", "maxConcurrency", "failureMode"], path);
+  const items = fanOut.items;
+  const parsed = typeof items === "string" ? parseTemplate(items) : null;
+  const whole = parsed?.ok === true && parsed.parts.length === 1 && parsed.parts[0]?.kind === "expr";
+  if (!whole) sink.error("fanout.invalid_items", `${path}.items`);
+  else checkTemplates(sink, items, `${path}.items`, scope);
+  if (fanOut.itemKey !== undefined) {
+    if (typeof fanOut.itemKey !== "string" || fanOut.itemKey === "") sink.error("fanout.invalid_item_key", `${path}.itemKey`);
+    else checkTemplates(sink, fanOut.itemKey, `${path}.itemKey`, { ...scope, inFanOut: true });
+  }
+  sink.integer(fanOut.maxConcurrency, 1, 64, "fanout.invalid_max_concurrency", `${path}.maxConcurrency`);
+  if (fanOut.failureMode !== undefined && fanOut.failureMode !== "fail_fast" && fanOut.failureMode !== "all_settled") {
+    sink.error("fanout.invalid_failure_mode", `${path}.failureMode`);
+  }
 }

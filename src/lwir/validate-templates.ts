@@ -8,6 +8,8 @@ export type TemplateScope = {
   readonly stepIds: ReadonlySet<string>;
   readonly upstream: ReadonlySet<string>;
   readonly inputSchema: JsonSchema | undefined;
+  /** True inside a fan-out step's `with` and `itemKey`, where `item` is the current element. */
+  readonly inFanOut?: boolean;
 };
 
 /** Parses every template string inside `value` (recursively) and checks what it refers to. */
@@ -57,6 +59,8 @@ function checkExpression(sink: FindingSink, expr: TemplateExpr, path: string, sc
     if (!scope.stepIds.has(expr.stepId)) sink.error("template.unknown_step", path, `steps.${expr.stepId} does not exist`);
     else if (!scope.upstream.has(expr.stepId))
       sink.error("template.step_not_upstream", path, `steps.${expr.stepId} is not upstream of this step; add it to needs`);
+  } else if (expr.type === "item") {
+    if (!scope.inFanOut) sink.error("template.item_outside_fan_out", path, "`item` is only defined inside a step with forEach");
   } else if (expr.type === "input") {
     const field = expr.path[0];
     if (typeof field === "string" && !declaresProperty(scope.inputSchema, field)) {

@@ -261,6 +261,36 @@ const CASES: readonly Case[] = [
     path: "$.steps[0].timeoutMs",
   },
   {
+    code: "template.item_outside_fan_out",
+    title: "item without forEach",
+    build: () => withPrompt("Summarize {{ item.text }}"),
+    path: "$.steps[0].with.prompt",
+  },
+  {
+    code: "fanout.invalid_items",
+    title: "text around the expression",
+    build: () => set(seedLwir(), [...summarize, "forEach"], { items: "all of {{ input.transcript }}" }),
+    path: "$.steps[0].forEach.items",
+  },
+  {
+    code: "fanout.invalid_item_key",
+    title: "a number",
+    build: () => set(seedLwir(), [...summarize, "forEach"], { items: "{{ input.transcript }}", itemKey: 7 }),
+    path: "$.steps[0].forEach.itemKey",
+  },
+  {
+    code: "fanout.invalid_max_concurrency",
+    title: "0",
+    build: () => set(seedLwir(), [...summarize, "forEach"], { items: "{{ input.transcript }}", maxConcurrency: 0 }),
+    path: "$.steps[0].forEach.maxConcurrency",
+  },
+  {
+    code: "fanout.invalid_failure_mode",
+    title: "retry_all",
+    build: () => set(seedLwir(), [...summarize, "forEach"], { items: "{{ input.transcript }}", failureMode: "retry_all" }),
+    path: "$.steps[0].forEach.failureMode",
+  },
+  {
     code: "step.invalid_parameter",
     title: "temperature 2.5",
     build: () => set(seedLwir(), [...summarize, "with", "temperature"], 2.5),

@@ -25,7 +25,7 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
     modelId: slot.modelId,
     declared: declared.model,
   });
-  const scope = { input: a.input, steps: a.outputs };
+  const scope = { input: a.input, steps: a.outputs, item: a.item };
   const prompt = String(renderTemplate(step.with.prompt, scope));
   const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));
   const manifest = {

@@ -27,7 +27,7 @@ export async function runCodeRun(step: CodeRunStep, a: StepAttempt): Promise<unk
       });
     }
   }
-  const input = step.with.input === undefined ? a.input : renderValue(step.with.input, { input: a.input, steps: a.outputs });
+  const input = step.with.input === undefined ? a.input : renderValue(step.with.input, { input: a.input, steps: a.outputs, item: a.item });
   let files: Record<string, { content: string; sha256: string }> = { ...step.with.files };
   let result = await attempt(step, a, files, input);
   if (result.ok) return result.output;

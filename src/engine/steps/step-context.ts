@@ -18,4 +18,6 @@ export type StepAttempt = {
   readonly outputs: Readonly<Record<string, unknown>>;
   /** Aborted on cancel, on the step's timeout, or when a sibling fails the run. */
   readonly signal: AbortSignal;
+  /** The element a fan-out branch runs for (`{{ item }}`). */
+  readonly item?: unknown;
 };

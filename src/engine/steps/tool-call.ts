@@ -30,7 +30,7 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
       },
     );
   }
-  const input = renderValue(step.with.input ?? {}, { input: a.input, steps: a.outputs });
+  const input = renderValue(step.with.input ?? {}, { input: a.input, steps: a.outputs, item: a.item });
   const check = validateJson(descriptor.inputSchema, input, "tool.input_invalid");
   if (!check.valid)
     throw new StepAttemptError(

@@ -1,0 +1,90 @@
+import { appendEvents } from "../harness/harness-context.ts";
+import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
+import { renderTemplate } from "../lwir/evaluate-template.ts";
+import type { LwirStep } from "../lwir/types.ts";
+import { RunFailure } from "./run-failure.ts";
+import type { RunState } from "./run-state.ts";
+import { runStep } from "./run-step.ts";
+import type { StepAttempt } from "./steps/step-context.ts";
+
+/** Most elements one fan-out may have. */
+export const MAX_FAN_OUT_ITEMS = 1_000;
+
+type Settled = { status: "succeeded"; output: unknown } | { status: "failed"; error: { code: string; message: string } };
+
+/**
+ * Runs a fan-out step: one branch per element of `forEach.items`, each a full step (attempts,
+ * retries, timeouts) at path `<step>[<key>]`, at most `maxConcurrency` at once. Finished branches
+ * are read back from the log, so a resumed run never re-runs them. The step's output is the
+ * branches' outputs in item order (`all_settled`: each as `{ status, output | error }`).
+ */
+export async function runFanOut(
+  step: LwirStep & { forEach: NonNullable<LwirStep["forEach"]> },
+  base: Omit<StepAttempt, "attempt" | "signal">,
+  state: RunState,
+  parent: AbortSignal,
+  defaultConcurrency: number,
+): Promise<unknown> {
+  const { ctx, stepPath } = base;
+  const fail = async (code: string, message: string): Promise<never> => {
+    await appendEvents(ctx, [
+      { type: "StepFailed", payload: { stepPath, attempt: 1, error: { name: "FanOutError", code, message, retriable: false } } },
+    ]);
+    throw new RunFailure("step_failed", `Step ${stepPath}: ${message}`, { stepPath, code });
+  };
+  if (!state.steps.get(stepPath)?.started) await appendEvents(ctx, [{ type: "StepStarted", payload: { stepPath, attempt: 1 } }]);
+  const scope = { input: base.input, steps: base.outputs };
+  const items = renderTemplate(step.forEach.items, scope);
+  if (!Array.isArray(items))
+    return fail("fanout_items_not_array", `forEach.items gave ${items === null ? "null" : typeof items}, not an array`);
+  if (items.length > MAX_FAN_OUT_ITEMS)
+    return fail("fanout_too_many_items", `forEach.items gave ${items.length} elements; the limit is ${MAX_FAN_OUT_ITEMS}`);
+  const keys = items.map((item, i) =>
+    step.forEach.itemKey ? String(renderTemplate(step.forEach.itemKey, { ...scope, item })) : String(i),
+  );
+  const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (duplicate !== undefined) return fail("fanout_duplicate_key", `forEach.itemKey gives "${duplicate}" to more than one element`);
+
+  const { forEach: _forEach, ...branchStep } = step;
+  const allSettled = step.forEach.failureMode === "all_settled";
+  const abort = new AbortController();
+  const signal = AbortSignal.any([parent, abort.signal]);
+  const settled: (Settled | undefined)[] = new Array(items.length);
+  let next = 0;
+  let firstFailure: unknown = null;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && firstFailure === null) {
+      const i = next++;
+      const path = `${stepPath}[${keys[i]}]`;
+      if (state.stepOutputs.has(path)) {
+        settled[i] = { status: "succeeded", output: decodeTagged(state.stepOutputs.get(path)) };
+        continue;
+      }
+      try {
+        const output = await runStep(branchStep as LwirStep, { ...base, stepPath: path, item: items[i] }, state.steps.get(path), signal);
+        settled[i] = { status: "succeeded", output };
+      } catch (error) {
+        if (!(error instanceof RunFailure) || !allSettled) {
+          if (firstFailure === null) {
+            firstFailure = error;
+            abort.abort(error);
+          }
+          return;
+        }
+        settled[i] = {
+          status: "failed",
+          error: { code: String((error.details as { code?: unknown } | undefined)?.code ?? error.causeCode), message: error.message },
+        };
+      }
+    }
+  };
+  const limit = Math.max(1, Math.min(step.forEach.maxConcurrency ?? defaultConcurrency, items.length || 1));
+  await Promise.all(Array.from({ length: limit }, worker));
+  if (firstFailure !== null) {
+    if (firstFailure instanceof RunFailure) await fail("fanout_branch_failed", firstFailure.message);
+    throw firstFailure;
+  }
+  const output = allSettled ? settled : settled.map((s) => (s as { output: unknown }).output);
+  await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output: encodeTagged(output) } }]);
+  return output;
+}
