@@ -1,4 +1,4 @@
-import type { HarnessContext } from "../harness/harness-context.ts";
+import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { decodeTagged } from "../identity/tagged-json.ts";
@@ -11,6 +11,7 @@ import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep } from "./run-step.ts";
+import { skipReason } from "./steps/decision.ts";
 
 /** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
 export const DEFAULT_MAX_CONCURRENCY = 6;
@@ -37,23 +38,35 @@ export async function executeVersion(args: {
   const pathOf = (step: LwirStep) => `c${cycle}/${step.id}`;
   const outputs: Record<string, unknown> = {};
   const done = new Set<string>();
+  const skipped = new Set<string>();
+  const byId = new Map(steps.map((s) => [s.id, s]));
   for (const step of steps) {
     if (state.stepOutputs.has(pathOf(step))) {
       outputs[step.id] = decodeTagged(state.stepOutputs.get(pathOf(step)));
       done.add(step.id);
+    } else if (state.skipped.has(pathOf(step))) {
+      skipped.add(step.id);
     }
   }
+  const settledCount = () => done.size + skipped.size;
   const abort = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
   const running = new Map<string, Promise<{ id: string; output?: unknown; error?: unknown }>>();
   let failure: unknown = null;
-  while (done.size < steps.length) {
+  while (settledCount() < steps.length) {
     if (failure === null) {
       for (const step of steps) {
         if (running.size >= maxConcurrency) break;
-        if (done.has(step.id) || running.has(step.id) || !step.needs.every((n) => done.has(n))) continue;
+        if (done.has(step.id) || skipped.has(step.id) || running.has(step.id) || !step.needs.every((n) => done.has(n) || skipped.has(n)))
+          continue;
         verifyLock(locked);
         const stepPath = pathOf(step);
+        const reason = skipReason(step, byId, outputs, skipped);
+        if (reason !== null) {
+          await appendEvents(ctx, [{ type: "StepSkipped", payload: { stepPath, reason } }]);
+          skipped.add(step.id);
+          continue;
+        }
         const base = {
           env: args.env,
           ctx,
@@ -77,7 +90,15 @@ export async function executeVersion(args: {
         );
       }
     }
-    if (running.size === 0) break;
+    if (running.size === 0) {
+      // Skipping may have made more steps ready; go round again unless nothing can move.
+      if (
+        steps.some((s) => !done.has(s.id) && !skipped.has(s.id) && s.needs.every((n) => done.has(n) || skipped.has(n))) &&
+        failure === null
+      )
+        continue;
+      break;
+    }
     const settled = await Promise.race(running.values());
     running.delete(settled.id);
     if (settled.error !== undefined) {
@@ -91,9 +112,10 @@ export async function executeVersion(args: {
     done.add(settled.id);
   }
   if (failure !== null) throw failure;
-  if (done.size < steps.length) throw new RunFailure("internal_error", "Some steps could not be scheduled (their needs never completed)");
+  if (settledCount() < steps.length)
+    throw new RunFailure("internal_error", "Some steps could not be scheduled (their needs never completed)");
   const [terminal] = terminalSteps(steps);
-  return outputs[terminal as string];
+  return skipped.has(terminal as string) ? null : outputs[terminal as string];
 }
 
 /** The lock must still describe this exact version; a changed byte anywhere fails closed. */

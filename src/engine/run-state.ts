@@ -11,6 +11,7 @@ export type RunState = {
   readonly cyclesCompleted: readonly RunEventPayloads["OuterLoopCycleCompleted"][];
   readonly stepOutputs: ReadonlyMap<string, unknown>;
   readonly steps: ReadonlyMap<string, StepProgress>;
+  readonly skipped: ReadonlySet<string>;
 };
 
 /** Where one step stands: its latest attempt, and what the log says of it. */
@@ -33,6 +34,7 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
   const cyclesCompleted: RunEventPayloads["OuterLoopCycleCompleted"][] = [];
   const stepOutputs = new Map<string, unknown>();
   const steps = new Map<string, StepProgress>();
+  const skipped = new Set<string>();
   for (const event of events) {
     switch (event.type) {
       case "RunRequested":
@@ -56,6 +58,9 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
           ...(event.payload.deadline !== undefined ? { deadline: event.payload.deadline } : {}),
         });
         break;
+      case "StepSkipped":
+        skipped.add(event.payload.stepPath);
+        break;
       case "StepRetried":
         steps.set(event.payload.stepPath, { attempt: event.payload.attempt + 1, started: false, retryAt: event.payload.retryAt });
         break;
@@ -75,5 +80,5 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
       status = event.type === "RunCompleted" ? "completed" : event.type === "RunFailed" ? "failed" : "cancelled";
     }
   }
-  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, steps };
+  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, steps, skipped };
 }

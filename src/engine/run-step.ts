@@ -7,6 +7,7 @@ import type { StepProgress } from "./run-state.ts";
 import { StepAttemptError } from "./step-failure.ts";
 import { runAiGenerate } from "./steps/ai-generate.ts";
 import { runCodeRun } from "./steps/code-run.ts";
+import { decide } from "./steps/decision.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { runToolCall } from "./steps/tool-call.ts";
 
@@ -97,6 +98,8 @@ function dispatch(step: LwirStep, a: StepAttempt): Promise<unknown> {
       return runToolCall(step, a);
     case "code.run":
       return runCodeRun(step, a);
+    case "decision":
+      return Promise.resolve(decide(step, a));
     default: {
       // validateLwir admits only the kinds above; anything else here is a corrupted version.
       const kind: never = step;

@@ -80,6 +80,27 @@ function call(name: string, args: unknown[]): unknown {
       return Array.isArray(a) ? a.map(embed).join(embed(b)) : embed(a);
     case "default":
       return a === undefined || a === null || a === "" ? b : a;
+    case "eq":
+      return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    case "ne":
+      return JSON.stringify(a ?? null) !== JSON.stringify(b ?? null);
+    case "gt":
+      return comparable(a, b) && (a as number) > (b as number);
+    case "gte":
+      return comparable(a, b) && (a as number) >= (b as number);
+    case "lt":
+      return comparable(a, b) && (a as number) < (b as number);
+    case "lte":
+      return comparable(a, b) && (a as number) <= (b as number);
+    case "and":
+      return truthy(a) && truthy(b);
+    case "or":
+      return truthy(a) || truthy(b);
+    case "not":
+      return !truthy(a);
+    case "contains":
+      if (typeof a === "string") return a.includes(embed(b));
+      return Array.isArray(a) && a.some((x) => JSON.stringify(x) === JSON.stringify(b ?? null));
     default:
       throw new Error(`unknown template function ${name}`);
   }
@@ -89,4 +110,14 @@ function embed(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
   return JSON.stringify(value);
+}
+
+/** Truthiness for decisions: false, null, missing, 0, "" and [] are false; everything else true. */
+export function truthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return Boolean(value);
+}
+
+function comparable(a: unknown, b: unknown): boolean {
+  return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string");
 }

@@ -19,6 +19,16 @@ export const TEMPLATE_FUNCTIONS = {
   trim: 1,
   join: 2,
   default: 2,
+  eq: 2,
+  ne: 2,
+  gt: 2,
+  gte: 2,
+  lt: 2,
+  lte: 2,
+  and: 2,
+  or: 2,
+  not: 1,
+  contains: 2,
 } as const;
 export type TemplateFunction = keyof typeof TEMPLATE_FUNCTIONS;
 

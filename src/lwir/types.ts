@@ -7,7 +7,7 @@ export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";
 export const LWIR_KIND = "Workflow";
 
 /** Step kinds the runtime executes. */
-export const STEP_KINDS = ["ai.generate", "tool.call", "code.run"] as const;
+export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 export type SandboxSetting = "deny" | "allow";
@@ -73,7 +73,17 @@ export type CodeRunStep = StepCommon & {
   readonly onFailure?: { readonly fixer?: FixerConfig };
 };
 
-export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep;
+/**
+ * A decision: the first case whose `when` is truthy chooses its `then` step, else `default`. The
+ * steps that need this decision and are not chosen are skipped (and what only they lead to).
+ */
+export type DecisionStep = Omit<StepCommon, "output"> & {
+  readonly uses: "decision";
+  readonly output?: NormalizedOutputMode;
+  readonly with: { readonly cases: readonly { readonly when: string; readonly then: string }[]; readonly default: string };
+};
+
+export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep;
 
 /** LWIR: the JSON DAG a planner compiles a definition and input into. */
 export type Lwir = {

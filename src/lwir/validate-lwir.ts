@@ -195,12 +195,14 @@ function checkSteps(sink: FindingSink, value: unknown, permissions: Permissions,
       );
   }
   const upstream = upstreamSets(nodes);
+  const needsOf = new Map(nodes.map((n) => [n.id, n.needs]));
   for (const node of nodes) {
     checkStep(sink, node.step, node.path, {
       models: permissions.models,
       tools: permissions.tools,
       networkPermitted: permissions.network.size > 0,
       scope: { stepIds: ids, upstream: upstream.get(node.id) ?? new Set(), inputSchema },
+      needsOf,
     });
   }
 }

@@ -15,6 +15,8 @@ export type StepContext = {
   readonly tools: ReadonlySet<string>;
   readonly networkPermitted: boolean;
   readonly scope: TemplateScope;
+  /** Each step's `needs`, to check that a decision's targets depend on it. */
+  readonly needsOf: ReadonlyMap<string, readonly string[]>;
 };
 
 /** Checks one step's fields, its kind-specific `with`, its output, fixer and templates. */
@@ -31,8 +33,9 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
   }
   if (step.description !== undefined && typeof step.description !== "string")
     sink.error("field.invalid_type", `${path}.description`, `${path}.description must be a string`);
-  if (step.output === undefined) sink.error("field.required", `${path}.output`, `${path}.output is required`);
-  else checkOutputMode(sink, step.output, `${path}.output`);
+  if (step.output === undefined) {
+    if (kind !== "decision") sink.error("field.required", `${path}.output`, `${path}.output is required`);
+  } else checkOutputMode(sink, step.output, `${path}.output`);
   if (step.retry !== undefined) {
     const retry = sink.object(step.retry, `${path}.retry`);
     if (retry) {
@@ -60,6 +63,9 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
     case "code.run":
       checkCodeRun(sink, w, withPath, ctx.networkPermitted);
       if (w.input !== undefined) checkTemplates(sink, w.input, `${withPath}.input`, ctx.scope);
+      break;
+    case "decision":
+      checkDecision(sink, w, withPath, ctx, String(step.id));
       break;
     default:
       break;
@@ -128,4 +134,34 @@ function checkFanOut(sink: FindingSink, value: unknown, path: string, scope: Tem
   if (fanOut.failureMode !== undefined && fanOut.failureMode !== "fail_fast" && fanOut.failureMode !== "all_settled") {
     sink.error("fanout.invalid_failure_mode", `${path}.failureMode`);
   }
+}
+
+/** Checks a decision: cases of one-expression `when` and a `then` target, a default, targets that need it. */
+function checkDecision(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext, stepId: string): void {
+  sink.closed(w, ["cases", "default"], path);
+  const target = (value: unknown, at: string) => {
+    if (typeof value !== "string" || !ctx.scope.stepIds.has(value)) {
+      sink.error("decision.unknown_target", at, `${at} names ${JSON.stringify(value)}, which is not a step`);
+    } else if (!(ctx.needsOf.get(value) ?? []).includes(stepId)) {
+      sink.error("decision.target_not_dependent", at, `step "${value}" must need "${stepId}" to be chosen by it`);
+    }
+  };
+  const cases = w.cases;
+  if (!Array.isArray(cases) || cases.length === 0) sink.error("decision.invalid_cases", `${path}.cases`);
+  else {
+    cases.forEach((c, i) => {
+      const at = childPath(`${path}.cases`, i);
+      const entry = sink.object(c, at);
+      if (!entry) return;
+      sink.closed(entry, ["when", "then"], at);
+      const when = entry.when;
+      const parsed = typeof when === "string" ? parseTemplate(when) : null;
+      if (!(parsed?.ok === true && parsed.parts.length === 1 && parsed.parts[0]?.kind === "expr"))
+        sink.error("decision.invalid_when", `${at}.when`);
+      else checkTemplates(sink, when, `${at}.when`, ctx.scope);
+      target(entry.then, `${at}.then`);
+    });
+  }
+  if (w.default === undefined) sink.error("decision.missing_default", `${path}.default`);
+  else target(w.default, `${path}.default`);
 }

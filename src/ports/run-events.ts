@@ -78,6 +78,7 @@ export type RunEventPayloads = {
   StepSucceeded: { stepPath: string; attempt: number; output: unknown };
   StepFailed: { stepPath: string; attempt: number; error: RecordedError };
   StepRetried: { stepPath: string; attempt: number; retryAt: number; error: RecordedError };
+  StepSkipped: { stepPath: string; reason: string };
   OuterLoopCycleCompleted: {
     cycleNumber: number;
     status: "completed" | "failed";

@@ -94,7 +94,25 @@ describe("parseTemplate: what parses", () => {
   });
 
   it("the function list is fixed", () => {
-    expect(TEMPLATE_FUNCTIONS).toEqual({ json: 1, length: 1, upper: 1, lower: 1, trim: 1, join: 2, default: 2 });
+    expect(TEMPLATE_FUNCTIONS).toEqual({
+      json: 1,
+      length: 1,
+      upper: 1,
+      lower: 1,
+      trim: 1,
+      join: 2,
+      default: 2,
+      eq: 2,
+      ne: 2,
+      gt: 2,
+      gte: 2,
+      lt: 2,
+      lte: 2,
+      and: 2,
+      or: 2,
+      not: 1,
+      contains: 2,
+    });
   });
 });
 

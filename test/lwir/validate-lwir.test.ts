@@ -70,6 +70,13 @@ const withPrompt = (prompt: string) => set(seedLwir(), [...summarize, "with", "p
  * One small mutation of a valid seed document per finding code. binding.* cases run through
  * bindLwir (against the example definition) on a document that is structurally valid.
  */
+/** The seed with a decision step "route" that summarize needs. */
+function withDecision(w: Record<string, unknown>): JsonObject {
+  const doc = seedLwir();
+  (doc.steps as unknown[]).unshift({ id: "route", uses: "decision", needs: [], with: w });
+  return set(doc, ["steps", 1, "needs"], ["route"]);
+}
+
 const CASES: readonly Case[] = [
   { code: "document.not_object", title: "an array", build: () => [seedLwir()], path: "$" },
   { code: "document.not_object", title: "a string", build: () => "apiVersion: littleworkflow.dev/v0.1", path: "$" },
@@ -265,6 +272,43 @@ const CASES: readonly Case[] = [
     title: "item without forEach",
     build: () => withPrompt("Summarize {{ item.text }}"),
     path: "$.steps[0].with.prompt",
+  },
+  {
+    code: "decision.invalid_cases",
+    title: "no cases",
+    build: () => withDecision({ cases: [], default: "summarize" }),
+    path: "$.steps[0].with.cases",
+  },
+  {
+    code: "decision.invalid_when",
+    title: "text around the expression",
+    build: () => withDecision({ cases: [{ when: "if {{ input.ticketId }}", then: "summarize" }], default: "summarize" }),
+    path: "$.steps[0].with.cases[0].when",
+  },
+  {
+    code: "decision.missing_default",
+    title: "no default",
+    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", then: "summarize" }] }),
+    path: "$.steps[0].with.default",
+  },
+  {
+    code: "decision.unknown_target",
+    title: "a missing step",
+    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", then: "escalate" }], default: "summarize" }),
+    path: "$.steps[0].with.cases[0].then",
+  },
+  {
+    code: "decision.target_not_dependent",
+    title: "a target that does not need the decision",
+    build: () => {
+      const doc = withDecision({ cases: [{ when: "{{ input.ticketId }}", then: "summarize" }], default: "summarize" });
+      return set(doc, ["steps", 1, "needs"], []);
+    },
+    path: "$.steps[0].with.cases[0].then",
+    also: [
+      { code: "decision.target_not_dependent", path: "$.steps[0].with.default" },
+      { code: "graph.multiple_terminals", path: "$.steps" },
+    ],
   },
   {
     code: "fanout.invalid_items",
