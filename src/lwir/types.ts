@@ -74,13 +74,13 @@ export type CodeRunStep = StepCommon & {
 };
 
 /**
- * A decision: the first case whose `when` is truthy chooses its `then` step, else `default`. The
+ * A decision: the first case whose `when` is truthy chooses its `step`, else `default`. The
  * steps that need this decision and are not chosen are skipped (and what only they lead to).
  */
 export type DecisionStep = Omit<StepCommon, "output"> & {
   readonly uses: "decision";
   readonly output?: NormalizedOutputMode;
-  readonly with: { readonly cases: readonly { readonly when: string; readonly then: string }[]; readonly default: string };
+  readonly with: { readonly cases: readonly { readonly when: string; readonly step: string }[]; readonly default: string };
 };
 
 export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep;

@@ -153,13 +153,13 @@ function checkDecision(sink: FindingSink, w: Record<string, unknown>, path: stri
       const at = childPath(`${path}.cases`, i);
       const entry = sink.object(c, at);
       if (!entry) return;
-      sink.closed(entry, ["when", "then"], at);
+      sink.closed(entry, ["when", "step"], at);
       const when = entry.when;
       const parsed = typeof when === "string" ? parseTemplate(when) : null;
       if (!(parsed?.ok === true && parsed.parts.length === 1 && parsed.parts[0]?.kind === "expr"))
         sink.error("decision.invalid_when", `${at}.when`);
       else checkTemplates(sink, when, `${at}.when`, ctx.scope);
-      target(entry.then, `${at}.then`);
+      target(entry.step, `${at}.step`);
     });
   }
   if (w.default === undefined) sink.error("decision.missing_default", `${path}.default`);

@@ -127,7 +127,10 @@ describe("code.run steps", () => {
     const counting = new IsolateSandbox({ loader: env.LOADER });
     const sandbox = {
       openSession: counting.openSession.bind(counting),
-      runCode: (req: Parameters<typeof counting.runCode>[0]) => ((executed += 1), counting.runCode(req)),
+      runCode: (req: Parameters<typeof counting.runCode>[0]) => {
+        executed += 1;
+        return counting.runCode(req);
+      },
     };
     const tamperWorld = new MemoryWorld({ models: { resolve: () => ({ model: fixerModel(), offline: false }) }, sandbox });
     await runWorkflow(workflow, INPUT, { world: tamperWorld, runId: "run_tamper", lwir: lwirWith(SCORE) });

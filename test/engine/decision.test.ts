@@ -45,7 +45,7 @@ const LWIR = {
       id: "route",
       uses: "decision",
       needs: [],
-      with: { cases: [{ when: "{{ gt(input.amount, 100) }}", then: "escalate" }], default: "auto-approve" },
+      with: { cases: [{ when: "{{ gt(input.amount, 100) }}", step: "escalate" }], default: "auto-approve" },
     },
     {
       id: "escalate",

@@ -282,29 +282,29 @@ const CASES: readonly Case[] = [
   {
     code: "decision.invalid_when",
     title: "text around the expression",
-    build: () => withDecision({ cases: [{ when: "if {{ input.ticketId }}", then: "summarize" }], default: "summarize" }),
+    build: () => withDecision({ cases: [{ when: "if {{ input.ticketId }}", step: "summarize" }], default: "summarize" }),
     path: "$.steps[0].with.cases[0].when",
   },
   {
     code: "decision.missing_default",
     title: "no default",
-    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", then: "summarize" }] }),
+    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", step: "summarize" }] }),
     path: "$.steps[0].with.default",
   },
   {
     code: "decision.unknown_target",
     title: "a missing step",
-    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", then: "escalate" }], default: "summarize" }),
-    path: "$.steps[0].with.cases[0].then",
+    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", step: "escalate" }], default: "summarize" }),
+    path: "$.steps[0].with.cases[0].step",
   },
   {
     code: "decision.target_not_dependent",
     title: "a target that does not need the decision",
     build: () => {
-      const doc = withDecision({ cases: [{ when: "{{ input.ticketId }}", then: "summarize" }], default: "summarize" });
+      const doc = withDecision({ cases: [{ when: "{{ input.ticketId }}", step: "summarize" }], default: "summarize" });
       return set(doc, ["steps", 1, "needs"], []);
     },
-    path: "$.steps[0].with.cases[0].then",
+    path: "$.steps[0].with.cases[0].step",
     also: [
       { code: "decision.target_not_dependent", path: "$.steps[0].with.default" },
       { code: "graph.multiple_terminals", path: "$.steps" },

@@ -9,14 +9,14 @@ export type DecisionOutput = { readonly chosen: string };
 export function decide(step: DecisionStep, a: StepAttempt): DecisionOutput {
   const scope = { input: a.input, steps: a.outputs, item: a.item };
   for (const c of step.with.cases) {
-    if (truthy(renderTemplate(c.when, scope))) return { chosen: c.then };
+    if (truthy(renderTemplate(c.when, scope))) return { chosen: c.step };
   }
   return { chosen: step.with.default };
 }
 
 /** Every step a decision can choose. */
 export function decisionTargets(step: DecisionStep): string[] {
-  return [...step.with.cases.map((c) => c.then), step.with.default];
+  return [...step.with.cases.map((c) => c.step), step.with.default];
 }
 
 /**
