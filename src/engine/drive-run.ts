@@ -28,6 +28,11 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
   const state = deriveRunState(events);
   if (state.terminal) return { status: state.status, yielded: false };
   if (!state.request) throw new Error(`run ${env.runId} has no RunRequested event`);
+  // The run's deadline derives from the log (RunRequested.at) and the definition, so it holds across resumes.
+  const runTimeoutMs = env.workflows.get(state.request.workflowId)?.definition.timeoutMs;
+  const runDeadline = runTimeoutMs !== undefined ? state.requestedAt + runTimeoutMs : undefined;
+  const runTimeout = runDeadline !== undefined ? AbortSignal.timeout(Math.max(0, runDeadline - env.clock.now())) : undefined;
+  const signals = [env.signal, runTimeout].filter((s): s is AbortSignal => s !== undefined);
   const ctx: HarnessContext = {
     runId: env.runId,
     log: env.log,
@@ -35,9 +40,11 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     clock: env.clock,
     deadline: env.clock.now() + env.sliceMs,
     sleep: env.sleep,
-    ...(env.signal ? { signal: env.signal } : {}),
+    ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
   };
+  const timedOut = () => new RunFailure("run_timeout", `The run passed its ${runTimeoutMs} ms timeout`);
   try {
+    if (runDeadline !== undefined && env.clock.now() >= runDeadline) throw timedOut();
     const output = await drive(env, ctx, state);
     return await finish(env, ctx, state, { type: "RunCompleted", output });
   } catch (error) {
@@ -51,7 +58,8 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
     if (error instanceof RunTerminatedError || env.signal?.aborted)
       return { status: deriveRunState(await env.log.all()).status, yielded: false };
-    const failure = toRunFailure(error);
+    const failure =
+      runTimeout?.aborted && !(error instanceof RunFailure && error.causeCode !== "step_failed") ? timedOut() : toRunFailure(error);
     if (!failure) throw error;
     return finish(env, ctx, state, { type: "RunFailed", failure });
   }

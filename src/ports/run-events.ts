@@ -33,6 +33,7 @@ export type RunCauseCode =
   | "planner_no_lwir"
   | "lwir_invalid"
   | "code_integrity"
+  | "run_timeout"
   | "outer_loop_exhausted"
   | "model_unavailable"
   | "model_error"

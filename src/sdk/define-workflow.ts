@@ -92,6 +92,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly network?: readonly string[];
   /** Steps of one run in flight at once (default 6, the production limit of outgoing connections per invocation). */
   readonly maxConcurrency?: number;
+  /** The whole run's time limit, from its request; past it the run fails with `run_timeout`. */
+  readonly timeoutMs?: number;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -112,6 +114,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly webhook: WebhookConfig | null;
   readonly network: readonly string[];
   readonly maxConcurrency?: number;
+  readonly timeoutMs?: number;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -169,6 +172,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     webhook: definition.webhook ?? null,
     network: [...new Set(definition.network ?? [])].sort(),
     ...(definition.maxConcurrency !== undefined ? { maxConcurrency: definition.maxConcurrency } : {}),
+    ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
   };
 }
 
@@ -210,6 +214,9 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   }
   if (def.maxConcurrency !== undefined && !(Number.isInteger(def.maxConcurrency) && def.maxConcurrency >= 1 && def.maxConcurrency <= 64)) {
     fail("$.maxConcurrency", "definition.invalid_max_concurrency", "maxConcurrency is an integer from 1 to 64");
+  }
+  if (def.timeoutMs !== undefined && !(Number.isInteger(def.timeoutMs) && def.timeoutMs >= 1 && def.timeoutMs <= 30 * 86_400_000)) {
+    fail("$.timeoutMs", "definition.invalid_timeout", "timeoutMs is an integer number of ms from 1 to 30 days");
   }
   if (def.webhook?.input !== undefined && typeof def.webhook.input !== "function") {
     fail("$.webhook.input", "definition.invalid_webhook", "webhook.input maps the payload to the run input: a function");

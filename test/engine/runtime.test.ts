@@ -44,6 +44,7 @@ function workflowWith(
     planner: { model: FAST, system: "unused: these runs carry their LWIR" },
     tools,
     ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
 }
 
@@ -206,6 +207,54 @@ describe("tool.call steps", () => {
     log?.truncateAfter(events.findIndex((e) => e.type === "RunStarted") + 1);
     const r = await runWorkflow(workflowWith({ lookup: v2 }), { n: 1 }, { world, runId: "run_tool_drift", lwir });
     expect(r.cause?.code).toBe("capability_drift");
+  });
+});
+
+describe("the run's own timeout", () => {
+  it("fails the run with run_timeout and aborts the call in flight", async () => {
+    let aborted = false;
+    const hang = tool({
+      description: "Never answers",
+      inputSchema: z.object({}),
+      execute: (_: unknown, o: { abortSignal?: AbortSignal }) =>
+        new Promise((_, reject) =>
+          o.abortSignal?.addEventListener("abort", () => {
+            aborted = true;
+            reject(new Error("aborted"));
+          }),
+        ),
+    });
+    const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) } });
+    const lwir = lwirOf([{ id: "h", uses: "tool.call", needs: [], with: { tool: "hang" }, output: { mode: "json" } }], { tools: ["hang"] });
+    const r = await runWorkflow(workflowWith({ hang }, { timeoutMs: 100 }), { n: 1 }, { world, runId: "run_run_timeout", lwir });
+    expect(r.cause?.code).toBe("run_timeout");
+    expect(aborted).toBe(true);
+  });
+
+  it("a run resumed after its deadline fails at once, calling nothing", async () => {
+    const time = fakeTime();
+    let calls = 0;
+    const count = tool({
+      description: "Counts",
+      inputSchema: z.object({}),
+      execute: async () => {
+        calls += 1;
+        return calls;
+      },
+    });
+    const world = new MemoryWorld({ models: { resolve: () => ({ model: FAST, offline: false }) }, clock: time.clock, sleep: time.sleep });
+    const lwir = lwirOf([{ id: "c", uses: "tool.call", needs: [], with: { tool: "count" }, output: { mode: "json" } }], {
+      tools: ["count"],
+    });
+    const workflow = workflowWith({ count }, { timeoutMs: 60_000 });
+    await runWorkflow(workflow, { n: 1 }, { world, runId: "run_late", lwir });
+    const log = world.logs.get("run_late");
+    log?.truncateAfter(1);
+    await time.sleep(120_000);
+    calls = 0;
+    const r = await runWorkflow(workflow, { n: 1 }, { world, runId: "run_late", lwir });
+    expect(r.cause?.code).toBe("run_timeout");
+    expect(calls).toBe(0);
   });
 });
 
