@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
-import { runResultOf } from "../src/engine/run-result.ts";
+import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
 import { deriveRunState, type RunState } from "../src/engine/run-state.ts";
 import { isTerminalType, type RunEvent, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
 import type { RunPlacement } from "../src/ports/run-index.ts";
@@ -97,7 +97,7 @@ export class RunObject extends DurableObject<Env> {
     const events = await this.eventLog(runId).all();
     const state = deriveRunState(events);
     return {
-      ...runResultOf(runId, events),
+      ...(await resolveRunOutput(runResultOf(runId, events), wire(this.env).blobs)),
       workflowId: state.request?.workflowId ?? null,
       tenant: state.request?.tenant ?? null,
       eventCount: events.length,
@@ -215,6 +215,7 @@ export class RunObject extends DurableObject<Env> {
         log: this.eventLog(runId),
         versions: wiring.versions,
         runs: wiring.runs,
+        blobs: wiring.blobs,
         sandbox: wiring.sandbox,
         models: wiring.models,
         clock: wiring.clock,

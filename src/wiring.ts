@@ -4,11 +4,14 @@
  */
 
 import { exports } from "cloudflare:workers";
+import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
+import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
+import type { BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
@@ -42,6 +45,7 @@ export function currentOverrides(): Readonly<WiringOverrides> {
 export type Wiring = {
   readonly versions: VersionStore;
   readonly runs: RunIndex;
+  readonly blobs: BlobStore;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
   readonly clock: Clock;
@@ -55,6 +59,7 @@ export function wire(env: Env): Wiring {
   return {
     versions: new D1VersionStore(env.DB),
     runs: new D1RunIndex(env.DB),
+    blobs: new R2BlobStore(env.BLOBS),
     models:
       overrides.models ??
       new EnvModelResolver({
@@ -62,7 +67,11 @@ export function wire(env: Env): Wiring {
         secrets: vars,
         offlineLatencyMs: Number(stringVar(vars.LITTLE_OFFLINE_LATENCY_MS) ?? 0) || 0,
       }),
-    sandbox: new IsolateSandbox({ loader: env.LOADER, networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }) }),
+    sandbox: new IsolateSandbox({
+      loader: env.LOADER,
+      networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
+      memory: new D1MemoryStore(env.DB),
+    }),
     clock: overrides.clock ?? systemClock,
     workflows: overrides.workflows ?? workflowCatalog,
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),

@@ -9,6 +9,7 @@ import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
+import { recordable } from "./blob-refs.ts";
 import { compileCycle } from "./compile-cycle.ts";
 import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
@@ -143,7 +144,7 @@ async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState,
     await appendEvents(ctx, [
       {
         type: "RunCompleted",
-        payload: { output: encodeTagged(ending.output), usage: usageOf(events), versionId: registered?.versionId ?? "" },
+        payload: { output: await recordable(ending.output, env.blobs), usage: usageOf(events), versionId: registered?.versionId ?? "" },
       },
     ]);
     await indexRun(env, state, "completed", {

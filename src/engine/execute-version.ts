@@ -1,11 +1,11 @@
 import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { decodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import { terminalSteps } from "../lwir/graph.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import { resolveRecorded } from "./blob-refs.ts";
 import { runFanOut } from "./fan-out.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
@@ -42,7 +42,7 @@ export async function executeVersion(args: {
   const byId = new Map(steps.map((s) => [s.id, s]));
   for (const step of steps) {
     if (state.stepOutputs.has(pathOf(step))) {
-      outputs[step.id] = decodeTagged(state.stepOutputs.get(pathOf(step)));
+      outputs[step.id] = await resolveRecorded(state.stepOutputs.get(pathOf(step)), args.env.blobs);
       done.add(step.id);
     } else if (state.skipped.has(pathOf(step))) {
       skipped.add(step.id);

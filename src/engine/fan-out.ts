@@ -1,7 +1,7 @@
 import { appendEvents } from "../harness/harness-context.ts";
-import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { renderTemplate } from "../lwir/evaluate-template.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import { recordable, resolveRecorded } from "./blob-refs.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep } from "./run-step.ts";
@@ -57,7 +57,7 @@ export async function runFanOut(
       const i = next++;
       const path = `${stepPath}[${keys[i]}]`;
       if (state.stepOutputs.has(path)) {
-        settled[i] = { status: "succeeded", output: decodeTagged(state.stepOutputs.get(path)) };
+        settled[i] = { status: "succeeded", output: await resolveRecorded(state.stepOutputs.get(path), base.env.blobs) };
         continue;
       }
       try {
@@ -85,6 +85,6 @@ export async function runFanOut(
     throw firstFailure;
   }
   const output = allSettled ? settled : settled.map((s) => (s as { output: unknown }).output);
-  await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output: encodeTagged(output) } }]);
+  await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output: await recordable(output, base.env.blobs) } }]);
   return output;
 }

@@ -1,3 +1,4 @@
+import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog } from "../ports/event-log.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
@@ -23,6 +24,7 @@ export type RunEnvironment = {
   readonly log: EventLog;
   readonly versions: VersionStore;
   readonly runs: RunIndex;
+  readonly blobs: BlobStore;
   readonly sandbox: Sandbox;
   readonly models: ModelResolver;
   readonly clock: Clock;

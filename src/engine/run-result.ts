@@ -1,6 +1,8 @@
 import { decodeTagged } from "../identity/tagged-json.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
 import type { RunEvent } from "../ports/run-events.ts";
 import type { RunResult } from "../ports/world.ts";
+import { isBlobRef, resolveRecorded } from "./blob-refs.ts";
 import { deriveRunState } from "./run-state.ts";
 
 /** A run's result as its events tell it. */
@@ -15,4 +17,9 @@ export function runResultOf(runId: string, events: readonly RunEvent[]): RunResu
     return { ...base, cause: { code: causeCode, message, ...(details !== undefined ? { details } : {}) } };
   }
   return base;
+}
+
+/** The result with its output read from the blob store when the log holds a reference. */
+export async function resolveRunOutput(result: RunResult, blobs: BlobStore): Promise<RunResult> {
+  return isBlobRef(result.output) ? { ...result, output: await resolveRecorded(result.output, blobs) } : result;
 }

@@ -1,7 +1,7 @@
 import { appendEvents, SliceYieldSignal } from "../harness/harness-context.ts";
 import { digestJson, digestPrefix } from "../identity/digest.ts";
-import { encodeTagged } from "../identity/tagged-json.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import { recordable } from "./blob-refs.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { StepProgress } from "./run-state.ts";
 import { StepAttemptError } from "./step-failure.ts";
@@ -40,7 +40,9 @@ export async function runStep(
     }
     try {
       const output = await attemptOnce(step, { ...base, attempt, signal: parent }, deadline);
-      await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt, output: encodeTagged(output) } }]);
+      await appendEvents(ctx, [
+        { type: "StepSucceeded", payload: { stepPath, attempt, output: await recordable(output, base.env.blobs) } },
+      ]);
       return output;
     } catch (error) {
       if (!(error instanceof StepAttemptError)) throw error;

@@ -33,7 +33,7 @@ function fakeTime(start = 1_800_000_000_000) {
 
 function workflowWith(
   tools: Record<string, ReturnType<typeof tool>>,
-  options: { maxConcurrency?: number; slowModel?: MockLanguageModelV4 } = {},
+  options: { maxConcurrency?: number; slowModel?: MockLanguageModelV4; timeoutMs?: number } = {},
 ) {
   return defineWorkflow({
     id: "runtime.test",

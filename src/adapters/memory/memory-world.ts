@@ -1,13 +1,15 @@
 import { driveRun } from "../../engine/drive-run.ts";
 import { catalogOf } from "../../engine/run-environment.ts";
-import { runResultOf } from "../../engine/run-result.ts";
+import { resolveRunOutput, runResultOf } from "../../engine/run-result.ts";
 import type { Clock } from "../../ports/clock.ts";
 import { systemClock } from "../../ports/clock.ts";
 import type { ModelResolver } from "../../ports/model-resolver.ts";
 import type { Sandbox } from "../../ports/sandbox.ts";
 import type { RunRequest, RunResult, World } from "../../ports/world.ts";
 import { JustBashSandbox } from "../sandbox-isolate/just-bash-sandbox.ts";
+import { MemoryBlobStore } from "./memory-blob-store.ts";
 import { MemoryEventLog } from "./memory-event-log.ts";
+import { MemoryMemoryStore } from "./memory-memory-store.ts";
 import { MemoryRunIndex } from "./memory-run-index.ts";
 import { MemoryVersionStore } from "./memory-version-store.ts";
 
@@ -19,7 +21,10 @@ import { MemoryVersionStore } from "./memory-version-store.ts";
 export class MemoryWorld implements World {
   readonly versions = new MemoryVersionStore();
   readonly runs = new MemoryRunIndex();
+  readonly blobs = new MemoryBlobStore();
   readonly logs = new Map<string, MemoryEventLog>();
+  /** The memory stores of the default sandbox's sessions (a given sandbox brings its own). */
+  readonly memory = new MemoryMemoryStore();
   private readonly models: ModelResolver;
   private readonly clock: Clock;
   private readonly sandbox: Sandbox;
@@ -36,7 +41,7 @@ export class MemoryWorld implements World {
   }) {
     this.models = options.models;
     this.clock = options.clock ?? systemClock;
-    this.sandbox = options.sandbox ?? new JustBashSandbox();
+    this.sandbox = options.sandbox ?? new JustBashSandbox({ memory: this.memory });
     this.sliceMs = options.sliceMs ?? 60_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -66,6 +71,7 @@ export class MemoryWorld implements World {
         log,
         versions: this.versions,
         runs: this.runs,
+        blobs: this.blobs,
         sandbox: this.sandbox,
         models: this.models,
         clock: this.clock,
@@ -76,6 +82,6 @@ export class MemoryWorld implements World {
       if (!result.yielded) break;
       if (result.wakeAt !== undefined) await this.sleep(Math.max(0, result.wakeAt - this.clock.now()));
     }
-    return runResultOf(request.runId, await log.all());
+    return resolveRunOutput(runResultOf(request.runId, await log.all()), this.blobs);
   }
 }
