@@ -20,6 +20,8 @@ export type StepProgress = {
   readonly started: boolean;
   readonly deadline?: number;
   readonly retryAt?: number;
+  /** Why the previous attempt failed (a repairing model is told). */
+  readonly previousError?: { readonly code: string; readonly message: string };
 };
 
 /** Folds events into a {@link RunState}. Pure: the same events always give the same state. */
@@ -62,7 +64,12 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
         skipped.add(event.payload.stepPath);
         break;
       case "StepRetried":
-        steps.set(event.payload.stepPath, { attempt: event.payload.attempt + 1, started: false, retryAt: event.payload.retryAt });
+        steps.set(event.payload.stepPath, {
+          attempt: event.payload.attempt + 1,
+          started: false,
+          retryAt: event.payload.retryAt,
+          previousError: { code: event.payload.error.code ?? "", message: event.payload.error.message },
+        });
         break;
       case "StepSucceeded":
         stepOutputs.set(event.payload.stepPath, event.payload.output);

@@ -11,6 +11,9 @@ import { decide } from "./steps/decision.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { runToolCall } from "./steps/tool-call.ts";
 
+/** Attempts of an ai.generate step without a retry policy: the first answer and two repairs. */
+const DEFAULT_AI_ATTEMPTS = 3;
+
 /** Backoffs at most this long are slept inside the slice; longer ones end it and re-arm the alarm. */
 const MAX_IN_SLICE_WAIT_MS = 2_000;
 
@@ -27,10 +30,12 @@ export async function runStep(
   parent: AbortSignal,
 ): Promise<unknown> {
   const { ctx, stepPath } = base;
-  const maxAttempts = step.retry?.maxAttempts ?? 1;
+  // An ai.generate output that fails its schema may be repaired twice by default (the model is told why).
+  const maxAttempts = step.retry?.maxAttempts ?? (step.uses === "ai.generate" ? DEFAULT_AI_ATTEMPTS : 1);
   let attempt = progress?.attempt ?? 1;
   let started = progress?.started ?? false;
   let deadline = progress?.deadline;
+  let previousError = progress?.previousError;
   const retryAt = progress?.retryAt;
   if (retryAt !== undefined && !started) await waitUntil(base, retryAt);
   for (;;) {
@@ -39,7 +44,7 @@ export async function runStep(
       await appendEvents(ctx, [{ type: "StepStarted", payload: { stepPath, attempt, ...(deadline !== undefined ? { deadline } : {}) } }]);
     }
     try {
-      const output = await attemptOnce(step, { ...base, attempt, signal: parent }, deadline);
+      const output = await attemptOnce(step, { ...base, attempt, signal: parent, ...(previousError ? { previousError } : {}) }, deadline);
       await appendEvents(ctx, [
         { type: "StepSucceeded", payload: { stepPath, attempt, output: await recordable(output, base.env.blobs) } },
       ]);
@@ -51,6 +56,7 @@ export async function runStep(
         await appendEvents(ctx, [{ type: "StepRetried", payload: { stepPath, attempt, retryAt: next, error: error.toRecorded() } }]);
         attempt += 1;
         started = false;
+        previousError = { code: error.code, message: error.message };
         await waitUntil(base, next);
         continue;
       }
@@ -112,7 +118,8 @@ function dispatch(step: LwirStep, a: StepAttempt): Promise<unknown> {
 
 /** `backoffMs · 2^(attempt-1)` plus up to half of it again, the same for the same step and attempt. */
 export function backoffMs(step: LwirStep, runId: string, stepPath: string, attempt: number): number {
-  const base = (step.retry?.backoffMs ?? 1_000) * 2 ** (attempt - 1);
+  // No retry policy (an ai.generate repair): retry at once; a policy without backoffMs waits 1 s.
+  const base = (step.retry ? (step.retry.backoffMs ?? 1_000) : 0) * 2 ** (attempt - 1);
   const jitter = (Number.parseInt(digestPrefix(digestJson([runId, stepPath, attempt]), 8), 16) / 0xffffffff) * 0.5;
   return Math.round(base * (1 + jitter));
 }

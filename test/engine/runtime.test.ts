@@ -336,3 +336,56 @@ describe("scheduling", () => {
     expect(elapsed).toBeLessThan(2 * one);
   });
 });
+
+describe("ai.generate repairs", () => {
+  it("re-asks a model whose output fails the step schema, telling it why, within the default budget", async () => {
+    const answers = ['{"label": 7}', '{"label": "billing"}'];
+    const model = new MockLanguageModelV4({
+      provider: "mock",
+      modelId: "slow",
+      doGenerate: async () => result([{ type: "text", text: answers.shift() ?? "{}" }]),
+    });
+    const world = new MemoryWorld({ models: { resolve: () => ({ model, offline: false }) } });
+    const step = {
+      id: "label",
+      uses: "ai.generate",
+      needs: [],
+      with: { model: "slow", prompt: "Label the ticket." },
+      output: { mode: "object", schema: { type: "object", properties: { label: { type: "string" } }, required: ["label"] } },
+    };
+    const r = await runWorkflow(
+      workflowWith({}, { slowModel: model }),
+      { n: 1 },
+      { world, runId: "run_repair_ai", lwir: lwirOf([step], { models: ["slow"] }) },
+    );
+    expect(r.cause).toBeUndefined();
+    expect(r.output).toEqual({ label: "billing" });
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain("Your previous answer was refused");
+    const retried = ((await world.logs.get("run_repair_ai")?.all()) ?? []).filter((e) => e.type === "StepRetried");
+    expect(retried.map((e) => (e.payload as { error: { code: string } }).error.code)).toEqual(["output_invalid"]);
+  });
+
+  it("treats unparseable output as repairable too, and fails after the budget", async () => {
+    const model = new MockLanguageModelV4({
+      provider: "mock",
+      modelId: "slow",
+      doGenerate: async () => result([{ type: "text", text: "not json at all" }]),
+    });
+    const world = new MemoryWorld({ models: { resolve: () => ({ model, offline: false }) } });
+    const step = {
+      id: "label",
+      uses: "ai.generate",
+      needs: [],
+      with: { model: "slow", prompt: "Label it." },
+      output: { mode: "object", schema: { type: "object" } },
+    };
+    const r = await runWorkflow(
+      workflowWith({}, { slowModel: model }),
+      { n: 1 },
+      { world, runId: "run_repair_fail", lwir: lwirOf([step], { models: ["slow"] }) },
+    );
+    expect(r.cause?.code).toBe("step_failed");
+    expect(model.doGenerateCalls).toHaveLength(3);
+  });
+});

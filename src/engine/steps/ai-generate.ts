@@ -1,3 +1,4 @@
+import { NoObjectGeneratedError } from "ai";
 import { runWorkerSession } from "../../harness/worker-session.ts";
 import { digestJson } from "../../identity/digest.ts";
 import { renderTemplate } from "../../lwir/evaluate-template.ts";
@@ -26,7 +27,12 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
     declared: declared.model,
   });
   const scope = { input: a.input, steps: a.outputs, item: a.item };
-  const prompt = String(renderTemplate(step.with.prompt, scope));
+  const rendered = String(renderTemplate(step.with.prompt, scope));
+  // A repair: the model sees why its previous answer was refused.
+  const prompt =
+    a.previousError?.code === "output_invalid"
+      ? `${rendered}\n\nYour previous answer was refused: ${a.previousError.message}\nAnswer again, matching the required output exactly.`
+      : rendered;
   const system = step.with.system === undefined ? undefined : String(renderTemplate(step.with.system, scope));
   const manifest = {
     harnessId: capabilities.snapshot.workerConfig.harnessId,
@@ -38,21 +44,30 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
     workflowVersionHash: a.locked.version.hash,
     lockHash: a.locked.lockHash,
   };
-  const outcome = await runWorkerSession(
-    {
-      sessionId: `worker:${a.stepPath}:a${a.attempt}`,
-      stepPath: a.stepPath,
-      cycle: a.cycle,
-      step,
-      prompt,
-      ...(system !== undefined ? { system } : {}),
-      manifest,
-      manifestHash: digestJson(manifest),
-      model: resolved.model,
-      slot: { id: slot.id, providerId: slot.providerId, modelId: slot.modelId, offline: resolved.offline },
-    },
-    { ...a.ctx, signal: a.signal },
-  );
+  let outcome: Awaited<ReturnType<typeof runWorkerSession>>;
+  try {
+    outcome = await runWorkerSession(
+      {
+        sessionId: `worker:${a.stepPath}:a${a.attempt}`,
+        stepPath: a.stepPath,
+        cycle: a.cycle,
+        step,
+        prompt,
+        ...(system !== undefined ? { system } : {}),
+        manifest,
+        manifestHash: digestJson(manifest),
+        model: resolved.model,
+        slot: { id: slot.id, providerId: slot.providerId, modelId: slot.modelId, offline: resolved.offline },
+      },
+      { ...a.ctx, signal: a.signal },
+    );
+  } catch (error) {
+    // The model's text was not parseable as the requested output: a repairable answer, not an outage.
+    if (NoObjectGeneratedError.isInstance(error))
+      throw new StepAttemptError("output_invalid", `the model's answer is not valid ${step.output.mode} output: ${error.message}`, true);
+    throw error;
+  }
+
   if (!outcome.ok)
     throw new StepAttemptError(outcome.causeCode === "step_failed" ? "output_invalid" : outcome.causeCode, outcome.message, true);
   return outcome.output;

@@ -20,4 +20,6 @@ export type StepAttempt = {
   readonly signal: AbortSignal;
   /** The element a fan-out branch runs for (`{{ item }}`). */
   readonly item?: unknown;
+  /** Why the previous attempt failed, when this one retries it. */
+  readonly previousError?: { readonly code: string; readonly message: string };
 };
