@@ -6,6 +6,7 @@ import type { ModelSlotRef } from "./durable-model.ts";
 import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
+import { execAndPersist, type MemoryModes, sessionMemoryMounts } from "./session-memory.ts";
 
 export const SUBMIT_FIX_TOOL = "submit_fix";
 const MAX_FIXER_TURNS = 12;
@@ -32,6 +33,8 @@ export type FixerSessionSpec = {
   readonly model: CallableModel;
   readonly slot: ModelSlotRef;
   readonly sandbox: Sandbox;
+  /** The definition's memory modes; without them the fixer's bash mounts no memory. */
+  readonly memory?: MemoryModes;
 };
 
 /**
@@ -51,6 +54,7 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
         "/mnt/task/fix-task.json": JSON.stringify(spec.task, null, 2),
       },
       scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
+      memory: await sessionMemoryMounts(ctx, spec.memory),
     });
     return session;
   };
@@ -63,7 +67,7 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
         required: ["command"],
         additionalProperties: false,
       }),
-      execute: async (input) => (await openSandbox()).exec(String((input as { command?: unknown }).command ?? "")),
+      execute: async (input) => execAndPersist(await openSandbox(), String((input as { command?: unknown }).command ?? "")),
       captureScratch: async () => (await openSandbox()).snapshotScratch(),
     },
     [SUBMIT_FIX_TOOL]: {

@@ -13,6 +13,7 @@ import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
 import { type OuterLoopContext, plannerSystemPrompt, plannerUserPrompt, planTask } from "./planner-prompt.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
+import { execAndPersist, sessionMemoryMounts } from "./session-memory.ts";
 
 export const SUBMIT_TOOL = "submit_lwir";
 export const BASH_TOOL = "bash";
@@ -52,6 +53,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       skills: spec.skills,
       references: { "/mnt/task/plan-task.json": JSON.stringify(task, null, 2) },
       scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
+      memory: await sessionMemoryMounts(ctx, spec.capabilities.snapshot.memoryConfig),
     });
     return session;
   };
@@ -65,7 +67,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
         required: ["command"],
         additionalProperties: false,
       }),
-      execute: async (input) => (await openSandbox()).exec(String((input as { command?: unknown }).command ?? "")),
+      execute: async (input) => execAndPersist(await openSandbox(), String((input as { command?: unknown }).command ?? "")),
       captureScratch: async () => (await openSandbox()).snapshotScratch(),
     },
     [SUBMIT_TOOL]: {

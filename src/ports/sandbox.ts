@@ -1,3 +1,5 @@
+import type { MemoryMount } from "./memory-store.ts";
+
 /** The result of one bash command. */
 export type ExecResult = { readonly exitCode: number; readonly stdout: string; readonly stderr: string };
 
@@ -13,7 +15,15 @@ export type SandboxSessionOptions = {
   readonly references?: Readonly<Record<string, string>>;
   /** Scratch files to restore (a resumed session finds what its earlier calls wrote). */
   readonly scratch?: ScratchFiles;
+  /**
+   * Memory stores to mount (`/mnt/memory/workflow`, `/mnt/memory/org`): loaded when the session
+   * opens; `ro` mounts refuse writes (EROFS), `rw` mounts are saved by {@link SandboxSession.persistMemory}.
+   */
+  readonly memory?: readonly MemoryMount[];
 };
+
+/** What {@link SandboxSession.persistMemory} wrote: absolute paths under the rw mounts. */
+export type MemoryPersistReport = { readonly saved: readonly string[]; readonly deleted: readonly string[] };
 
 /** One bash session: cwd `/mnt/scratch/own`, files persist across calls. */
 export interface SandboxSession {
@@ -22,6 +32,11 @@ export interface SandboxSession {
   writeFile(path: string, content: string): Promise<void>;
   /** The scratch directory's files, to persist with the call that wrote them. */
   snapshotScratch(): Promise<ScratchFiles>;
+  /**
+   * Saves what changed under the rw memory mounts since the session opened (or last persisted) to
+   * their stores; the harness calls it after every bash call. Throws when a store refuses the save.
+   */
+  persistMemory(): Promise<MemoryPersistReport>;
 }
 
 /** What code may do: each `deny` removes the capability entirely. */
@@ -41,6 +56,7 @@ export type RunCodeRequest = {
 /** Why code did not produce an output; stable codes. */
 export type RunCodeErrorCode =
   | "code_integrity"
+  | "code_invalid_file_name"
   | "code_unsupported_syntax"
   | "code_load_failed"
   | "code_no_run_export"

@@ -90,3 +90,15 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workflowId, t.webhookId] })],
 );
+
+/** Memory stores (`workflow:<id>`, `org:<tenant>`): one row per file, mounted into bash sessions. */
+export const memoryFiles = sqliteTable(
+  "memory_files",
+  {
+    storeId: text("store_id").notNull(),
+    path: text("path").notNull(),
+    content: text("content").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.path] })],
+);

@@ -3,22 +3,51 @@ export const MAX_CODE_OUTPUT_BYTES = 1024 * 1024;
 /** Console lines kept per run, and characters per line. */
 export const MAX_LOG_LINES = 200;
 export const MAX_LOG_LINE = 2_000;
+/** The module that captures intrinsics before the user's code runs. */
+export const INTRINSICS_MODULE = "__little_intrinsics.js";
+
+/**
+ * Evaluated before the user's modules (it is imported first): keeps the JSON functions the runner
+ * relies on, and wraps the timers so that none fires after the latest call's wall-time deadline —
+ * an endless async loop stops in the isolate instead of spinning on after the host gave up.
+ */
+export const INTRINSICS_SOURCE = `export const stringify = JSON.stringify;
+export const parse = JSON.parse;
+let deadline = 0;
+export function extendDeadline(ms) { deadline = Math.max(deadline, Date.now() + ms); }
+const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+const realSetInterval = globalThis.setInterval.bind(globalThis);
+const realClearInterval = globalThis.clearInterval.bind(globalThis);
+globalThis.setTimeout = (fn, ms, ...args) => (Date.now() > deadline ? 0 : realSetTimeout(fn, ms, ...args));
+globalThis.setInterval = (fn, ms, ...args) => {
+  if (Date.now() > deadline) return 0;
+  const id = realSetInterval((...a) => { if (Date.now() > deadline) realClearInterval(id); else fn(...a); }, ms, ...args);
+  return id;
+};
+try {
+  const wait = globalThis.scheduler?.wait?.bind(globalThis.scheduler);
+  if (wait) globalThis.scheduler.wait = (ms, options) => (Date.now() > deadline ? new Promise(() => {}) : wait(ms, options));
+} catch {}
+`;
 
 /**
  * The main module of a code.run isolate: imports the entrypoint, captures the console, calls
- * `run({ input })` and returns its JSON output (or a structured error) over RPC.
+ * `run({ input })` and returns its JSON output (or a structured error) over RPC. The host checks
+ * the answer again (see isolate-result.ts): user code shares this isolate and could patch globals.
  */
 export function runnerSource(entrypoint: string): string {
   return `import { WorkerEntrypoint } from "cloudflare:workers";
+import { extendDeadline, parse, stringify } from "./${INTRINSICS_MODULE}";
 import * as user from ${JSON.stringify(`./${entrypoint}`)};
 
 function show(value) {
   if (typeof value === "string") return value;
-  try { return JSON.stringify(value); } catch { return String(value); }
+  try { return stringify(value); } catch { return String(value); }
 }
 
 export class Runner extends WorkerEntrypoint {
-  async run(input) {
+  async run(input, options) {
+    extendDeadline(options?.wallMs ?? 30000);
     const logs = [];
     for (const level of ["log", "info", "warn", "error", "debug"]) {
       console[level] = (...args) => {
@@ -37,14 +66,14 @@ export class Runner extends WorkerEntrypoint {
     }
     let text;
     try {
-      text = JSON.stringify(output === undefined ? null : output);
+      text = stringify(output === undefined ? null : output);
     } catch (error) {
       return { ok: false, error: { code: "code_output_not_json", message: "the output is not JSON: " + String(error) }, logs };
     }
     if (text.length > ${MAX_CODE_OUTPUT_BYTES}) {
       return { ok: false, error: { code: "code_output_too_large", message: "the output is " + text.length + " characters; the limit is ${MAX_CODE_OUTPUT_BYTES}" }, logs };
     }
-    return { ok: true, output: JSON.parse(text), logs };
+    return { ok: true, output: parse(text), logs };
   }
 }
 

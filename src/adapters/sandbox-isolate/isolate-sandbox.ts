@@ -1,10 +1,12 @@
 import { digestJson, digestPrefix, digestText } from "../../identity/digest.ts";
+import type { MemoryStore } from "../../ports/memory-store.ts";
 import type { RunCodeRequest, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions } from "../../ports/sandbox.ts";
-import { runnerSource } from "./isolate-runner-source.ts";
+import { ISOLATE_COMPATIBILITY_DATE, isolateCompatibilityFlags } from "./isolate-config.ts";
+import { checkRunnerResult } from "./isolate-result.ts";
+import { INTRINSICS_MODULE, INTRINSICS_SOURCE, runnerSource } from "./isolate-runner-source.ts";
 import { JustBashSandbox } from "./just-bash-sandbox.ts";
 import { stripTypeScript } from "./strip-typescript.ts";
 
-const COMPATIBILITY_DATE = "2026-11-01";
 const DEFAULT_CPU_MS = 5_000;
 const DEFAULT_WALL_MS = 30_000;
 const RUNNER = "__little_runner.js";
@@ -14,24 +16,32 @@ export type IsolateSandboxOptions = {
   readonly loader: WorkerLoader;
   /** An outbound Fetcher that only lets the given hosts through (`network: "allow"`). */
   readonly networkGate?: (hosts: readonly string[]) => Fetcher;
+  /** Where bash sessions' memory mounts load from and persist to. */
+  readonly memory?: MemoryStore;
 };
 
-type RunnerStub = { run(input: unknown): Promise<Omit<RunCodeResult, "durationMs">> };
+type RunnerStub = { run(input: unknown, options: { wallMs: number }): Promise<unknown> };
+
+/** Module names code.run accepts: relative paths of plain segments, no `..`, no backslashes. */
+const FILE_NAME = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
 /**
  * The embedded sandbox: bash on just-bash, and code.run in a Worker Loader isolate. Every file's
  * sha256 is verified before anything loads; TypeScript is stripped with sucrase; the policy maps
  * to the isolate's configuration — `network: "deny"` ⇒ `globalOutbound: null` (fetch throws),
- * `env: "deny"` ⇒ no bindings, `fs: "deny"` ⇒ no `nodejs_compat` (no `node:fs`, no modules of
- * Node). CPU time is limited by the isolate, wall time by the caller. The isolate id is the
- * digest of files, entrypoint and policy, so equal code reuses a warm isolate.
+ * `env: "deny"` ⇒ no bindings, `fs: "deny"` ⇒ `nodejs_compat` switched off (no `node:fs`, no
+ * modules of Node, no `process`). CPU time is limited by the isolate, wall time by the caller.
+ * What the isolate answers is checked here (plain JSON within the size limit), never trusted. The
+ * isolate id is the digest of files, entrypoint and policy, so equal code reuses a warm isolate.
+ * Bash sessions run on {@link JustBashSandbox}, with this loader for their `node` command.
  */
 export class IsolateSandbox implements Sandbox {
-  private readonly bash = new JustBashSandbox();
+  private readonly bash: JustBashSandbox;
   private readonly options: IsolateSandboxOptions;
 
   constructor(options: IsolateSandboxOptions) {
     this.options = options;
+    this.bash = new JustBashSandbox({ loader: options.loader, ...(options.memory ? { memory: options.memory } : {}) });
   }
 
   openSession(options: SandboxSessionOptions): Promise<SandboxSession> {
@@ -50,6 +60,13 @@ export class IsolateSandbox implements Sandbox {
       logs,
       durationMs: Date.now() - started,
     });
+    for (const name of Object.keys(request.files)) {
+      if (!FILE_NAME.test(name) || name === RUNNER || name === INTRINSICS_MODULE || name.length > 200)
+        return fail(
+          "code_invalid_file_name",
+          `${JSON.stringify(name)} is not an allowed file name: use relative paths without ".." segments`,
+        );
+    }
     for (const [name, file] of Object.entries(request.files)) {
       const actual = digestText(file.content);
       if (actual !== file.sha256)
@@ -57,7 +74,10 @@ export class IsolateSandbox implements Sandbox {
     }
     if (!Object.hasOwn(request.files, request.entrypoint))
       return fail("code_integrity", `the entrypoint ${request.entrypoint} is not among the files`);
-    const modules: Record<string, WorkerLoaderModule> = { [RUNNER]: { js: runnerSource(request.entrypoint) } };
+    const modules: Record<string, WorkerLoaderModule> = {
+      [RUNNER]: { js: runnerSource(request.entrypoint) },
+      [INTRINSICS_MODULE]: { js: INTRINSICS_SOURCE },
+    };
     for (const [name, file] of Object.entries(request.files)) {
       const stripped = stripTypeScript(name, file.content);
       if (!stripped.ok) return fail("code_unsupported_syntax", stripped.message);
@@ -69,8 +89,8 @@ export class IsolateSandbox implements Sandbox {
     const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
     const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
     const worker = this.options.loader.get(id, () => ({
-      compatibilityDate: COMPATIBILITY_DATE,
-      compatibilityFlags: policy.fs === "allow" ? ["nodejs_compat"] : [],
+      compatibilityDate: ISOLATE_COMPATIBILITY_DATE,
+      compatibilityFlags: isolateCompatibilityFlags(policy.fs === "allow"),
       mainModule: RUNNER,
       modules,
       env: {},
@@ -81,15 +101,18 @@ export class IsolateSandbox implements Sandbox {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const result = await Promise.race([
-        runner.run(request.input),
+        runner.run(request.input, { wallMs }),
         new Promise<"timeout">((resolve) => {
           timer = setTimeout(() => resolve("timeout"), wallMs);
         }),
       ]);
       if (result === "timeout") return fail("code_timeout", `the code ran longer than its ${wallMs} ms wall-time limit`);
-      return { ...result, durationMs: Date.now() - started } as RunCodeResult;
+      return { ...checkRunnerResult(result), durationMs: Date.now() - started };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // On Cloudflare an isolate over its memory limit is killed and the call rejects (locally
+      // workerd enforces no memory limit: see docs/sandbox.md).
+      if (/memory/i.test(message)) return fail("code_load_failed", `the code was stopped at the isolate's memory limit: ${message}`);
       if (/cpu|exceeded|limit/i.test(message)) return fail("code_timeout", `the code was stopped: ${message}`);
       return fail("code_load_failed", `the code could not be loaded or crashed its isolate: ${message}`);
     } finally {

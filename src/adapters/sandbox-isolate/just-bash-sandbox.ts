@@ -1,16 +1,46 @@
-import { Bash } from "just-bash";
-import type { ExecResult, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions, ScratchFiles } from "../../ports/sandbox.ts";
+import { Bash, InMemoryFs } from "just-bash";
+import { type MemoryStore, ORG_MEMORY_DIR, WORKFLOW_MEMORY_DIR } from "../../ports/memory-store.ts";
+import type {
+  ExecResult,
+  MemoryPersistReport,
+  RunCodeResult,
+  Sandbox,
+  SandboxSession,
+  SandboxSessionOptions,
+  ScratchFiles,
+} from "../../ports/sandbox.ts";
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
+import { MountedMemory } from "./mounted-memory.ts";
+import { nodeCommand } from "./node-command.ts";
+import { SessionFs } from "./session-fs.ts";
 
 const MAX_OUTPUT_CHARS = 64 * 1024;
 const MAX_SCRATCH_BYTES = 1024 * 1024;
+/** Bytes a session's own filesystem may hold: it lives in the Worker's memory (just-bash's default is 1 GiB). */
+const MAX_SESSION_FS_BYTES = 64 * 1024 * 1024;
+const MOUNT_PATH = /^\/mnt\/memory\/[a-z0-9][a-z0-9_-]*$/;
+
+export type JustBashSandboxOptions = {
+  /** Runs the sessions' `node` command in isolates; without it `node` exits 127. */
+  readonly loader?: WorkerLoader;
+  /** Where memory mounts load from and persist to; without it they start empty and are never saved. */
+  readonly memory?: MemoryStore;
+  /** Wall-time limit of one `node` run (default 10 s). */
+  readonly nodeWallMs?: number;
+};
 
 /**
  * Bash sessions on just-bash, inside the Worker: an in-memory filesystem, no network, no host
  * processes. Each session starts in `/mnt/scratch/own` with its skills, references and restored
- * scratch files.
+ * scratch files; memory stores are mounted under `/mnt/memory`; `node` runs in an isolate.
  */
 export class JustBashSandbox implements Sandbox {
+  private readonly options: JustBashSandboxOptions;
+
+  constructor(options: JustBashSandboxOptions = {}) {
+    this.options = options;
+  }
+
   /** just-bash alone cannot isolate code: code.run needs the isolate sandbox (a Worker Loader). */
   async runCode(): Promise<RunCodeResult> {
     return {
@@ -25,10 +55,7 @@ export class JustBashSandbox implements Sandbox {
   }
 
   async openSession(options: SandboxSessionOptions): Promise<SandboxSession> {
-    const files: Record<string, string> = {
-      "/mnt/memory/workflow/.keep": "",
-      "/mnt/memory/org/.keep": "",
-    };
+    const files: Record<string, string> = {};
     for (const skill of options.skills) {
       files[`${SCRATCH_DIR}/.agents/skills/${skill.name}/SKILL.md`] =
         `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.body}`;
@@ -36,15 +63,52 @@ export class JustBashSandbox implements Sandbox {
     for (const [path, content] of Object.entries(options.references ?? {})) files[path] = content;
     for (const [path, content] of Object.entries(options.scratch ?? {})) files[`${SCRATCH_DIR}/${path}`] = content;
     files[`${SCRATCH_DIR}/.keep`] = files[`${SCRATCH_DIR}/.keep`] ?? "";
-    const bash = new Bash({ files, cwd: SCRATCH_DIR, env: { HOME: SCRATCH_DIR, PWD: SCRATCH_DIR } });
-    return new JustBashSession(bash);
+    const root = new InMemoryFs(files, { maxTotalBytes: MAX_SESSION_FS_BYTES });
+    root.mkdirSync("/mnt/memory", { recursive: true });
+    // A caller that says nothing about memory gets the two directories, empty and never saved.
+    if (!options.memory) for (const dir of [WORKFLOW_MEMORY_DIR, ORG_MEMORY_DIR]) root.mkdirSync(dir, { recursive: true });
+    const fs = new SessionFs(root);
+    const mounts: MountedMemory[] = [];
+    for (const mount of options.memory ?? []) {
+      if (!MOUNT_PATH.test(mount.path)) throw new Error(`memory mounts live under /mnt/memory/; refusing ${JSON.stringify(mount.path)}`);
+      const mounted = await MountedMemory.open(mount, this.options.memory);
+      fs.mount(mount.path, mounted.fs);
+      mounts.push(mounted);
+    }
+    const bash = new Bash({
+      fs,
+      cwd: SCRATCH_DIR,
+      env: { HOME: SCRATCH_DIR, PWD: SCRATCH_DIR },
+      customCommands: [
+        nodeCommand({
+          ...(this.options.loader ? { loader: this.options.loader } : {}),
+          ...(this.options.nodeWallMs ? { wallMs: this.options.nodeWallMs } : {}),
+        }),
+      ],
+    });
+    return new JustBashSession(bash, mounts, this.options.memory);
   }
 }
 
 class JustBashSession implements SandboxSession {
   private readonly bash: Bash;
-  constructor(bash: Bash) {
+  private readonly mounts: readonly MountedMemory[];
+  private readonly store: MemoryStore | undefined;
+  constructor(bash: Bash, mounts: readonly MountedMemory[], store: MemoryStore | undefined) {
     this.bash = bash;
+    this.mounts = mounts;
+    this.store = store;
+  }
+
+  async persistMemory(): Promise<MemoryPersistReport> {
+    const saved: string[] = [];
+    const deleted: string[] = [];
+    for (const mount of this.mounts) {
+      const report = await mount.persist(this.store);
+      saved.push(...report.saved);
+      deleted.push(...report.deleted);
+    }
+    return { saved, deleted };
   }
 
   async exec(script: string, options: { timeoutMs?: number } = {}): Promise<ExecResult> {
@@ -53,7 +117,9 @@ class JustBashSession implements SandboxSession {
       const result = await this.bash.exec(script, { cwd: SCRATCH_DIR, signal });
       return { exitCode: result.exitCode, stdout: clip(result.stdout), stderr: clip(result.stderr) };
     } catch (error) {
-      return { exitCode: 124, stdout: "", stderr: clip(error instanceof Error ? error.message : String(error)) };
+      const message = error instanceof Error ? error.message : String(error);
+      // 124 as `timeout` reports it; any other failure of the shell itself is a plain 1.
+      return { exitCode: signal.aborted ? 124 : 1, stdout: "", stderr: clip(message.endsWith("\n") ? message : `${message}\n`) };
     }
   }
 

@@ -123,6 +123,7 @@ async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string,
       model: resolved.model,
       slot: { id: slot.id, providerId: slot.providerId, modelId: slot.modelId, offline: resolved.offline },
       sandbox: a.env.sandbox,
+      memory: a.capabilities.snapshot.memoryConfig,
     },
     { ...a.ctx, signal: a.signal },
   );

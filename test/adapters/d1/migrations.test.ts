@@ -2,13 +2,14 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 
 describe("D1 migrations (migrations/, applied with applyD1Migrations)", () => {
-  it("create the version, definition, lock, manifest, run index, token and webhook delivery tables", async () => {
+  it("create the version, definition, lock, manifest, run index, token, webhook delivery and memory tables", async () => {
     const { results } = await env.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '_cf_%' ORDER BY name",
     ).all<{ name: string }>();
     expect(results.map((r) => r.name)).toEqual([
       "api_tokens",
       "compiler_locks",
+      "memory_files",
       "planner_manifests",
       "runs",
       "webhook_deliveries",

@@ -75,6 +75,15 @@ describe("IsolateSandbox.runCode (Worker Loader isolates)", () => {
     }
   });
 
+  it("fs: allow turns nodejs_compat on (workerd's virtual node:fs); deny switches it off even where the date enables it", async () => {
+    const code =
+      'export async function run() { const fs = await import("node:fs"); return { fs: typeof fs.readFileSync, process: typeof globalThis.process }; }';
+    const allowed = await run(code, {}, { policy: { ...DENY, fs: "allow" } });
+    expect(allowed).toMatchObject({ ok: true, output: { fs: "function", process: "object" } });
+    const denied = await run(code);
+    expect(denied).toMatchObject({ ok: false, error: { code: "code_threw", message: expect.stringMatching(/No such module "node:fs"/) } });
+  });
+
   it("denies network: fetch throws inside the isolate", async () => {
     const r = await run('export async function run() { await fetch("https://example.com/"); return "reached"; }');
     expect(r).toMatchObject({ ok: false, error: { code: "code_threw" } });
