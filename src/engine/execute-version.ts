@@ -67,6 +67,8 @@ export async function executeVersion(args: {
           skipped.add(step.id);
           continue;
         }
+        // Once per step: its needs are met and it takes a place among the steps in flight.
+        if (!state.scheduled.has(stepPath)) await appendEvents(ctx, [{ type: "StepScheduled", payload: { stepPath } }]);
         const base = {
           env: args.env,
           ctx,

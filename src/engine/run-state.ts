@@ -12,6 +12,7 @@ export type RunState = {
   readonly stepOutputs: ReadonlyMap<string, unknown>;
   readonly steps: ReadonlyMap<string, StepProgress>;
   readonly skipped: ReadonlySet<string>;
+  readonly scheduled: ReadonlySet<string>;
 };
 
 /** Where one step stands: its latest attempt, and what the log says of it. */
@@ -37,6 +38,7 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
   const stepOutputs = new Map<string, unknown>();
   const steps = new Map<string, StepProgress>();
   const skipped = new Set<string>();
+  const scheduled = new Set<string>();
   for (const event of events) {
     switch (event.type) {
       case "RunRequested":
@@ -59,6 +61,9 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
           started: true,
           ...(event.payload.deadline !== undefined ? { deadline: event.payload.deadline } : {}),
         });
+        break;
+      case "StepScheduled":
+        scheduled.add(event.payload.stepPath);
         break;
       case "StepSkipped":
         skipped.add(event.payload.stepPath);
@@ -87,5 +92,5 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
       status = event.type === "RunCompleted" ? "completed" : event.type === "RunFailed" ? "failed" : "cancelled";
     }
   }
-  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, steps, skipped };
+  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, steps, skipped, scheduled };
 }

@@ -75,6 +75,7 @@ export type RunEventPayloads = {
   "harness.tool_call.failed": { sessionId: string; callId: string; tool: string; error: RecordedError };
   WorkflowVersionRegistered: { versionId: string; versionHash: Digest; lockHash: Digest; definitionHash: Digest; warnings: unknown[] };
   RunStarted: { versionId: string; lockHash: Digest; cycle: number };
+  StepScheduled: { stepPath: string };
   StepStarted: { stepPath: string; attempt: number; deadline?: number };
   StepSucceeded: { stepPath: string; attempt: number; output: unknown };
   StepFailed: { stepPath: string; attempt: number; error: RecordedError };

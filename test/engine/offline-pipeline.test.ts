@@ -35,6 +35,7 @@ describe("the compile pipeline end to end with the offline model (memory world)"
       "harness.session.completed",
       "WorkflowVersionRegistered",
       "RunStarted",
+      "StepScheduled",
       "StepStarted",
       "harness.session.started",
       "harness.model.called",
