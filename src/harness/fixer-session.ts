@@ -2,11 +2,12 @@ import { hasToolCall, jsonSchema, type StopCondition, type ToolSet } from "ai";
 import type { Digest } from "../identity/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
+import { bashTool } from "./bash-tool.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
 import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
-import { execAndPersist, type MemoryModes, sessionMemoryMounts } from "./session-memory.ts";
+import { type MemoryModes, sessionMemoryMounts } from "./session-memory.ts";
 
 export const SUBMIT_FIX_TOOL = "submit_fix";
 const MAX_FIXER_TURNS = 12;
@@ -59,17 +60,7 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
     return session;
   };
   const tools: Record<string, HarnessTool> = {
-    bash: {
-      description: "Run a bash command in your scratch directory. The failed code is at /mnt/task.",
-      inputSchema: jsonSchema({
-        type: "object",
-        properties: { command: { type: "string" } },
-        required: ["command"],
-        additionalProperties: false,
-      }),
-      execute: async (input) => execAndPersist(await openSandbox(), String((input as { command?: unknown }).command ?? "")),
-      captureScratch: async () => (await openSandbox()).snapshotScratch(),
-    },
+    bash: bashTool("Run a bash command in your scratch directory. The failed code is at /mnt/task.", openSandbox),
     [SUBMIT_FIX_TOOL]: {
       description: `Submit the repaired content of ${spec.task.entrypoint}: a module exporting run({ input }) whose return value matches the output schema.`,
       inputSchema: jsonSchema({

@@ -8,12 +8,13 @@ import type { CallableModel } from "../ports/model-resolver.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import type { Finding } from "../sdk/finding.ts";
 import type { Skill } from "../sdk/skill.ts";
+import { bashTool } from "./bash-tool.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
 import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
 import { type OuterLoopContext, plannerSystemPrompt, plannerUserPrompt, planTask } from "./planner-prompt.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
-import { execAndPersist, sessionMemoryMounts } from "./session-memory.ts";
+import { sessionMemoryMounts } from "./session-memory.ts";
 
 export const SUBMIT_TOOL = "submit_lwir";
 export const BASH_TOOL = "bash";
@@ -58,18 +59,10 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
     return session;
   };
   const tools: Record<string, HarnessTool> = {
-    [BASH_TOOL]: {
-      description:
-        "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
-      inputSchema: jsonSchema({
-        type: "object",
-        properties: { command: { type: "string" } },
-        required: ["command"],
-        additionalProperties: false,
-      }),
-      execute: async (input) => execAndPersist(await openSandbox(), String((input as { command?: unknown }).command ?? "")),
-      captureScratch: async () => (await openSandbox()).snapshotScratch(),
-    },
+    [BASH_TOOL]: bashTool(
+      "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
+      openSandbox,
+    ),
     [SUBMIT_TOOL]: {
       description:
         "Submit the LWIR document. Answers { accepted, findings, remainingRevisions }; when not accepted, fix the findings and submit again.",
