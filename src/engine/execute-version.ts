@@ -2,7 +2,7 @@ import { appendEvents, type HarnessContext } from "../harness/harness-context.ts
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
-import { terminalSteps } from "../lwir/graph.ts";
+import { terminalSteps, upstreamSets } from "../lwir/graph.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import { resolveRecorded } from "./blob-refs.ts";
@@ -11,7 +11,7 @@ import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep } from "./run-step.ts";
-import { skipReason } from "./steps/decision.ts";
+import { type DecisionOutput, skipReason } from "./steps/decision.ts";
 
 /** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
 export const DEFAULT_MAX_CONCURRENCY = 6;
@@ -35,19 +35,30 @@ export async function executeVersion(args: {
   const { ctx, locked, cycle, state } = args;
   const steps = locked.version.lwir.steps;
   const maxConcurrency = args.workflow.definition.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  const pathOf = (step: LwirStep) => `c${cycle}/${step.id}`;
+  // A loop revisits steps; visit k > 1 of a step has the path `<step>@k`.
+  const visits = new Map(steps.map((s) => [s.id, 1]));
+  const pathOf = (step: LwirStep) => {
+    const visit = visits.get(step.id) ?? 1;
+    return visit === 1 ? `c${cycle}/${step.id}` : `c${cycle}/${step.id}@${visit}`;
+  };
   const outputs: Record<string, unknown> = {};
   const done = new Set<string>();
   const skipped = new Set<string>();
   const byId = new Map(steps.map((s) => [s.id, s]));
-  for (const step of steps) {
-    if (state.stepOutputs.has(pathOf(step))) {
-      outputs[step.id] = await resolveRecorded(state.stepOutputs.get(pathOf(step)), args.env.blobs);
-      done.add(step.id);
-    } else if (state.skipped.has(pathOf(step))) {
-      skipped.add(step.id);
+  const loops = loopBodies(steps);
+  /** A finished step; a decision that chose a step upstream of it sends the loop round again. */
+  const complete = (step: LwirStep, output: unknown) => {
+    outputs[step.id] = output;
+    done.add(step.id);
+    if (step.uses !== "decision") return;
+    const body = loops.get(`${step.id}->${(output as DecisionOutput).chosen}`);
+    if (!body) return;
+    for (const id of body) {
+      visits.set(id, (visits.get(id) ?? 1) + 1);
+      done.delete(id);
+      skipped.delete(id);
     }
-  }
+  };
   const settledCount = () => done.size + skipped.size;
   const abort = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
@@ -61,6 +72,15 @@ export async function executeVersion(args: {
           continue;
         verifyLock(locked);
         const stepPath = pathOf(step);
+        // Settled in an earlier slice: take it from the log, in the same order it happened.
+        if (state.stepOutputs.has(stepPath)) {
+          complete(step, await resolveRecorded(state.stepOutputs.get(stepPath), args.env.blobs));
+          continue;
+        }
+        if (state.skipped.has(stepPath)) {
+          skipped.add(step.id);
+          continue;
+        }
         const reason = skipReason(step, byId, outputs, skipped);
         if (reason !== null) {
           await appendEvents(ctx, [{ type: "StepSkipped", payload: { stepPath, reason } }]);
@@ -79,6 +99,7 @@ export async function executeVersion(args: {
           cycle,
           stepPath,
           outputs: { ...outputs },
+          visits: new Map(visits),
         };
         running.set(
           step.id,
@@ -93,7 +114,7 @@ export async function executeVersion(args: {
       }
     }
     if (running.size === 0) {
-      // Skipping may have made more steps ready; go round again unless nothing can move.
+      // Skipping or replaying may have made more steps ready; go round again unless nothing can move.
       if (
         steps.some((s) => !done.has(s.id) && !skipped.has(s.id) && s.needs.every((n) => done.has(n) || skipped.has(n))) &&
         failure === null
@@ -110,8 +131,7 @@ export async function executeVersion(args: {
       }
       continue;
     }
-    outputs[settled.id] = settled.output;
-    done.add(settled.id);
+    complete(byId.get(settled.id) as LwirStep, settled.output);
   }
   if (failure !== null) throw failure;
   if (settledCount() < steps.length)
@@ -126,4 +146,24 @@ function verifyLock(locked: LockedVersion): void {
   if (recomputed.hash !== locked.lock.lwirHash || recomputed.hash !== locked.version.hash || lockHashOf(locked.lock) !== locked.lockHash) {
     throw new RunFailure("capability_drift", `Version ${locked.version.id} no longer matches its lock`);
   }
+}
+
+/**
+ * For each decision target upstream of its decision (a loop), the steps a choice of it runs again:
+ * the target, the steps between it and the decision, and the decision itself. Keyed `<decision>-><target>`.
+ */
+function loopBodies(steps: readonly LwirStep[]): Map<string, Set<string>> {
+  const upstream = upstreamSets(steps);
+  const bodies = new Map<string, Set<string>>();
+  for (const step of steps) {
+    if (step.uses !== "decision") continue;
+    const above = upstream.get(step.id) ?? new Set<string>();
+    for (const target of [...step.with.cases.map((c) => c.step), step.with.default]) {
+      if (!above.has(target)) continue;
+      const body = new Set([target, step.id]);
+      for (const s of steps) if (above.has(s.id) && (upstream.get(s.id) ?? new Set()).has(target)) body.add(s.id);
+      bodies.set(`${step.id}->${target}`, body);
+    }
+  }
+  return bodies;
 }

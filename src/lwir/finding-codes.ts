@@ -67,7 +67,10 @@ export const LWIR_FINDING_CODES = {
   "decision.invalid_when": "A case's `when` is not exactly one `{{ … }}` expression.",
   "decision.missing_default": "A decision has no `with.default` step.",
   "decision.unknown_target": "A case's `step` or the `default` names a step that does not exist.",
-  "decision.target_not_dependent": "A decision's target does not need the decision, so the decision cannot choose it.",
+  "decision.target_not_dependent":
+    "A decision's target neither needs the decision nor is upstream of it, so the decision cannot choose it.",
+  "decision.loop_without_max_visits": "A decision's target is upstream of it (a loop) but the decision has no `with.maxVisits`.",
+  "decision.invalid_max_visits": "`with.maxVisits` is not an integer from 1 to 100.",
   "fanout.invalid_items": "`forEach.items` is not exactly one `{{ … }}` expression (it must give the array to fan out over).",
   "fanout.invalid_item_key": "`forEach.itemKey` is not a template string.",
   "fanout.invalid_max_concurrency": "`forEach.maxConcurrency` is not an integer from 1 to 64.",

@@ -80,7 +80,12 @@ export type CodeRunStep = StepCommon & {
 export type DecisionStep = Omit<StepCommon, "output"> & {
   readonly uses: "decision";
   readonly output?: NormalizedOutputMode;
-  readonly with: { readonly cases: readonly { readonly when: string; readonly step: string }[]; readonly default: string };
+  readonly with: {
+    readonly cases: readonly { readonly when: string; readonly step: string }[];
+    readonly default: string;
+    /** Required when a target is upstream (a loop): how many times that target may run in all. */
+    readonly maxVisits?: number;
+  };
 };
 
 export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep;

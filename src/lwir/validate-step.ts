@@ -138,10 +138,15 @@ function checkFanOut(sink: FindingSink, value: unknown, path: string, scope: Tem
 
 /** Checks a decision: cases of one-expression `when` and a `then` target, a default, targets that need it. */
 function checkDecision(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext, stepId: string): void {
-  sink.closed(w, ["cases", "default"], path);
+  sink.closed(w, ["cases", "default", "maxVisits"], path);
+  sink.integer(w.maxVisits, 1, 100, "decision.invalid_max_visits", `${path}.maxVisits`);
   const target = (value: unknown, at: string) => {
     if (typeof value !== "string" || !ctx.scope.stepIds.has(value)) {
       sink.error("decision.unknown_target", at, `${at} names ${JSON.stringify(value)}, which is not a step`);
+    } else if (ctx.scope.upstream.has(value)) {
+      // A loop back to a step upstream: bounded, or refused.
+      if (w.maxVisits === undefined)
+        sink.error("decision.loop_without_max_visits", at, `${at} loops back to "${value}"; a loop needs with.maxVisits`);
     } else if (!(ctx.needsOf.get(value) ?? []).includes(stepId)) {
       sink.error("decision.target_not_dependent", at, `step "${value}" must need "${stepId}" to be chosen by it`);
     }

@@ -111,3 +111,110 @@ describe("decision steps", () => {
     expect(renderTemplate("{{ gt(input.missing, 1) }}", scope)).toBe(false);
   });
 });
+
+describe("loops bounded by maxVisits", () => {
+  function loopSetup() {
+    let tries = 0;
+    const calls: string[] = [];
+    const attempt = tool({
+      description: "Tries once more",
+      inputSchema: z.object({}),
+      execute: async () => {
+        tries += 1;
+        calls.push(`try ${tries}`);
+        return { tries };
+      },
+    });
+    const finish = tool({
+      description: "Finishes",
+      inputSchema: z.object({ tries: z.number() }),
+      execute: async ({ tries: n }: { tries: number }) => {
+        calls.push("finish");
+        return { finishedAfter: n };
+      },
+    });
+    const workflow = defineWorkflow({
+      id: "loop.retry",
+      description: "Tries until it works.",
+      input: z.object({ need: z.number() }),
+      output: { mode: "json" },
+      models: [model(MOCK, { description: "unused" })],
+      planner: { model: MOCK, system: "unused" },
+      tools: { attempt, finish },
+    });
+    const world = new MemoryWorld({ models: { resolve: () => ({ model: MOCK, offline: false }) } });
+    return { workflow, world, calls };
+  }
+  const lwir = (maxVisits: number, loopOnDefault = false) => ({
+    apiVersion: "littleworkflow.dev/v0.1",
+    kind: "Workflow",
+    metadata: { name: "loop.retry", version: "0.1.0" },
+    input: { schema: { type: "object", properties: { need: { type: "number" } }, required: ["need"] } },
+    output: { schema: true },
+    permissions: { models: [], tools: ["attempt", "finish"], secrets: [], network: [] },
+    steps: [
+      { id: "try", uses: "tool.call", needs: [], with: { tool: "attempt" }, output: { mode: "json" } },
+      {
+        id: "check",
+        uses: "decision",
+        needs: ["try"],
+        with: loopOnDefault
+          ? { cases: [{ when: "{{ gte(steps.try.output.tries, input.need) }}", step: "done" }], default: "try", maxVisits }
+          : { cases: [{ when: "{{ lt(steps.try.output.tries, input.need) }}", step: "try" }], default: "done", maxVisits },
+      },
+      {
+        id: "done",
+        uses: "tool.call",
+        needs: ["check"],
+        with: { tool: "finish", input: { tries: "{{ steps.try.output.tries }}" } },
+        output: { mode: "json" },
+      },
+    ],
+  });
+
+  it("goes round until the condition changes, each visit its own step path", async () => {
+    const { workflow, world, calls } = loopSetup();
+    const r = await runWorkflow(workflow, { need: 3 }, { world, runId: "run_loop", lwir: lwir(5) });
+    expect(r.cause).toBeUndefined();
+    expect(r.output).toEqual({ finishedAfter: 3 });
+    expect(calls).toEqual(["try 1", "try 2", "try 3", "finish"]);
+    const paths = ((await world.logs.get("run_loop")?.all()) ?? [])
+      .filter((e) => e.type === "StepSucceeded")
+      .map((e) => (e.payload as { stepPath: string }).stepPath);
+    expect(paths).toEqual(["c1/try", "c1/check", "c1/try@2", "c1/check@2", "c1/try@3", "c1/check@3", "c1/done"]);
+  });
+
+  it("stops looping after maxVisits and takes the next eligible choice", async () => {
+    const { workflow, world, calls } = loopSetup();
+    const r = await runWorkflow(workflow, { need: 10 }, { world, runId: "run_loop_bound", lwir: lwir(3) });
+    expect(r.output).toEqual({ finishedAfter: 3 });
+    expect(calls).toEqual(["try 1", "try 2", "try 3", "finish"]);
+  });
+
+  it("fails with loop_exhausted when the default is the loop and it is used up", async () => {
+    const { workflow, world } = loopSetup();
+    const r = await runWorkflow(workflow, { need: 10 }, { world, runId: "run_loop_exhausted", lwir: lwir(2, true) });
+    expect(r.cause?.code).toBe("step_failed");
+    const failed = ((await world.logs.get("run_loop_exhausted")?.all()) ?? []).find((e) => e.type === "StepFailed");
+    expect(failed?.payload).toMatchObject({ stepPath: "c1/check@2", error: { code: "loop_exhausted" } });
+  });
+
+  it("a run resumed in the middle of a loop replays the visits already made", async () => {
+    const { workflow, world, calls } = loopSetup();
+    await runWorkflow(workflow, { need: 3 }, { world, runId: "run_loop_resume", lwir: lwir(5) });
+    const log = world.logs.get("run_loop_resume");
+    const events = (await log?.all()) ?? [];
+    log?.truncateAfter(
+      events.findIndex((e) => e.type === "StepSucceeded" && (e.payload as { stepPath: string }).stepPath === "c1/check@2") + 1,
+    );
+    calls.length = 0;
+    const again = await runWorkflow(workflow, { need: 3 }, { world, runId: "run_loop_resume", lwir: lwir(5) });
+    expect(again.status).toBe("completed");
+    // Visits 1 and 2 come from the log; only the third try (its tool keeps counting) and the finish run.
+    expect(calls).toEqual(["try 4", "finish"]);
+    const paths = ((await log?.all()) ?? [])
+      .filter((e) => e.type === "StepSucceeded")
+      .map((e) => (e.payload as { stepPath: string }).stepPath);
+    expect(paths).toEqual(["c1/try", "c1/check", "c1/try@2", "c1/check@2", "c1/try@3", "c1/check@3", "c1/done"]);
+  });
+});

@@ -311,6 +311,34 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    code: "decision.loop_without_max_visits",
+    title: "a loop back without a bound",
+    build: () => {
+      const doc = withDecision({ cases: [{ when: "{{ input.ticketId }}", step: "summarize" }], default: "summarize" });
+      (doc.steps as unknown[]).push({
+        id: "again",
+        uses: "decision",
+        needs: ["summarize"],
+        with: { cases: [{ when: "{{ input.ticketId }}", step: "route" }], default: "done" },
+      });
+      (doc.steps as unknown[]).push({
+        id: "done",
+        uses: "ai.generate",
+        needs: ["again"],
+        with: { model: "gpt-4o-mini", prompt: "done" },
+        output: { mode: "text" },
+      });
+      return doc;
+    },
+    path: "$.steps[2].with.cases[0].step",
+  },
+  {
+    code: "decision.invalid_max_visits",
+    title: "0",
+    build: () => withDecision({ cases: [{ when: "{{ input.ticketId }}", step: "summarize" }], default: "summarize", maxVisits: 0 }),
+    path: "$.steps[0].with.maxVisits",
+  },
+  {
     code: "fanout.invalid_items",
     title: "text around the expression",
     build: () => set(seedLwir(), [...summarize, "forEach"], { items: "all of {{ input.transcript }}" }),

@@ -20,6 +20,8 @@ export type StepAttempt = {
   readonly signal: AbortSignal;
   /** The element a fan-out branch runs for (`{{ item }}`). */
   readonly item?: unknown;
+  /** How many times each step has been visited (loops); 1 outside loops. */
+  readonly visits?: ReadonlyMap<string, number>;
   /** Why the previous attempt failed, when this one retries it. */
   readonly previousError?: { readonly code: string; readonly message: string };
 };
