@@ -16,7 +16,14 @@ export const ErrorBody = z
 
 export const RUN_STATUSES = ["pending", "compiling", "running", "completed", "failed", "cancelled"] as const;
 
-export const Usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).openapi("Usage");
+export const Usage = z
+  .object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    totalTokens: z.number(),
+    costUsd: z.number().nullable().openapi({ description: "USD from the models' declared pricing; null when a model is unpriced" }),
+  })
+  .openapi("Usage");
 
 export const Run = z
   .object({

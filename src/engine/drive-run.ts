@@ -218,10 +218,13 @@ async function indexRun(
 export function usageOf(events: readonly RunEvent[]): TokenUsage {
   let inputTokens = 0;
   let outputTokens = 0;
+  let costUsd: number | null = 0;
   for (const e of events) {
     if (e.type !== "harness.model.responded") continue;
     inputTokens += e.payload.usage.inputTokens;
     outputTokens += e.payload.usage.outputTokens;
+    const cost = e.payload.usage.costUsd ?? null;
+    costUsd = costUsd === null || cost === null ? null : costUsd + cost;
   }
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd };
 }

@@ -5,10 +5,18 @@ import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
 import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-replay-error.ts";
+import type { ModelPricing } from "../sdk/model.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
-export type ModelSlotRef = { readonly id: string; readonly providerId: string; readonly modelId: string; readonly offline: boolean };
+export type ModelSlotRef = {
+  readonly id: string;
+  readonly providerId: string;
+  readonly modelId: string;
+  readonly offline: boolean;
+  /** USD per million tokens; the offline model and unpriced slots cost null. */
+  readonly pricing?: ModelPricing;
+};
 
 const MAX_ATTEMPTS = 3;
 
@@ -62,7 +70,7 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
                   sessionId: cursor.sessionId,
                   callId,
                   response,
-                  usage: usageOf(result),
+                  usage: usageOf(result, slot.offline ? undefined : slot.pricing),
                   model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline },
                 },
               },
@@ -119,11 +127,12 @@ function recordableResult(result: LanguageModelV4GenerateResult): unknown {
   };
 }
 
-/** Token counts from a V4 usage record (missing counts are 0). */
-export function usageOf(result: LanguageModelV4GenerateResult): TokenUsage {
+/** Token counts from a V4 usage record (missing counts are 0), priced when the slot has pricing. */
+export function usageOf(result: LanguageModelV4GenerateResult, pricing?: ModelPricing): TokenUsage {
   const input = result.usage?.inputTokens?.total ?? 0;
   const output = result.usage?.outputTokens?.total ?? 0;
-  return { inputTokens: input, outputTokens: output, totalTokens: input + output };
+  const costUsd = pricing ? (input * pricing.inputPerMillionTokens + output * pricing.outputPerMillionTokens) / 1_000_000 : null;
+  return { inputTokens: input, outputTokens: output, totalTokens: input + output, costUsd };
 }
 
 function toRecordedError(error: unknown, mayRetry: boolean): RecordedError {

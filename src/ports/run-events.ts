@@ -18,7 +18,13 @@ export type HarnessTaskKind = "plan" | "execute_step" | "fix_step";
 export type RecordedError = { readonly name: string; readonly code?: string; readonly message: string; readonly retriable: boolean };
 
 /** Token usage, summed per call and per run. */
-export type TokenUsage = { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+export type TokenUsage = {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+  /** USD, from the slot's declared pricing; null when any call's model is unpriced (or offline). */
+  readonly costUsd: number | null;
+};
 
 /** Why a run failed: stable codes clients branch on. */
 export type RunCauseCode =

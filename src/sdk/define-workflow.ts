@@ -3,7 +3,7 @@ import type { ZodType } from "zod";
 import { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 import type { Finding } from "./finding.ts";
 import { childPath } from "./json-path.ts";
-import type { ModelSlotDeclaration } from "./model.ts";
+import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
 
@@ -30,6 +30,8 @@ export type PlannerConfig = {
   readonly harness?: string;
   /** How many invalid LWIR drafts the planner may repair before the run fails. Default 3. */
   readonly maxRevisions?: number;
+  /** USD per million tokens of the planner's model; without it planner calls have cost null. */
+  readonly pricing?: ModelPricing;
 };
 
 export type WorkerConfig = { readonly harness?: string; readonly skills?: readonly Skill[] };
@@ -104,7 +106,10 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly input: unknown;
   readonly output: unknown;
   readonly models: readonly ModelSlotDeclaration[];
-  readonly planner: Required<Omit<PlannerConfig, "skills">> & { readonly skills: readonly Skill[] };
+  readonly planner: Required<Omit<PlannerConfig, "skills" | "pricing">> & {
+    readonly skills: readonly Skill[];
+    readonly pricing?: ModelPricing;
+  };
   readonly worker: { readonly harness: string; readonly skills: readonly Skill[] };
   readonly tools: Readonly<Record<string, ToolDefinition>>;
   readonly globalTools: readonly string[];
@@ -158,6 +163,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
       skills: [...(planner.skills ?? [])],
       harness: planner.harness ?? DEFAULT_HARNESS_ID,
       maxRevisions: planner.maxRevisions ?? 3,
+      ...(planner.pricing !== undefined ? { pricing: planner.pricing } : {}),
     },
     worker: { harness: definition.worker?.harness ?? DEFAULT_HARNESS_ID, skills: [...(definition.worker?.skills ?? [])] },
     tools: { ...(definition.tools ?? {}) },

@@ -10,7 +10,12 @@ export type ModelSlotDeclaration = {
   readonly model: LanguageModel;
   readonly description: string;
   readonly id?: string;
+  /** USD per million tokens; without it the slot's calls have cost null. */
+  readonly pricing?: ModelPricing;
 };
+
+/** What a model costs, in USD per million tokens. */
+export type ModelPricing = { readonly inputPerMillionTokens: number; readonly outputPerMillionTokens: number };
 
 /** Where a model comes from, as recorded in snapshots: never the model object itself. */
 export type ModelIdentity = { readonly providerId: string; readonly modelId: string };
@@ -21,12 +26,16 @@ export type ModelIdentity = { readonly providerId: string; readonly modelId: str
  * @example
  * models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })]
  */
-export function model(languageModel: LanguageModel, options: { description: string; id?: string }): ModelSlotDeclaration {
+export function model(
+  languageModel: LanguageModel,
+  options: { description: string; id?: string; pricing?: ModelPricing },
+): ModelSlotDeclaration {
   return {
     kind: "little.model",
     model: languageModel,
     description: options.description,
     ...(options.id !== undefined ? { id: options.id } : {}),
+    ...(options.pricing !== undefined ? { pricing: options.pricing } : {}),
   };
 }
 

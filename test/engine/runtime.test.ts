@@ -389,3 +389,35 @@ describe("ai.generate repairs", () => {
     expect(model.doGenerateCalls).toHaveLength(3);
   });
 });
+
+describe("usage and cost", () => {
+  it("sums tokens per run, prices them from the slot's declared pricing, and is null when unpriced", async () => {
+    const priced = new MockLanguageModelV4({
+      provider: "mock",
+      modelId: "priced",
+      doGenerate: async () => result([{ type: "text", text: "ok" }]),
+    });
+    const pricedWorkflow = defineWorkflow({
+      id: "runtime.test",
+      description: "Exercises the step runtime.",
+      input: z.object({ n: z.number() }),
+      output: { mode: "json" },
+      models: [model(priced, { description: "priced", id: "priced", pricing: { inputPerMillionTokens: 2, outputPerMillionTokens: 10 } })],
+      planner: { model: FAST, system: "unused" },
+    });
+    const gen = { id: "g", uses: "ai.generate", needs: [], with: { model: "priced", prompt: "hi" }, output: { mode: "text" } };
+    const world = new MemoryWorld({ models: { resolve: () => ({ model: priced, offline: false }) } });
+    const r = await runWorkflow(pricedWorkflow, { n: 1 }, { world, runId: "run_cost", lwir: lwirOf([gen], { models: ["priced"] }) });
+    // The scripted result reports 100 input and 20 output tokens.
+    expect(r.usage).toEqual({ inputTokens: 100, outputTokens: 20, totalTokens: 120, costUsd: (100 * 2 + 20 * 10) / 1_000_000 });
+    const unpriced = new MemoryWorld({ models: { resolve: () => ({ model: priced, offline: false }) } });
+    const u = await runWorkflow(
+      workflowWith({}, { slowModel: priced }),
+      { n: 1 },
+      { world: unpriced, runId: "run_no_cost", lwir: lwirOf([gen], { models: ["priced"] }) },
+    );
+    expect(u.cause).toBeUndefined();
+    expect(u.usage?.costUsd).toBeNull();
+    expect(u.usage?.totalTokens).toBe(120);
+  });
+});

@@ -56,7 +56,11 @@ const REQUESTED: NewRunEvent<"RunRequested"> = {
 const TERMINAL_EVENTS: Record<(typeof TERMINAL_EVENT_TYPES)[number], NewRunEvent> = {
   RunCompleted: {
     type: "RunCompleted",
-    payload: { output: { ok: true }, usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, versionId: "wfver_0123456789abcdef" },
+    payload: {
+      output: { ok: true },
+      usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3, costUsd: null },
+      versionId: "wfver_0123456789abcdef",
+    },
   },
   RunFailed: { type: "RunFailed", payload: { causeCode: "step_failed", message: "boom" } },
   RunCancelled: { type: "RunCancelled", payload: { reason: "cancelled by request" } },

@@ -57,7 +57,13 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
         manifest,
         manifestHash: digestJson(manifest),
         model: resolved.model,
-        slot: { id: slot.id, providerId: slot.providerId, modelId: slot.modelId, offline: resolved.offline },
+        slot: {
+          id: slot.id,
+          providerId: slot.providerId,
+          modelId: slot.modelId,
+          offline: resolved.offline,
+          ...(declared.pricing ? { pricing: declared.pricing } : {}),
+        },
       },
       { ...a.ctx, signal: a.signal },
     );
