@@ -3,8 +3,8 @@ import { runWorkerSession } from "../../harness/worker-session.ts";
 import { digestJson } from "../../identity/digest.ts";
 import { renderTemplate } from "../../lwir/evaluate-template.ts";
 import type { AiGenerateStep } from "../../lwir/types.ts";
-import { RunFailure } from "../run-failure.ts";
 import { StepAttemptError } from "../step-failure.ts";
+import { resolveSlot } from "./resolve-slot.ts";
 import type { StepAttempt } from "./step-context.ts";
 
 /**
@@ -13,19 +13,8 @@ import type { StepAttempt } from "./step-context.ts";
  * invalid one is a retriable failure (the retry policy bounds the repairs).
  */
 export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promise<unknown> {
-  const { capabilities, workflow } = a;
-  const slotIndex = capabilities.snapshot.modelSlots.findIndex((s) => s.id === step.with.model);
-  const slot = capabilities.snapshot.modelSlots[slotIndex];
-  const declared = workflow.definition.models[slotIndex];
-  if (!slot || !declared)
-    throw new RunFailure("capability_drift", `Step ${a.stepPath} uses model slot ${step.with.model}, which the definition no longer has`);
-  const resolved = a.env.models.resolve({
-    role: "worker",
-    slotId: slot.id,
-    providerId: slot.providerId,
-    modelId: slot.modelId,
-    declared: declared.model,
-  });
+  const { capabilities } = a;
+  const { slot, model, ref } = resolveSlot(a, step.with.model, "worker");
   const scope = { input: a.input, steps: a.outputs, item: a.item };
   const rendered = String(renderTemplate(step.with.prompt, scope));
   // A repair: the model sees why its previous answer was refused.
@@ -56,14 +45,8 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
         ...(system !== undefined ? { system } : {}),
         manifest,
         manifestHash: digestJson(manifest),
-        model: resolved.model,
-        slot: {
-          id: slot.id,
-          providerId: slot.providerId,
-          modelId: slot.modelId,
-          offline: resolved.offline,
-          ...(declared.pricing ? { pricing: declared.pricing } : {}),
-        },
+        model,
+        slot: ref,
       },
       { ...a.ctx, signal: a.signal },
     );

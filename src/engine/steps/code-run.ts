@@ -7,6 +7,7 @@ import { schemaOfOutputMode } from "../../schema/normalize-output-mode.ts";
 import { validateJson } from "../../schema/validate-json.ts";
 import { RunFailure } from "../run-failure.ts";
 import { StepAttemptError } from "../step-failure.ts";
+import { resolveSlot } from "./resolve-slot.ts";
 import type { StepAttempt } from "./step-context.ts";
 
 type Failure = { code: string; message: string; logs: readonly string[] };
@@ -80,21 +81,7 @@ async function attempt(
 
 async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string, failure: Failure, input: unknown): Promise<string> {
   const config = step.onFailure?.fixer as NonNullable<NonNullable<CodeRunStep["onFailure"]>["fixer"]>;
-  const slotIndex = a.capabilities.snapshot.modelSlots.findIndex((s) => s.id === config.model);
-  const slot = a.capabilities.snapshot.modelSlots[slotIndex];
-  const declared = a.workflow.definition.models[slotIndex];
-  if (!slot || !declared)
-    throw new RunFailure(
-      "capability_drift",
-      `The fixer of ${a.stepPath} uses model slot ${config.model}, which the definition no longer has`,
-    );
-  const resolved = a.env.models.resolve({
-    role: "fixer",
-    slotId: slot.id,
-    providerId: slot.providerId,
-    modelId: slot.modelId,
-    declared: declared.model,
-  });
+  const { slot, model, ref } = resolveSlot(a, config.model, "fixer");
   const manifest = {
     harnessId: a.capabilities.snapshot.workerConfig.harnessId,
     role: "fixer",
@@ -120,14 +107,8 @@ async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string,
       system: config.system,
       manifest,
       manifestHash: digestJson(manifest),
-      model: resolved.model,
-      slot: {
-        id: slot.id,
-        providerId: slot.providerId,
-        modelId: slot.modelId,
-        offline: resolved.offline,
-        ...(declared.pricing ? { pricing: declared.pricing } : {}),
-      },
+      model,
+      slot: ref,
       sandbox: a.env.sandbox,
       memory: a.capabilities.snapshot.memoryConfig,
     },
