@@ -79,7 +79,9 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   await env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now());
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   const maxCycles = capabilities.snapshot.maxOuterCycles;
-  for (let cycle = state.cyclesCompleted.length + 1; ; cycle++) {
+  // Each cycle reads the run as the log now tells it (a re-plan appends to it).
+  let current = state;
+  for (let cycle = current.cyclesCompleted.length + 1; ; cycle++) {
     const locked = await compileCycle({
       env,
       ctx,
@@ -87,13 +89,13 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       capabilities,
       input: request.input,
       cycle,
-      priorCycles: state.cyclesCompleted,
-      registered: state.registered.get(cycle),
-      runStarted: state.started.has(cycle),
+      priorCycles: current.cyclesCompleted,
+      registered: current.registered.get(cycle),
+      runStarted: current.started.has(cycle),
       ...(request.lwir !== undefined ? { pinnedLwir: request.lwir } : {}),
     });
     await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
-    const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state });
+    const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state: current });
     const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");
     if (!outputCheck.valid)
       throw new RunFailure("output_schema_error", "The workflow's output does not match its output schema", {
@@ -119,8 +121,7 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
     ]);
     if (cycle >= maxCycles)
       throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
-    const refreshed = deriveRunState(await env.log.all());
-    Object.assign(state, { cyclesCompleted: refreshed.cyclesCompleted, registered: refreshed.registered, started: refreshed.started });
+    current = deriveRunState(await env.log.all());
   }
 }
 

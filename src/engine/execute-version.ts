@@ -18,8 +18,8 @@ export const DEFAULT_MAX_CONCURRENCY = 6;
 
 /**
  * Executes a locked version: every step whose `needs` are met runs, up to `maxConcurrency` at once,
- * so a run's wall time approaches its critical path. Before each step the lock is verified against
- * the version (fail closed on tampering); a step with a recorded `StepSucceeded` never runs again.
+ * so a run's wall time approaches its critical path. Before any step runs the lock is verified
+ * against the version (fail closed on tampering); a step with a recorded `StepSucceeded` never runs again.
  * The first failure aborts the steps in flight and fails the run. Returns the terminal step's output.
  */
 export async function executeVersion(args: {
@@ -60,6 +60,9 @@ export async function executeVersion(args: {
     }
   };
   const settledCount = () => done.size + skipped.size;
+  // Once per slice: the version in hand is immutable, so checking it again before every step
+  // would only re-canonicalize the same document (O(steps × size) on a large LWIR).
+  verifyLock(locked);
   const abort = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
   const running = new Map<string, Promise<{ id: string; output?: unknown; error?: unknown }>>();
@@ -70,7 +73,6 @@ export async function executeVersion(args: {
         if (running.size >= maxConcurrency) break;
         if (done.has(step.id) || skipped.has(step.id) || running.has(step.id) || !step.needs.every((n) => done.has(n) || skipped.has(n)))
           continue;
-        verifyLock(locked);
         const stepPath = pathOf(step);
         // Settled in an earlier slice: take it from the log, in the same order it happened.
         if (state.stepOutputs.has(stepPath)) {
