@@ -20,6 +20,8 @@ export default defineConfig({
                 LITTLE_ADMIN_TOKEN: "test-admin-token",
                 LITTLE_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
                 LITTLE_WEBHOOK_TENANT: "dev",
+                // Seeds per seeded reliability test: small on CI, `npm run torture -- --seeds N` for more.
+                LITTLE_TORTURE_SEEDS: process.env.LITTLE_TORTURE_SEEDS ?? "20",
               },
             },
           })),

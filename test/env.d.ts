@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** Seeds per seeded reliability test (scripts/torture.ts). */
+      LITTLE_TORTURE_SEEDS: string;
     }
   }
 }
