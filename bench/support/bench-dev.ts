@@ -1,0 +1,196 @@
+/**
+ * A `wrangler dev` for the benchmarks: a snapshot of the sources (so edits in the shared tree
+ * don't reload workerd mid-measurement), a fresh state folder with the D1 migrations applied,
+ * the offline model, a random dev token, and its own process group so `stop` reaches workerd too.
+ * Mirrors test/e2e/support/wrangler-dev.ts, with the bench config and timings of the start.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+const SNAPSHOT_ENTRIES = ["src", "durable-objects", "migrations", "sandbox", "bench", "wrangler.toml", "package.json", "tsconfig.json"];
+const START_TIMEOUT_MS = 120_000;
+const LIVE_GROUPS = new Set<number>();
+process.once("exit", () => {
+  for (const pgid of LIVE_GROUPS) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
+export type BenchDevOptions = {
+  /** `bench` (bench/wrangler.bench.toml, the default) or `production` (wrangler.toml as deployed). */
+  readonly config?: "bench" | "production";
+  readonly vars?: Readonly<Record<string, string>>;
+};
+
+export type BenchDev = {
+  readonly url: string;
+  readonly devToken: string;
+  /** From spawning `wrangler dev` to the first 200 of `GET /v1/health`, in ms. */
+  readonly startMs: number;
+  /** `wrangler d1 migrations apply` before the start, in ms. */
+  readonly migrateMs: number;
+  readonly logs: () => string;
+  dispose(): Promise<void>;
+};
+
+/** Starts `wrangler dev` on a snapshot and resolves once `GET /v1/health` answers 200. */
+export async function startBenchDev(options: BenchDevOptions = {}): Promise<BenchDev> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const tempDir = await mkdtemp(join(tmpdir(), "little-bench-"));
+  const stateDir = join(tempDir, "state");
+  const projectDir = join(tempDir, "project");
+  const devToken = `dev_${randomBytes(16).toString("hex")}`;
+  const url = `http://127.0.0.1:${port}`;
+  const config = options.config === "production" ? "wrangler.toml" : "bench/wrangler.bench.toml";
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
+  const vars: Record<string, string> = {
+    LITTLE_MODELS: "offline",
+    LITTLE_DEV_TOKEN: devToken,
+    LITTLE_ADMIN_TOKEN: `admin_${randomBytes(16).toString("hex")}`,
+    LITTLE_OFFLINE_LATENCY_MS: "0",
+    ...options.vars,
+  };
+  let output = "";
+  let child: ChildProcess | null = null;
+  try {
+    await mkdir(stateDir);
+    await mkdir(projectDir);
+    for (const entry of SNAPSHOT_ENTRIES) await cp(join(ROOT, entry), join(projectDir, entry), { recursive: true });
+    await symlink(join(ROOT, "node_modules"), join(projectDir, "node_modules"), "dir");
+    const m0 = performance.now();
+    await execFileText(
+      process.execPath,
+      [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir, "--config", config],
+      projectDir,
+      env,
+    );
+    const migrateMs = performance.now() - m0;
+    const args = [
+      WRANGLER,
+      "dev",
+      "--config",
+      config,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+      ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ];
+    const s0 = performance.now();
+    const proc = spawn(process.execPath, args, { cwd: projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    if (proc.pid !== undefined) LIVE_GROUPS.add(proc.pid);
+    proc.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    proc.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    let exited: string | null = null;
+    proc.once("exit", (code, signal) => {
+      exited = `wrangler dev exited early (code ${code}, signal ${signal})`;
+    });
+    for (;;) {
+      if (exited) throw new Error(`${exited}\n${output.slice(-4_000)}`);
+      if (await healthy(url)) break;
+      if (performance.now() - s0 > START_TIMEOUT_MS)
+        throw new Error(`wrangler dev did not become healthy in time\n${output.slice(-4_000)}`);
+      await sleep(50);
+    }
+    const startMs = performance.now() - s0;
+    return {
+      url,
+      devToken,
+      startMs,
+      migrateMs,
+      logs: () => output,
+      async dispose() {
+        if (child) await killGroup(child);
+        child = null;
+        await rm(tempDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    if (child) await killGroup(child);
+    await rm(tempDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => (port > 0 ? done(port) : fail(new Error("no free port"))));
+    });
+  });
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to the process group, SIGKILL after 10 s. */
+async function killGroup(proc: ChildProcess): Promise<void> {
+  const pgid = proc.pid;
+  if (pgid === undefined) return;
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const [signal, waitMs] of [
+    ["SIGTERM", 10_000],
+    ["SIGKILL", 5_000],
+  ] as const) {
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      break;
+    }
+    for (const until = Date.now() + waitMs; Date.now() < until && alive(); ) await sleep(100);
+    if (!alive()) break;
+  }
+  LIVE_GROUPS.delete(pgid);
+}
+
+/** Runs a command to its end; rejects with its output when it fails. */
+export function execFileText(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise((done, fail) => {
+    execFile(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(`${[file, ...args].join(" ")} failed: ${error.message}\n${`${stdout}\n${stderr}`.slice(-4_000)}`));
+      else done(`${stdout}${stderr}`);
+    });
+  });
+}

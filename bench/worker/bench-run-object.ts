@@ -1,0 +1,69 @@
+/**
+ * A run object with two bench-only doors, bound as `BENCH_RUNS` in the bench Worker only:
+ * `replayFrom` loads a finished run's log without its terminal event (what a crash just before
+ * `RunCompleted` leaves behind) and runs the real alarm, which replays the log and finishes the
+ * run; `appendThroughput` times the event log adapter's appends inside the object.
+ *
+ * It writes the `meta` and `events` tables of RunObject and DurableObjectEventLog directly (their
+ * layout is copied here): a change of either layout must be mirrored, and the replay check
+ * (same output, 0 model calls) would show it.
+ */
+import { RunObject } from "../../durable-objects/run.ts";
+import { DurableObjectEventLog } from "../../src/adapters/do-sqlite/do-event-log.ts";
+import { canonicalJson } from "../../src/identity/canonical-json.ts";
+import { systemClock } from "../../src/ports/clock.ts";
+import { isTerminalType, type NewRunEvent, type RunEvent } from "../../src/ports/run-events.ts";
+import { modelCalls } from "./counting-models.ts";
+
+export type ReplayResult = {
+  /** Time of the alarm that replayed the log and appended the terminal event, inside the object. */
+  replayMs: number;
+  modelCalls: number;
+  status: string;
+  output: unknown;
+  eventsLoaded: number;
+  eventsAfter: number;
+};
+
+export type AppendResult = { events: number; batch: number; ms: number };
+
+export class BenchRunObject extends RunObject {
+  /** Loads `events` (a run's log, the terminal event left out) and replays it in the alarm. */
+  async replayFrom(runId: string, tenant: string, events: readonly RunEvent[]): Promise<ReplayResult> {
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)");
+    if (sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n > 0) throw new Error(`bench object for ${runId} is not fresh`);
+    sql.exec("INSERT INTO meta (key, value) VALUES ('runId', ?), ('tenant', ?)", runId, tenant);
+    const kept = events.filter((e) => !isTerminalType(e.type));
+    for (const e of kept)
+      sql.exec("INSERT INTO events (seq, type, at, payload) VALUES (?, ?, ?, ?)", e.seq, e.type, e.at, canonicalJson(e.payload));
+    await this.ctx.storage.sync();
+    const callsBefore = modelCalls.total;
+    const started = performance.now();
+    await this.alarm();
+    const replayMs = performance.now() - started;
+    const calls = modelCalls.total - callsBefore;
+    const view = await this.status();
+    return {
+      replayMs,
+      modelCalls: calls,
+      status: view.status,
+      output: view.output,
+      eventsLoaded: kept.length,
+      eventsAfter: view.eventCount,
+    };
+  }
+
+  /** Appends `count` step events in batches of `batch` through the run's event log adapter. */
+  async appendThroughput(count: number, batch: number): Promise<AppendResult> {
+    const log = new DurableObjectEventLog(this.ctx.storage, "run_bench_append", systemClock);
+    const started = performance.now();
+    for (let done = 0; done < count; done += batch) {
+      const events: NewRunEvent[] = [];
+      for (let i = done; i < Math.min(count, done + batch); i++)
+        events.push({ type: "StepStarted", payload: { stepPath: `c1/s${i}`, attempt: 1 } });
+      await log.append(events);
+    }
+    return { events: count, batch, ms: performance.now() - started };
+  }
+}

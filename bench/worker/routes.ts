@@ -1,0 +1,131 @@
+/**
+ * Bench-only HTTP routes of the bench Worker (never in src/worker.ts). Each times one thing from
+ * inside the workerd process — a Node client polling over HTTP would distort it (TOOLCHAIN.md) —
+ * and answers the raw figures; the Node side repeats and summarizes them.
+ */
+import { Hono } from "hono";
+import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
+import { app } from "../../src/api/app.ts";
+import type { RunEvent } from "../../src/ports/run-events.ts";
+import type { AppendResult, BenchRunObject, ReplayResult } from "./bench-run-object.ts";
+import { benchLwir, type LwirShape } from "./bench-workflows.ts";
+import { modelCalls } from "./counting-models.ts";
+import type { PeerChainOutput, PeerChainParams } from "./peer-chain.ts";
+
+export type BenchEnv = Env & {
+  BENCH_CHAIN: Workflow<PeerChainParams>;
+  BENCH_RUNS: DurableObjectNamespace<BenchRunObject>;
+};
+
+/** The bench routes' tenant: the one `LITTLE_DEV_TOKEN` maps to. */
+const TENANT = "dev";
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+/** How often the peer's status is read; faster polling slows Workflows itself (TOOLCHAIN.md). */
+const PEER_POLL_MS = 50;
+const RUN_TIMEOUT_MS = 600_000;
+
+export const benchRoutes = new Hono<{ Bindings: BenchEnv }>();
+
+benchRoutes.use("/bench/*", async (c, next) => {
+  if (c.req.header("authorization") !== `Bearer ${c.env.LITTLE_DEV_TOKEN}`)
+    return c.json({ error: { code: "unauthorized", message: "The bench routes take the dev token" } }, 401);
+  await next();
+});
+
+/** The LWIR of a shape, for clients that start runs themselves. */
+benchRoutes.post("/bench/lwir", async (c) => {
+  const { shape } = await c.req.json<{ shape: LwirShape }>();
+  return c.json(await benchLwir(shape));
+});
+
+/**
+ * Starts one run of `shape` through `POST /v1/lwir/runs` (the real route, called in-process) and
+ * waits for its end on the run object. `engineMs` runs from just before the request to the
+ * terminal event's timestamp, written inside the object.
+ */
+benchRoutes.post("/bench/run", async (c) => {
+  const body = await c.req.json<{ shape: LwirShape; input: unknown; runId?: string }>();
+  const { lwir } = await benchLwir(body.shape);
+  const calls = modelCalls.total;
+  const t0 = Date.now();
+  const res = await app.fetch(
+    new Request(new URL("/v1/lwir/runs", c.req.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${c.env.LITTLE_DEV_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ lwir, input: body.input, ...(body.runId ? { runId: body.runId } : {}) }),
+    }),
+    c.env,
+    c.executionCtx,
+  );
+  const started = (await res.json()) as { run?: { runId: string }; error?: unknown };
+  if (!started.run) return c.json({ error: started.error ?? { code: "start_failed", message: `HTTP ${res.status}` } }, 500);
+  const ackMs = Date.now() - t0;
+  const runId = started.run.runId;
+  const client = runClient(c.env.RUNS, TENANT, runId);
+  let view = await client.waitForEnd(RUN_TIMEOUT_MS);
+  while (!ENDED.has(view.status) && Date.now() - t0 < RUN_TIMEOUT_MS) view = await client.waitForEnd(RUN_TIMEOUT_MS);
+  const wallMs = Date.now() - t0;
+  const [first] = await client.events({ after: 0, limit: 1 });
+  const [last] = await client.events({ after: view.eventCount - 1, limit: 1 });
+  return c.json({
+    runId,
+    status: view.status,
+    cause: view.cause ?? null,
+    ackMs,
+    wallMs,
+    engineMs: (last?.at ?? t0) - t0,
+    inObjectMs: (last?.at ?? 0) - (first?.at ?? 0),
+    modelCalls: modelCalls.total - calls,
+    eventCount: view.eventCount,
+    output: view.output ?? null,
+  });
+});
+
+/** One instance of the peer chain, timed from `create()` to its last step's return. */
+benchRoutes.post("/bench/peer", async (c) => {
+  const { steps } = await c.req.json<{ steps: number }>();
+  const t0 = Date.now();
+  const instance = await c.env.BENCH_CHAIN.create({ params: { steps } });
+  const createdMs = Date.now() - t0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, PEER_POLL_MS));
+    const status = await instance.status();
+    if (status.status === "complete") {
+      const out = status.output as PeerChainOutput;
+      return c.json({ steps, createdMs, firstLineMs: out.startedAt - t0, engineMs: out.endedAt - t0, wallMs: Date.now() - t0 });
+    }
+    if (status.status === "errored" || status.status === "terminated" || Date.now() - t0 > RUN_TIMEOUT_MS)
+      return c.json({ error: { code: "peer_failed", message: `peer instance ${instance.id} is ${status.status}` } }, 500);
+  }
+});
+
+/** Replays a finished run of the dev tenant from its log, without its terminal event, in a fresh object. */
+benchRoutes.post("/bench/replay", async (c) => {
+  const { runId } = await c.req.json<{ runId: string }>();
+  const client = runClient(c.env.RUNS, TENANT, runId);
+  const events: RunEvent[] = [];
+  for (let after = 0; ; ) {
+    const page = await client.events({ after, limit: 1_000 });
+    events.push(...page);
+    if (page.length < 1_000) break;
+    after = page.at(-1)?.seq ?? after;
+  }
+  const original = await client.status();
+  const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`${TENANT}:${runId}:${crypto.randomUUID()}`)) as unknown as {
+    replayFrom(runId: string, tenant: string, events: readonly RunEvent[]): Promise<ReplayResult>;
+  };
+  const result = await stub.replayFrom(runId, TENANT, events);
+  return c.json({ ...result, sameOutput: JSON.stringify(result.output) === JSON.stringify(original.output) });
+});
+
+/** Append throughput of the run's event log adapter inside a fresh object. */
+benchRoutes.post("/bench/append", async (c) => {
+  const { count, batch } = await c.req.json<{ count: number; batch: number }>();
+  const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`append:${crypto.randomUUID()}`)) as unknown as {
+    appendThroughput(count: number, batch: number): Promise<AppendResult>;
+  };
+  return c.json(await stub.appendThroughput(count, batch));
+});
+
+/** Model calls made in this isolate so far, by role, with their tokens. */
+benchRoutes.get("/bench/model-calls", (c) => c.json(modelCalls));
