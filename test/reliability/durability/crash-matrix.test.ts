@@ -1,0 +1,129 @@
+/**
+ * Issue #10, item 1 — the crash matrix. The golden run (planner + 20 executed steps: model, tool,
+ * code.run repaired by a fixer, a 16-branch fan-out) is aborted with `ctx.abort()` at every event
+ * boundary in turn and resumed from the object's own alarm with fresh stubs:
+ *  - after each event is durable (nothing in flight is lost), and
+ *  - before each event that records an outbound call's answer (the call happened, its answer was
+ *    not yet logged: the one request that may be repeated, with the same key).
+ * Pass: the log equals the golden one (timestamps and run ids masked), seq dense, nothing
+ * duplicated, and the counting sink saw every golden request exactly once, but the in-flight one.
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "../../../src/ports/run-events.ts";
+import { overrideWiring } from "../../../src/wiring.ts";
+import { type GoldenOutcome, runGolden } from "./support/golden-do-run.ts";
+import { duplicatedEvents, isDense, maskEvents } from "./support/masked-events.ts";
+
+afterEach(() => overrideWiring({}));
+
+/** Events written right after an outbound call answered: a crash just before one loses that answer. */
+const ANSWER_EVENTS = new Set(["harness.model.responded", "harness.tool_call.succeeded", "StepSucceeded"]);
+
+let golden: GoldenOutcome;
+
+beforeAll(async () => {
+  golden = await runGolden("run_golden_matrix");
+}, 120_000);
+
+function expectSameAsGolden(run: GoldenOutcome, label: string) {
+  expect(run.view.status, label).toBe("completed");
+  expect(run.view.output, label).toEqual(golden.view.output);
+  expect(isDense(run.events), label).toBe(true);
+  expect(duplicatedEvents(run.events), label).toEqual([]);
+  expect(maskEvents(run.events), label).toEqual(maskEvents(golden.events));
+}
+
+/** Requests the sink saw more often than in the golden run, and requests it never saw there. */
+function extraDeliveries(run: GoldenOutcome): { repeated: string[]; unknown: string[] } {
+  const repeated: string[] = [];
+  const unknown: string[] = [];
+  for (const [key, n] of run.deliveries) {
+    const expected = golden.deliveries.get(key);
+    if (expected === undefined) unknown.push(key);
+    else if (n > expected) repeated.push(`${key} ×${n}`);
+  }
+  return { repeated, unknown };
+}
+
+describe("crash matrix (item 1): abort the run object at every event boundary and resume", () => {
+  it("the golden run has the shape the matrix relies on", () => {
+    const types = golden.events.map((e) => e.type);
+    expect(golden.view.status).toBe("completed");
+    expect(types.filter((t) => t === "StepSucceeded")).toHaveLength(21); // 4 steps + 16 branches + the fan-out itself
+    expect(golden.events.some((e) => e.type === "harness.session.completed" && (e.payload as { role: string }).role === "fixer")).toBe(
+      true,
+    );
+    // Every golden request reached the sink once: 2 planner turns, 2 worker answers, 1 fix, 17 tool calls.
+    expect([...golden.deliveries.values()].every((n) => n === 1)).toBe(true);
+    expect(golden.deliveries.size).toBe(2 + 2 + 1 + 17);
+  });
+
+  it("after each event is durable: same log, and no request repeated", async () => {
+    const boundaries = golden.events.length - 1;
+    for (let k = 1; k <= boundaries; k++) {
+      let crashed = false;
+      const run = await runGolden(`run_after_${k}`, {
+        afterAppend: (events, ctx) => {
+          if (!crashed && events.some((e) => e.seq === k)) {
+            crashed = true;
+            ctx.abort();
+          }
+        },
+      });
+      const label = `crash after event ${k} (${golden.events[k - 1]?.type})`;
+      expect(crashed, label).toBe(true);
+      expectSameAsGolden(run, label);
+      expect(extraDeliveries(run), label).toEqual({ repeated: [], unknown: [] });
+    }
+    console.log(JSON.stringify({ item: 1, mode: "after-append", goldenEvents: golden.events.length, boundariesCrashed: boundaries }));
+  }, 900_000);
+
+  it("before each answer is logged: only the call in flight is made again, with the same key", async () => {
+    const targets = golden.events.filter((e) => ANSWER_EVENTS.has(e.type));
+    let reissued = 0;
+    for (const target of targets) {
+      let crashed = false;
+      let durable = 0;
+      const run = await runGolden(`run_before_${target.seq}`, {
+        afterAppend: (events) => {
+          durable = Math.max(durable, ...events.map((e) => e.seq));
+        },
+        beforeAppend: (events, ctx) => {
+          if (!crashed && durable === target.seq - 1 && events.some((e) => e.type === target.type)) {
+            crashed = true;
+            ctx.abort();
+          }
+        },
+      });
+      const label = `crash before event ${target.seq} (${target.type})`;
+      expect(crashed, label).toBe(true);
+      expectSameAsGolden(run, label);
+      const extra = extraDeliveries(run);
+      expect(extra.unknown, label).toEqual([]);
+      const inFlight = inFlightKey(target);
+      if (inFlight === null) expect(extra.repeated, label).toEqual([]);
+      else {
+        // The call whose answer was lost is issued again, and only it: same prompt digest or tool key.
+        expect(extra.repeated, label).toEqual([`${inFlight} ×2`]);
+        reissued += 1;
+      }
+    }
+    console.log(JSON.stringify({ item: 1, mode: "before-answer", boundariesCrashed: targets.length, inFlightReissued: reissued }));
+  }, 900_000);
+});
+
+/** The sink key of the request whose answer `event` records, when that request lands on the sink. */
+function inFlightKey(event: RunEvent): string | null {
+  const at = golden.events.indexOf(event);
+  if (event.type === "harness.model.responded") {
+    // The sink keys models by role and prompt digest; find this call's key by its position among model calls.
+    const modelCalls = golden.events.slice(0, at + 1).filter((e) => e.type === "harness.model.responded").length;
+    return [...golden.deliveries.keys()].filter((k) => k.startsWith("model:"))[modelCalls - 1] ?? null;
+  }
+  if (event.type === "StepSucceeded") {
+    const path = (event.payload as { stepPath: string }).stepPath;
+    const key = `tool:<run>:${path}:a1`;
+    return golden.deliveries.has(key) ? key : null;
+  }
+  return null;
+}
