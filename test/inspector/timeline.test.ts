@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { durationOf, timelineOf } from "../../src/inspector/timeline.ts";
+import type { RunEvent } from "../../src/ports/run-events.ts";
+import { completedRun, logOf } from "./events.ts";
+
+describe("timelineOf", () => {
+  it("pairs start and end events into entries with durations, in the order they began", () => {
+    const entries = timelineOf(logOf(completedRun));
+    expect(entries.map((e) => [e.kind, e.label, durationOf(e), e.outcome])).toEqual([
+      ["run", "run of wf", 1_700, "ok"],
+      ["compile", "compile", 600, "ok"],
+      ["session", "planner session", 300, "ok"],
+      ["model", "model gpt-5 (turn 1)", 100, "ok"],
+      ["compile", "version wfver_1 registered", 0, "info"],
+      ["step", "step c1/a attempt 1", 500, "ok"],
+      ["session", "worker session for c1/a", 300, "ok"],
+      ["model", "model gpt-4o-mini (turn 1)", 100, "ok"],
+      ["step", "step c1/b attempt 1", 100, "ok"],
+      ["run", "run completed", 0, "ok"],
+    ]);
+    expect(entries.find((e) => e.label.startsWith("model gpt-4o"))).toMatchObject({ stepPath: "c1/a", detail: "20 in / 7 out tokens" });
+  });
+
+  it("leaves what is still going open (null duration) while the run executes", () => {
+    const entries = timelineOf(logOf(completedRun.slice(0, 11)));
+    const open = entries.filter((e) => durationOf(e) === null).map((e) => e.label);
+    expect(open).toEqual(["run of wf", "step c1/a attempt 1", "worker session for c1/a", "model gpt-4o-mini (turn 1)"]);
+  });
+
+  it("shows retries, fixer sessions, failures with their cause, and unknown types such as sections", () => {
+    const digest = `sha256:${"d".repeat(64)}` as const;
+    const events = logOf([
+      ...completedRun.slice(0, 7),
+      { type: "StepStarted", payload: { stepPath: "c1/a", attempt: 1 } },
+      {
+        type: "StepRetried",
+        payload: { stepPath: "c1/a", attempt: 1, retryAt: 2_450, error: { name: "E", message: "flaky", retriable: true } },
+      },
+      {
+        type: "harness.session.started",
+        payload: { sessionId: "f", role: "fixer", kind: "fix_step", manifestHash: digest, manifest: {}, stepPath: "c1/a" },
+      },
+      { type: "RunFailed", payload: { causeCode: "step_failed", message: "boom" } },
+    ]);
+    const withSection = [
+      ...events,
+      { seq: 99, runId: "run_test", at: 9_000, type: "SectionOccurrenceStarted", payload: {} } as unknown as RunEvent,
+    ];
+    const entries = timelineOf(withSection);
+    expect(entries.find((e) => e.kind === "retry")).toMatchObject({ label: "retry c1/a (attempt 2)", detail: "after 650 ms" });
+    expect(entries.find((e) => e.label === "step c1/a attempt 1")).toMatchObject({ outcome: "failed", detail: "flaky" });
+    expect(entries.find((e) => e.kind === "fixer")).toMatchObject({ label: "fixer session for c1/a", outcome: "failed", endedAt: 2_000 });
+    expect(entries.find((e) => e.label === "run failed")).toMatchObject({ outcome: "failed", detail: "step_failed: boom" });
+    expect(entries.at(-1)).toMatchObject({ kind: "section", label: "SectionOccurrenceStarted" });
+  });
+});
