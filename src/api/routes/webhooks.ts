@@ -53,6 +53,10 @@ webhookRoutes.openapi(
       .filter(([, v]) => v === "")
       .map(([k]) => k);
     if (missing.length > 0) throw new ApiError(400, "webhook_headers_missing", `Missing ${missing.join(", ")}`);
+    // The library reads the timestamp with parseInt and signs the number it got, so "0170…",
+    // "+170…" or "170…abc" would verify as if the sender had sent them: only the canonical form passes.
+    if (!/^[1-9][0-9]{0,11}$/.test(headers["webhook-timestamp"]))
+      throw new ApiError(401, "webhook_timestamp_invalid", "Webhook rejected: webhook-timestamp must be whole seconds since the epoch");
     // Verified on the raw bytes as received, before any parsing.
     const raw = await c.req.text();
     let payload: unknown;
