@@ -1,6 +1,7 @@
 /**
- * A `wrangler dev` for the benchmarks: a snapshot of the sources (so edits in the shared tree
- * don't reload workerd mid-measurement), a fresh state folder with the D1 migrations applied,
+ * A `wrangler dev` for the benchmarks: a snapshot of the committed sources (`git archive HEAD`, so
+ * half-done edits in the working tree are neither measured nor reload workerd mid-measurement)
+ * plus bench/ as it is on disk, a fresh state folder with the D1 migrations applied,
  * the offline model, a random dev token, and its own process group so `stop` reaches workerd too.
  * Mirrors test/e2e/support/wrangler-dev.ts, with the bench config and timings of the start.
  */
@@ -13,7 +14,8 @@ import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-const SNAPSHOT_ENTRIES = ["src", "durable-objects", "migrations", "sandbox", "bench", "wrangler.toml", "package.json", "tsconfig.json"];
+/** What the Worker's build reads, taken from the last commit. */
+const COMMITTED_ENTRIES = ["src", "durable-objects", "migrations", "sandbox", "wrangler.toml", "package.json", "tsconfig.json"];
 const START_TIMEOUT_MS = 120_000;
 const LIVE_GROUPS = new Set<number>();
 process.once("exit", () => {
@@ -65,9 +67,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
   let child: ChildProcess | null = null;
   try {
     await mkdir(stateDir);
-    await mkdir(projectDir);
-    for (const entry of SNAPSHOT_ENTRIES) await cp(join(ROOT, entry), join(projectDir, entry), { recursive: true });
-    await symlink(join(ROOT, "node_modules"), join(projectDir, "node_modules"), "dir");
+    await snapshot(projectDir);
     const m0 = performance.now();
     await execFileText(
       process.execPath,
@@ -131,6 +131,14 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     await rm(tempDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The committed sources, bench/ from disk, node_modules linked. */
+export async function snapshot(dir: string): Promise<void> {
+  await mkdir(dir);
+  await execFileText("sh", ["-c", `git archive --format=tar HEAD ${COMMITTED_ENTRIES.join(" ")} | tar -x -C "$0"`, dir], ROOT);
+  await cp(join(ROOT, "bench"), join(dir, "bench"), { recursive: true, filter: (src) => !src.includes("/bench/results") });
+  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
 }
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));

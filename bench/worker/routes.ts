@@ -39,20 +39,29 @@ benchRoutes.post("/bench/lwir", async (c) => {
 });
 
 /**
- * Starts one run of `shape` through `POST /v1/lwir/runs` (the real route, called in-process) and
- * waits for its end on the run object. `engineMs` runs from just before the request to the
- * terminal event's timestamp, written inside the object.
+ * Starts one run — of an LWIR `shape` through `POST /v1/lwir/runs` (no planner), or of a
+ * registered workflow through `POST /v1/workflows/:id/runs` — with the real routes called
+ * in-process, and waits for its end on the run object. `engineMs` runs from just before the
+ * request to the terminal event's timestamp, written inside the object.
  */
 benchRoutes.post("/bench/run", async (c) => {
-  const body = await c.req.json<{ shape: LwirShape; input: unknown; runId?: string }>();
-  const { lwir } = await benchLwir(body.shape);
-  const calls = modelCalls.total;
+  const body = await c.req.json<{ shape?: LwirShape; workflowId?: string; input: unknown; runId?: string }>();
+  let path: string;
+  let payload: Record<string, unknown>;
+  if (body.shape) {
+    path = "/v1/lwir/runs";
+    payload = { lwir: (await benchLwir(body.shape)).lwir, input: body.input, ...(body.runId ? { runId: body.runId } : {}) };
+  } else if (body.workflowId) {
+    path = `/v1/workflows/${encodeURIComponent(body.workflowId)}/runs`;
+    payload = { input: body.input };
+  } else return c.json({ error: { code: "invalid_request", message: "Give a shape or a workflowId" } }, 400);
+  const calls = { ...modelCalls };
   const t0 = Date.now();
   const res = await app.fetch(
-    new Request(new URL("/v1/lwir/runs", c.req.url), {
+    new Request(new URL(path, c.req.url), {
       method: "POST",
       headers: { authorization: `Bearer ${c.env.LITTLE_DEV_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ lwir, input: body.input, ...(body.runId ? { runId: body.runId } : {}) }),
+      body: JSON.stringify(payload),
     }),
     c.env,
     c.executionCtx,
@@ -71,11 +80,15 @@ benchRoutes.post("/bench/run", async (c) => {
     runId,
     status: view.status,
     cause: view.cause ?? null,
+    versionId: view.versionId ?? null,
     ackMs,
     wallMs,
     engineMs: (last?.at ?? t0) - t0,
     inObjectMs: (last?.at ?? 0) - (first?.at ?? 0),
-    modelCalls: modelCalls.total - calls,
+    modelCalls: modelCalls.total - calls.total,
+    plannerCalls: modelCalls.planner - calls.planner,
+    inputTokens: modelCalls.inputTokens - calls.inputTokens,
+    outputTokens: modelCalls.outputTokens - calls.outputTokens,
     eventCount: view.eventCount,
     output: view.output ?? null,
   });

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench [-- <scenario>…] [--reps N]`: runs the scenarios (all by default) against one
+ * bench `wrangler dev`, writes bench/results/<id>.json and refreshes BENCHMARKS.md's tables.
+ */
+import { coldStart } from "./cold-start.ts";
+import { eventLog } from "./event-log.ts";
+import { fanOut } from "./fan-out.ts";
+import { planOnce } from "./plan-once.ts";
+import { replay } from "./replay.ts";
+import { stepOverhead } from "./step-overhead.ts";
+import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
+import { triggerThroughput } from "./trigger-throughput.ts";
+
+const ALL: readonly Scenario[] = [stepOverhead, replay, fanOut, eventLog, triggerThroughput, planOnce, coldStart];
+
+const { ids, reps } = parseArgs(process.argv.slice(2));
+const unknown = ids.filter((id) => !ALL.some((s) => s.id === id));
+if (unknown.length > 0) {
+  console.error(`unknown scenario ${unknown.join(", ")}; known: ${ALL.map((s) => s.id).join(", ")}`);
+  process.exit(2);
+}
+const chosen = ids.length > 0 ? ALL.filter((s) => ids.includes(s.id)) : ALL;
+const command = `npm run bench${ids.length > 0 || reps !== 5 ? ` -- ${[...ids, ...(reps !== 5 ? [`--reps ${reps}`] : [])].join(" ")}` : ""}`;
+const broken = await runScenarios(chosen, { reps, command });
+process.exit(broken > 0 ? 1 : 0);
