@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
+import type { Digest } from "../src/identity/digest.ts";
 import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
 import { deriveRunState, type RunState } from "../src/engine/run-state.ts";
 import { isTerminalType, type RunEvent, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
@@ -18,6 +19,8 @@ export type StartRunRequest = {
   placement?: RunPlacement;
   /** LWIR to run as is, without a planner (`POST /v1/lwir/runs`). */
   lwir?: unknown;
+  approvedDefinitionHash?: Digest;
+  pinnedVersionId?: string;
 };
 
 /** A run as the API shows it. */
@@ -71,6 +74,8 @@ export class RunObject extends DurableObject<Env> {
           tenant,
           ...(Object.keys(placement).length > 0 ? { placement } : {}),
           ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
+          ...(request.approvedDefinitionHash !== undefined ? { approvedDefinitionHash: request.approvedDefinitionHash } : {}),
+          ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
         },
       },
     ]);

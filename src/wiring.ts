@@ -4,6 +4,7 @@
  */
 
 import { exports } from "cloudflare:workers";
+import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
@@ -14,6 +15,7 @@ import type { WorkflowCatalog } from "./engine/run-environment.ts";
 import type { BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
+import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunIndex } from "./ports/run-index.ts";
@@ -44,6 +46,7 @@ export function currentOverrides(): Readonly<WiringOverrides> {
 
 export type Wiring = {
   readonly versions: VersionStore;
+  readonly approvals: DefinitionApprovals;
   readonly runs: RunIndex;
   readonly blobs: BlobStore;
   readonly models: ModelResolver;
@@ -58,6 +61,7 @@ export function wire(env: Env): Wiring {
   const vars = env as unknown as Record<string, unknown>;
   return {
     versions: new D1VersionStore(env.DB),
+    approvals: new D1DefinitionApprovals(env.DB),
     runs: new D1RunIndex(env.DB),
     blobs: new R2BlobStore(env.BLOBS),
     models:

@@ -9,6 +9,7 @@ import type { ApiEnv } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 import { type ApiErrorBody, errorResponse } from "./errors.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
+import { definitionRoutes } from "./routes/definitions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { lwirRoutes } from "./routes/lwir.ts";
 import { runRoutes } from "./routes/runs.ts";
@@ -80,6 +81,7 @@ app.get("/v1/health", async (c) => {
 app.route("/v1", runRoutes);
 app.route("/v1", eventRoutes);
 app.route("/v1", catalogRoutes);
+app.route("/v1", definitionRoutes);
 app.route("/v1", lwirRoutes);
 app.route("/v1", tokenRoutes);
 app.route("/v1", webhookRoutes);

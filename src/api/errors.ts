@@ -14,6 +14,8 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   workflow_not_registered: 404,
   lwir_invalid: 422,
   canonical_json_rejected: 400,
+  definition_not_approved: 403,
+  definition_projection_missing: 409,
 };
 
 /** Maps any thrown value to a JSON response: named errors to 4xx, anything else to a logged 500. */

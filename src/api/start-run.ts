@@ -6,6 +6,7 @@ import type { RunPlacement } from "../ports/run-index.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
+import { admitDefinition } from "./definition-gate.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -55,6 +56,8 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid)
     throw new ApiError(422, "input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, check.findings);
+  // A given LWIR replaces the planner; a pinned version only applies when none is given.
+  const admitted = await admitDefinition(args.services, args.tenant, capabilities, args.services.clock.now());
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = args.location ?? (args.continent ? HINT_BY_CONTINENT[args.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
@@ -67,6 +70,8 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     tenant: args.tenant,
     placement,
     ...(args.lwir !== undefined ? { lwir: args.lwir } : {}),
+    ...(admitted.approvedDefinitionHash ? { approvedDefinitionHash: admitted.approvedDefinitionHash } : {}),
+    ...(admitted.pinnedVersionId && args.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
   });
   if (
     !started.created &&

@@ -5,6 +5,7 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import type { Digest } from "../identity/digest.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
+import { contentAddress } from "../identity/workflow-version.ts";
 import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
@@ -76,7 +77,14 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
     throw new RunFailure("input_schema_error", "The run input does not match the workflow's input schema", {
       findings: inputCheck.findings,
     });
+  // Fail closed: the start was checked against an approved hash, and the code now running must still hash to it.
+  if (capabilities.snapshot.approval === "required" && request.approvedDefinitionHash !== capabilities.definitionHash)
+    throw new RunFailure(
+      "definition_not_approved",
+      `Workflow "${request.workflowId}" requires an approved definition; the live definition ${capabilities.definitionHash} is not the approved one (${request.approvedDefinitionHash ?? "none"})`,
+    );
   await env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now());
+  const givenLwir = request.lwir ?? (request.pinnedVersionId !== undefined ? await pinnedLwir(env, request.pinnedVersionId) : undefined);
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   const maxCycles = capabilities.snapshot.maxOuterCycles;
   // Each cycle reads the run as the log now tells it (a re-plan appends to it).
@@ -92,7 +100,7 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       priorCycles: current.cyclesCompleted,
       registered: current.registered.get(cycle),
       runStarted: current.started.has(cycle),
-      ...(request.lwir !== undefined ? { pinnedLwir: request.lwir } : {}),
+      ...(givenLwir !== undefined ? { pinnedLwir: givenLwir } : {}),
     });
     await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
     const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state: current });
@@ -123,6 +131,16 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
     current = deriveRunState(await env.log.all());
   }
+}
+
+/** A pinned version's LWIR, re-addressed so a stored version changed since it was pinned fails closed. */
+async function pinnedLwir(env: RunEnvironment, versionId: string): Promise<unknown> {
+  const version = await env.versions.getVersion(versionId);
+  if (!version) throw new RunFailure("pinned_version_invalid", `The pinned version ${versionId} is not in the version store`);
+  const address = contentAddress(version.lwir);
+  if (address.id !== versionId || address.hash !== version.hash)
+    throw new RunFailure("pinned_version_invalid", `The stored version ${versionId} no longer hashes to its id (now ${address.id})`);
+  return version.lwir;
 }
 
 async function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionCapabilities> {

@@ -40,6 +40,18 @@ export type WorkflowDefinitionSnapshot = {
   readonly placement: { readonly jurisdiction?: string };
   /** Hosts code may reach, sorted. */
   readonly network: readonly string[];
+  /**
+   * The fields below are present only when authored, so a definition that never set them keeps
+   * the hash it had before they existed (seed 004: a projection omits an unauthored policy).
+   */
+  readonly approval?: "required";
+  /** Secret names the workflow binds, sorted. */
+  readonly secrets?: readonly string[];
+  readonly section?: {
+    readonly kind: "onTrigger";
+    readonly onBodyFailure?: "end" | "continue";
+    readonly maxOccurrences?: number;
+  };
 };
 
 /**
@@ -95,8 +107,19 @@ export async function snapshotDefinition(definition: WorkflowDefinition, registr
     maxOuterCycles: definition.outerLoop?.maxCycles ?? 1,
     placement: definition.placement.jurisdiction ? { jurisdiction: definition.placement.jurisdiction } : {},
     network: [...definition.network],
+    ...(definition.requireApproval ? { approval: "required" as const } : {}),
+    ...(definition.secrets.length > 0 ? { secrets: [...definition.secrets] } : {}),
+    ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
   };
   return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
+}
+
+function sectionOf(config: NonNullable<WorkflowDefinition["onTrigger"]>): NonNullable<WorkflowDefinitionSnapshot["section"]> {
+  return {
+    kind: "onTrigger",
+    ...(config.onBodyFailure !== undefined ? { onBodyFailure: config.onBodyFailure } : {}),
+    ...(config.maxOccurrences !== undefined ? { maxOccurrences: config.maxOccurrences } : {}),
+  };
 }
 
 /** Digest of a skill set; order-independent (skills sort by name). */

@@ -44,8 +44,14 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
         `tool "${t}" is not provided to the workflow (${[...toolIds].join(", ") || "none"})`,
       );
   });
+  const secretNames = new Set(snapshot.secrets ?? []);
   listOf(permissions.secrets).forEach((s, i) => {
-    sink.error("binding.secret_not_in_snapshot", childPath("$.permissions.secrets", i), `secret "${s}" is not declared by the workflow`);
+    if (!secretNames.has(s))
+      sink.error(
+        "binding.secret_not_in_snapshot",
+        childPath("$.permissions.secrets", i),
+        `secret "${s}" is not declared by the workflow (${[...secretNames].join(", ") || "none"})`,
+      );
   });
   const hosts = new Set(snapshot.network);
   listOf(permissions.network).forEach((h, i) => {

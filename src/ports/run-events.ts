@@ -44,10 +44,24 @@ export type RunCauseCode =
   | "model_unavailable"
   | "model_error"
   | "step_failed"
+  | "definition_not_approved"
+  | "pinned_version_invalid"
+  | "secrets_unavailable"
   | "internal_error";
 
 export type RunEventPayloads = {
-  RunRequested: { workflowId: string; input: unknown; trigger: RunTrigger; tenant: string; placement?: RunPlacement; lwir?: unknown };
+  RunRequested: {
+    workflowId: string;
+    input: unknown;
+    trigger: RunTrigger;
+    tenant: string;
+    placement?: RunPlacement;
+    lwir?: unknown;
+    /** The approved definition hash the start was checked against (workflows with `requireApproval`). */
+    approvedDefinitionHash?: Digest;
+    /** The version pinned for the approved definition: the run executes it with no planner. */
+    pinnedVersionId?: string;
+  };
   "harness.session.started": {
     sessionId: string;
     role: HarnessRole;

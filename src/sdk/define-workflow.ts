@@ -72,6 +72,20 @@ export type OuterLoopConfig = {
   readonly supervise: (cycle: SuperviseInput) => SuperviseDecision | Promise<SuperviseDecision>;
 };
 
+/** What a section does when one occurrence's body fails: end the run (default) or re-arm for the next. */
+export type BodyFailurePolicy = "end" | "continue";
+
+/**
+ * An `onTrigger` section: the run stays `waiting` between occurrences, each trigger
+ * (`POST /v1/runs/:runId/triggers`, or a webhook addressed to the run) runs the locked body once
+ * with its payload as input. `onBodyFailure` decides whether a failed occurrence ends the run.
+ */
+export type OnTriggerConfig = {
+  readonly onBodyFailure?: BodyFailurePolicy;
+  /** Occurrences after which the section closes and the run completes (default: until cancelled). */
+  readonly maxOccurrences?: number;
+};
+
 /** What a developer writes. Schemas may be zod 4, AI SDK schemas or JSON Schema. */
 export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unknown> = {
   readonly id: string;
@@ -96,6 +110,12 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly maxConcurrency?: number;
   /** The whole run's time limit, from its request; past it the run fails with `run_timeout`. */
   readonly timeoutMs?: number;
+  /** Runs start only when this definition's hash was approved (`POST /v1/definitions/:hash/approve`). */
+  readonly requireApproval?: boolean;
+  /** Names of secrets (from the encrypted secret store) the workflow's tools may be given. */
+  readonly secrets?: readonly string[];
+  /** Makes the run a long-lived section serving many triggers (`input` is each trigger's payload). */
+  readonly onTrigger?: OnTriggerConfig;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -120,6 +140,9 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly network: readonly string[];
   readonly maxConcurrency?: number;
   readonly timeoutMs?: number;
+  readonly requireApproval: boolean;
+  readonly secrets: readonly string[];
+  readonly onTrigger: OnTriggerConfig | null;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -128,6 +151,7 @@ export const WORKFLOW_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
 export const SLOT_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
 export const TOOL_ID_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,127}$/;
 export const SKILL_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 const MEMORY_MODES: readonly MemoryMode[] = ["rw", "ro", "none"];
 
 /**
@@ -179,6 +203,9 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     network: [...new Set(definition.network ?? [])].sort(),
     ...(definition.maxConcurrency !== undefined ? { maxConcurrency: definition.maxConcurrency } : {}),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
+    requireApproval: definition.requireApproval === true,
+    secrets: [...new Set(definition.secrets ?? [])].sort(),
+    onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
   };
 }
 
@@ -223,6 +250,15 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   }
   if (def.timeoutMs !== undefined && !(Number.isInteger(def.timeoutMs) && def.timeoutMs >= 1 && def.timeoutMs <= 30 * 86_400_000)) {
     fail("$.timeoutMs", "definition.invalid_timeout", "timeoutMs is an integer number of ms from 1 to 30 days");
+  }
+  checkSection(def, fail);
+  if (def.requireApproval !== undefined && typeof def.requireApproval !== "boolean")
+    fail("$.requireApproval", "definition.invalid_require_approval", "requireApproval is true or false");
+  if (
+    def.secrets !== undefined &&
+    (!Array.isArray(def.secrets) || !def.secrets.every((n) => typeof n === "string" && SECRET_NAME_PATTERN.test(n)))
+  ) {
+    fail("$.secrets", "definition.invalid_secrets", "secrets lists names of 1–64 of A-Z, 0-9 and '_', starting with a letter");
   }
   if (def.webhook?.input !== undefined && typeof def.webhook.input !== "function") {
     fail("$.webhook.input", "definition.invalid_webhook", "webhook.input maps the payload to the run input: a function");
@@ -323,6 +359,21 @@ function checkMemory(memory: WorkflowDefinitionInput["memory"], fail: Fail): voi
     else ids.add(m.id);
     if (m?.mode !== "rw" && m?.mode !== "ro") fail(`${path}.mode`, "definition.invalid_memory_mode", 'attached stores are "rw" or "ro"');
   });
+}
+
+function checkSection(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail): void {
+  const section = def.onTrigger;
+  if (section === undefined) return;
+  if (typeof section !== "object" || section === null) {
+    fail("$.onTrigger", "definition.invalid_section", "onTrigger is an object: { onBodyFailure?, maxOccurrences? }");
+    return;
+  }
+  if (section.onBodyFailure !== undefined && section.onBodyFailure !== "end" && section.onBodyFailure !== "continue")
+    fail("$.onTrigger.onBodyFailure", "definition.invalid_section", 'onBodyFailure is "end" or "continue"');
+  if (section.maxOccurrences !== undefined && !(Number.isInteger(section.maxOccurrences) && section.maxOccurrences >= 1))
+    fail("$.onTrigger.maxOccurrences", "definition.invalid_section", "maxOccurrences is a positive integer");
+  if (def.outerLoop !== undefined)
+    fail("$.onTrigger", "definition.invalid_section", "a section's body is one plan: onTrigger and outerLoop cannot be combined");
 }
 
 function checkOuterLoop(outerLoop: OuterLoopConfig | undefined, fail: Fail): void {

@@ -334,6 +334,10 @@ describe("OpenAPI", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        "/v1/definitions/{hash}",
+        "/v1/definitions/{hash}/approve",
+        "/v1/definitions/{hash}/pin",
+        "/v1/workflows/{workflowId}/definition",
         "/v1/hooks/{workflowId}",
         "/v1/lwir/runs",
         "/v1/lwir/validate",

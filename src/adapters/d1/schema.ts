@@ -67,6 +67,8 @@ export const runs = sqliteTable(
     index("runs_tenant_created").on(t.tenant, t.createdAt),
     index("runs_tenant_workflow_status").on(t.tenant, t.workflowId, t.status),
     index("runs_version").on(t.versionId),
+    // Minted anchors are looked up by id alone, to refuse another tenant's before any effect.
+    index("runs_run_id").on(t.runId),
   ],
 );
 
@@ -101,4 +103,36 @@ export const memoryFiles = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.storeId, t.path] })],
+);
+
+/**
+ * A tenant's approval of a definition hash, and the WorkflowVersion pinned for it (runs of an
+ * approved, pinned definition skip the planner). The projection itself is `workflow_definitions`.
+ */
+export const definitionApprovals = sqliteTable(
+  "definition_approvals",
+  {
+    tenant: text("tenant").notNull(),
+    definitionHash: text("definition_hash").notNull(),
+    workflowId: text("workflow_id").notNull(),
+    approvedAt: integer("approved_at").notNull(),
+    pinnedVersionId: text("pinned_version_id"),
+    pinnedAt: integer("pinned_at"),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.definitionHash] }), index("definition_approvals_workflow").on(t.tenant, t.workflowId)],
+);
+
+/** Encrypted secrets (AES-GCM; the key is a Worker secret, never stored): ciphertext and IV as base64. */
+export const secrets = sqliteTable(
+  "secrets",
+  {
+    tenant: text("tenant").notNull(),
+    name: text("name").notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    iv: text("iv").notNull(),
+    /** Which key encrypted it (a digest prefix of the key), so a rotated key fails by name. */
+    keyId: text("key_id").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.name] })],
 );

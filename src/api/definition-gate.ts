@@ -1,0 +1,44 @@
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { digestJson } from "../identity/digest.ts";
+import { DefinitionNotApprovedError } from "../sdk/errors/definition-not-approved-error.ts";
+import { DefinitionProjectionMissingError } from "../sdk/errors/definition-projection-missing-error.ts";
+import type { ApiServices } from "./api-env.ts";
+import { ApiError } from "./api-error.ts";
+
+/** What a start carries into the run after the gate: the approved hash and the pinned version. */
+export type AdmittedDefinition = {
+  readonly approvedDefinitionHash?: DefinitionCapabilities["definitionHash"];
+  readonly pinnedVersionId?: string;
+};
+
+/**
+ * Records the definition's projection (the first time this Worker sees its hash, so the API can
+ * answer "what does this launch as" without evaluating code), then applies the tenant's approval:
+ * a workflow with `requireApproval` starts only when its recomputed hash is approved and the stored
+ * projection still hashes to it; a pinned version rides along so the run skips the planner.
+ */
+export async function admitDefinition(
+  services: ApiServices,
+  tenant: string,
+  capabilities: DefinitionCapabilities,
+  now: number,
+): Promise<AdmittedDefinition> {
+  const hash = capabilities.definitionHash;
+  await services.versions.putDefinition(capabilities.snapshot, hash, now);
+  const approval = await services.approvals.get(tenant, hash);
+  if (capabilities.snapshot.approval === "required") {
+    if (!approval) throw new DefinitionNotApprovedError(capabilities.snapshot.id, hash);
+    const projection = await services.versions.getDefinition(hash);
+    if (!projection) throw new DefinitionProjectionMissingError(hash);
+    if (digestJson(projection) !== hash)
+      throw new ApiError(
+        409,
+        "definition_projection_mismatch",
+        `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,
+      );
+  }
+  return {
+    ...(approval ? { approvedDefinitionHash: hash } : {}),
+    ...(approval?.pinnedVersionId ? { pinnedVersionId: approval.pinnedVersionId } : {}),
+  };
+}

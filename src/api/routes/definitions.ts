@@ -1,0 +1,199 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import { type Digest, digestJson } from "../../identity/digest.ts";
+import { compileAndLock } from "../../lwir/register-workflow-version.ts";
+import type { DefinitionApproval } from "../../ports/definition-approvals.ts";
+import { DefinitionProjectionMissingError } from "../../sdk/errors/definition-projection-missing-error.ts";
+import type { ApiEnv, ApiServices } from "../api-env.ts";
+import { ApiError, notFound } from "../api-error.ts";
+import { requireTenant } from "../auth.ts";
+import { commonErrors, ErrorBody, json } from "../schemas.ts";
+import { capabilitiesOf } from "../workflow-capabilities.ts";
+
+/**
+ * Definition projections (what a workflow launches as, read without evaluating code), their
+ * approval per tenant, and the version pinned for an approved definition ("plan once, run many").
+ */
+export const definitionRoutes = new OpenAPIHono<ApiEnv>();
+definitionRoutes.use("/definitions/*", requireTenant());
+definitionRoutes.use("/workflows/*", requireTenant());
+
+const Approval = z
+  .object({ approvedAt: z.number(), pinnedVersionId: z.string().nullable(), pinnedAt: z.number().nullable() })
+  .openapi("DefinitionApproval");
+
+const Definition = z
+  .object({
+    definitionHash: z.string(),
+    workflowId: z.string(),
+    snapshot: z.unknown().openapi({ description: "The WorkflowDefinitionSnapshot the hash addresses (canonical JSON)" }),
+    live: z.boolean().openapi({ description: "Whether a workflow registered in this Worker hashes to it now" }),
+    requiresApproval: z.boolean(),
+    approval: Approval.nullable(),
+  })
+  .openapi("Definition");
+
+const HashParam = z.object({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, "a definition hash: sha256:<64 hex>") });
+
+definitionRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/definitions/{hash}",
+    summary: "A definition's stored projection and its approval",
+    description:
+      "Visible when a workflow of this Worker hashes to it or the tenant approved it. A known hash without a stored projection answers 409 `definition_projection_missing` with re-deploy guidance.",
+    request: { params: HashParam },
+    responses: { 200: json(Definition, "The definition"), 409: json(ErrorBody, "The projection is missing"), ...commonErrors },
+  }),
+  async (c) => {
+    const hash = c.req.valid("param").hash as Digest;
+    return c.json(await definitionView(c.var.services, c.var.tenant, hash), 200);
+  },
+);
+
+definitionRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/workflows/{workflowId}/definition",
+    summary: "What a workflow launches as now: its live definition hash and projection",
+    description: "Also records the projection, so it can be approved before the first run.",
+    request: { params: z.object({ workflowId: z.string() }) },
+    responses: { 200: json(Definition, "The live definition"), ...commonErrors },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const registered = services.workflows.get(c.req.valid("param").workflowId);
+    if (!registered) throw notFound("workflow", c.req.valid("param").workflowId);
+    const caps = await capabilitiesOf(registered);
+    await services.versions.putDefinition(caps.snapshot, caps.definitionHash, services.clock.now());
+    return c.json(await definitionView(services, tenant, caps.definitionHash), 200);
+  },
+);
+
+definitionRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/definitions/{hash}/approve",
+    summary: "Approve a definition hash for this tenant",
+    description: "Idempotent. Workflows with `requireApproval` start only when their live hash is approved.",
+    request: { params: HashParam },
+    responses: { 200: json(Definition, "The approved definition"), 409: json(ErrorBody, "The projection is missing"), ...commonErrors },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const hash = c.req.valid("param").hash as Digest;
+    const snapshot = await storedProjection(services, tenant, hash);
+    await services.approvals.approve({ tenant, definitionHash: hash, workflowId: snapshot.id, at: services.clock.now() });
+    return c.json(await definitionView(services, tenant, hash), 200);
+  },
+);
+
+definitionRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/definitions/{hash}/pin",
+    summary: "Pin a WorkflowVersion for an approved definition",
+    description:
+      "Runs of the workflow whose live definition has this hash then execute the pinned version without a planner (the lock is still checked). The version must be one the tenant's runs produced, and must bind to this definition.",
+    request: {
+      params: HashParam,
+      body: {
+        content: { "application/json": { schema: z.object({ versionId: z.string().regex(/^wfver_[0-9a-f]{16}$/) }) } },
+        required: true,
+      },
+    },
+    responses: {
+      200: json(Definition, "The pinned definition"),
+      409: json(ErrorBody, "Not approved, or not a live definition"),
+      422: json(ErrorBody, "The version does not bind to this definition"),
+      ...commonErrors,
+    },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const hash = c.req.valid("param").hash as Digest;
+    const { versionId } = c.req.valid("json");
+    if (!(await services.approvals.get(tenant, hash)))
+      throw new ApiError(409, "definition_not_approved", `Approve ${hash} before pinning a version for it`);
+    if (!(await services.runs.tenantUsesVersion(tenant, versionId))) throw notFound("version", versionId);
+    const version = await services.versions.getVersion(versionId);
+    if (!version) throw notFound("version", versionId);
+    const caps = await liveCapabilities(services, hash);
+    if (!caps)
+      throw new ApiError(
+        409,
+        "definition_not_live",
+        `No workflow of this Worker hashes to ${hash} now; a version can only be checked against live code`,
+      );
+    // Throws LwirInvalidError (422) when the version does not bind to this definition.
+    const locked = compileAndLock(version.lwir, caps);
+    await services.versions.putLock(locked.lock, locked.lockHash, services.clock.now());
+    await services.approvals.pin(tenant, hash, versionId, services.clock.now());
+    return c.json(await definitionView(services, tenant, hash), 200);
+  },
+);
+
+definitionRoutes.openapi(
+  createRoute({
+    method: "delete",
+    path: "/definitions/{hash}/pin",
+    summary: "Unpin: runs plan again",
+    request: { params: HashParam },
+    responses: { 200: json(Definition, "The definition, unpinned"), ...commonErrors },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const hash = c.req.valid("param").hash as Digest;
+    if (!(await services.approvals.pin(tenant, hash, null, services.clock.now()))) throw notFound("definition_approval", hash);
+    return c.json(await definitionView(services, tenant, hash), 200);
+  },
+);
+
+/** The registered workflow whose live definition has this hash, if any. */
+async function liveCapabilities(services: ApiServices, hash: Digest): Promise<DefinitionCapabilities | null> {
+  for (const id of services.workflows.ids()) {
+    const registered = services.workflows.get(id);
+    if (!registered) continue;
+    const caps = await capabilitiesOf(registered).catch(() => null);
+    if (caps?.definitionHash === hash) return caps;
+  }
+  return null;
+}
+
+/** The stored projection, checked against its hash; a known hash without one is a named 409. */
+async function storedProjection(services: ApiServices, tenant: string, hash: Digest) {
+  const [snapshot, approval, live] = await Promise.all([
+    services.versions.getDefinition(hash),
+    services.approvals.get(tenant, hash),
+    liveCapabilities(services, hash),
+  ]);
+  if (!snapshot) {
+    if (approval || live) throw new DefinitionProjectionMissingError(hash);
+    throw notFound("definition", hash);
+  }
+  if (!approval && !live) throw notFound("definition", hash);
+  if (digestJson(snapshot) !== hash)
+    throw new ApiError(
+      409,
+      "definition_projection_mismatch",
+      `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,
+    );
+  return snapshot;
+}
+
+async function definitionView(services: ApiServices, tenant: string, hash: Digest): Promise<z.infer<typeof Definition>> {
+  const snapshot = await storedProjection(services, tenant, hash);
+  const [approval, live] = await Promise.all([services.approvals.get(tenant, hash), liveCapabilities(services, hash)]);
+  return {
+    definitionHash: hash,
+    workflowId: snapshot.id,
+    snapshot,
+    live: live !== null,
+    requiresApproval: snapshot.approval === "required",
+    approval: approval ? approvalView(approval) : null,
+  };
+}
+
+function approvalView(a: DefinitionApproval): z.infer<typeof Approval> {
+  return { approvedAt: a.approvedAt, pinnedVersionId: a.pinnedVersionId, pinnedAt: a.pinnedAt };
+}

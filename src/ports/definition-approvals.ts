@@ -1,0 +1,24 @@
+import type { Digest } from "../identity/digest.ts";
+
+/** A tenant's approval of one definition hash, with the version pinned for it, if any. */
+export type DefinitionApproval = {
+  readonly tenant: string;
+  readonly definitionHash: Digest;
+  readonly workflowId: string;
+  readonly approvedAt: number;
+  readonly pinnedVersionId: string | null;
+  readonly pinnedAt: number | null;
+};
+
+/**
+ * Approved definitions per tenant (D1 in production). Approving is idempotent (the first approval's
+ * time is kept); a pin is only accepted for an approved hash.
+ */
+export interface DefinitionApprovals {
+  approve(entry: { tenant: string; definitionHash: Digest; workflowId: string; at: number }): Promise<DefinitionApproval>;
+  get(tenant: string, definitionHash: Digest): Promise<DefinitionApproval | null>;
+  /** Pins (or with `null` unpins) a version; false when the hash is not approved for the tenant. */
+  pin(tenant: string, definitionHash: Digest, versionId: string | null, at: number): Promise<boolean>;
+  /** The tenant's approvals of a workflow's definitions, newest first. */
+  ofWorkflow(tenant: string, workflowId: string): Promise<DefinitionApproval[]>;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { Digest } from "../../src/identity/digest.ts";
+import type { DefinitionApprovals } from "../../src/ports/definition-approvals.ts";
+
+/** Makes the store under test; stores may share data, so every test uses its own tenant. */
+export type MakeDefinitionApprovals = () => DefinitionApprovals;
+
+const nonce = () => crypto.randomUUID().replaceAll("-", "");
+const digest = (): Digest => `sha256:${nonce()}${nonce()}`;
+
+/** The {@link DefinitionApprovals} contract, run against every adapter. */
+export function definitionApprovalsContract(name: string, make: MakeDefinitionApprovals): void {
+  describe(`DefinitionApprovals contract: ${name}`, () => {
+    it("approves once: a second approval keeps the first time and no pin", async () => {
+      const store = make();
+      const tenant = `t_${nonce()}`;
+      const hash = digest();
+      const first = await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 100 });
+      expect(first).toEqual({ tenant, definitionHash: hash, workflowId: "wf.a", approvedAt: 100, pinnedVersionId: null, pinnedAt: null });
+      const again = await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 200 });
+      expect(again.approvedAt).toBe(100);
+      expect(await store.get(tenant, hash)).toEqual(first);
+    });
+
+    it("is per tenant: another tenant's approval is not this tenant's", async () => {
+      const store = make();
+      const hash = digest();
+      await store.approve({ tenant: `a_${nonce()}`, definitionHash: hash, workflowId: "wf.a", at: 1 });
+      expect(await store.get(`b_${nonce()}`, hash)).toBeNull();
+    });
+
+    it("pins and unpins only an approved hash", async () => {
+      const store = make();
+      const tenant = `t_${nonce()}`;
+      const hash = digest();
+      expect(await store.pin(tenant, hash, "wfver_0123456789abcdef", 5)).toBe(false);
+      expect(await store.get(tenant, hash)).toBeNull();
+      await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 1 });
+      expect(await store.pin(tenant, hash, "wfver_0123456789abcdef", 5)).toBe(true);
+      expect(await store.get(tenant, hash)).toMatchObject({ pinnedVersionId: "wfver_0123456789abcdef", pinnedAt: 5 });
+      expect(await store.pin(tenant, hash, null, 9)).toBe(true);
+      expect(await store.get(tenant, hash)).toMatchObject({ pinnedVersionId: null, pinnedAt: null });
+    });
+
+    it("lists a workflow's approvals newest first", async () => {
+      const store = make();
+      const tenant = `t_${nonce()}`;
+      const [h1, h2, h3] = [digest(), digest(), digest()];
+      await store.approve({ tenant, definitionHash: h1, workflowId: "wf.a", at: 1 });
+      await store.approve({ tenant, definitionHash: h2, workflowId: "wf.a", at: 3 });
+      await store.approve({ tenant, definitionHash: h3, workflowId: "wf.b", at: 2 });
+      expect((await store.ofWorkflow(tenant, "wf.a")).map((a) => a.definitionHash)).toEqual([h2, h1]);
+      expect(await store.ofWorkflow(tenant, "wf.none")).toEqual([]);
+    });
+  });
+}
