@@ -1,0 +1,166 @@
+import { digestText } from "../../identity/digest.ts";
+import type { RunCodeErrorCode, RunCodeRequest, RunCodeResult } from "../../ports/sandbox.ts";
+import { checkRunnerResult } from "../sandbox-isolate/isolate-result.ts";
+import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "../sandbox-isolate/isolate-runner-source.ts";
+import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
+import { CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
+import { CODE_DIR } from "./container-layout.ts";
+import type { HelperShell } from "./helper-shell.ts";
+
+const DEFAULT_CPU_MS = 5_000;
+const DEFAULT_WALL_MS = 30_000;
+/** V8 heap of one code.run (MiB): a memory bomb stops here instead of filling the container. */
+export const CODE_HEAP_MB = 256;
+/** Module names code.run accepts: the isolate sandbox's rule (relative, plain segments, no `..`). */
+const FILE_NAME = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
+/** Exit codes of the helper's `timeout` (TERM, then KILL) and of `ulimit -t` (SIGXCPU). */
+const WALL_TIMEOUT_EXITS = new Set([124, 137]);
+const CPU_LIMIT_EXIT = 128 + 24;
+/** What `node` prints when its heap limit is reached. */
+const HEAP_EXHAUSTED = /heap out of memory|Allocation failed/i;
+
+type Failure = Extract<RunCodeResult, { ok: false }>;
+/** A {@link RunCodeResult} before its duration is known. */
+type Interpreted = RunCodeResult extends infer R ? (R extends unknown ? Omit<R, "durationMs"> : never) : never;
+
+/**
+ * code.run in a container: checks names and sha256 digests, strips TypeScript, stages the files,
+ * the runner and the input (as a file) in a fresh directory, and runs `node` there through the
+ * helper — as the sandbox user, with the wall limit (`timeout`), the CPU limit (`ulimit -t`), a
+ * heap limit, `env -i` when `env` is denied and Node's permission model for `fs` (read the code
+ * only when denied; read anything and write a private temp directory when allowed; child
+ * processes, workers and addons always denied). The container has no internet, whatever the policy.
+ */
+export async function runCodeInContainer(shell: HelperShell, request: RunCodeRequest, callId: string): Promise<RunCodeResult> {
+  const started = Date.now();
+  const fail = (code: RunCodeErrorCode, message: string, logs: readonly string[] = []): Failure => ({
+    ok: false,
+    error: { code, message },
+    logs,
+    durationMs: Date.now() - started,
+  });
+  for (const name of Object.keys(request.files)) {
+    if (!FILE_NAME.test(name) || name === CODE_RUNNER || name === CODE_INPUT || name.length > 200)
+      return fail(
+        "code_invalid_file_name",
+        `${JSON.stringify(name)} is not an allowed file name: use relative paths without ".." segments`,
+      );
+  }
+  for (const [name, file] of Object.entries(request.files)) {
+    const actual = digestText(file.content);
+    if (actual !== file.sha256)
+      return fail("code_integrity", `${name}: content hashes to ${actual}, not the locked ${file.sha256}; refusing to run it`);
+  }
+  if (!Object.hasOwn(request.files, request.entrypoint))
+    return fail("code_integrity", `the entrypoint ${request.entrypoint} is not among the files`);
+  const files: Record<string, string> = { [CODE_RUNNER]: codeRunnerSource(request.entrypoint) };
+  for (const [name, file] of Object.entries(request.files)) {
+    const stripped = stripTypeScript(name, file.content);
+    if (!stripped.ok) return fail("code_unsupported_syntax", stripped.message);
+    files[name] = stripped.code;
+  }
+  let inputText: string;
+  try {
+    inputText = JSON.stringify(request.input === undefined ? null : request.input);
+  } catch (error) {
+    return fail("code_load_failed", `the input is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  files[CODE_INPUT] = inputText;
+  const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
+  const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
+  const dir = `${CODE_DIR}/${callId}`;
+  let answer: { exitCode: number; stdout: string; stderr: string };
+  try {
+    const spec = await shell.stage(JSON.stringify({ trees: [{ root: `${dir}/code`, replace: true, mode: "ro", files }] }));
+    const laid = await shell.run("load", [spec]);
+    if (laid.exitCode !== 0) return fail("code_runner_unavailable", `could not stage the code in the container: ${laid.stderr.trim()}`);
+    answer = await shell.run(
+      "code",
+      [
+        dir,
+        String(Math.max(1, Math.ceil(wallMs / 1000))),
+        String(Math.max(1, Math.ceil(cpuMs / 1000))),
+        String(CODE_HEAP_MB),
+        request.policy.fs,
+        request.policy.env,
+        String(MAX_CODE_OUTPUT_BYTES * 2 + 1024),
+      ],
+      wallMs,
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/time(d)? ?out/i.test(message))
+      return fail("code_timeout", `the container did not answer within the ${wallMs} ms wall-time limit: ${message}`);
+    return fail("code_runner_unavailable", `the container sandbox is unavailable: ${message}`);
+  }
+  return { ...interpretAnswer(answer, wallMs, cpuMs), durationMs: Date.now() - started };
+}
+
+/** Maps what the helper printed (exit code line, runner result; the code's own output on stderr). */
+export function interpretAnswer(answer: { exitCode: number; stdout: string; stderr: string }, wallMs: number, cpuMs: number): Interpreted {
+  const newline = answer.stdout.indexOf("\n");
+  const exit = Number(newline < 0 ? Number.NaN : answer.stdout.slice(0, newline));
+  const resultText = newline < 0 ? "" : answer.stdout.slice(newline + 1);
+  const output = outputLines(answer.stderr);
+  if (answer.exitCode !== 0 || !Number.isInteger(exit))
+    return {
+      ok: false,
+      error: { code: "code_runner_unavailable", message: `the container's helper failed: ${answer.stderr.trim().slice(0, 2_000)}` },
+      logs: [],
+    };
+  if (WALL_TIMEOUT_EXITS.has(exit))
+    return {
+      ok: false,
+      error: { code: "code_timeout", message: `the code ran longer than its ${wallMs} ms wall-time limit` },
+      logs: output,
+    };
+  if (exit === CPU_LIMIT_EXIT)
+    return { ok: false, error: { code: "code_timeout", message: `the code used more than its ${cpuMs} ms of CPU time` }, logs: output };
+  if (resultText === "") {
+    if (HEAP_EXHAUSTED.test(answer.stderr))
+      return {
+        ok: false,
+        error: { code: "code_load_failed", message: `the code was stopped at its ${CODE_HEAP_MB} MiB heap limit` },
+        logs: output,
+      };
+    return { ok: false, error: { code: "code_load_failed", message: `the code exited (status ${exit}) without a result` }, logs: output };
+  }
+  if (resultText.length > MAX_CODE_OUTPUT_BYTES * 2)
+    return {
+      ok: false,
+      error: { code: "code_output_too_large", message: `the output is larger than ${MAX_CODE_OUTPUT_BYTES} characters` },
+      logs: output,
+    };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(resultText);
+  } catch {
+    return {
+      ok: false,
+      error: { code: "code_output_not_json", message: "the runner's result is not JSON (did the code write to fd 3?)" },
+      logs: output,
+    };
+  }
+  const loadError = loadFailure(raw);
+  const checked = checkRunnerResult(raw);
+  const logs = [...checked.logs, ...output].slice(0, MAX_LOG_LINES);
+  if (loadError) return { ok: false, error: { code: "code_load_failed", message: loadError }, logs };
+  return { ...checked, logs };
+}
+
+/** The runner reports an import failure as `code_load_failed`, a code the isolate runner never sends. */
+function loadFailure(raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const error = (raw as { ok?: unknown; error?: { code?: unknown; message?: unknown } }).error;
+  if ((raw as { ok?: unknown }).ok !== false || error?.code !== "code_load_failed") return null;
+  return `the code could not be loaded: ${typeof error.message === "string" ? error.message.slice(0, 4_000) : "no message"}`;
+}
+
+/** What the code wrote to stdout/stderr itself, as log lines after the console's. */
+function outputLines(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .slice(0, MAX_LOG_LINES)
+    .map((line) => `output: ${line}`.slice(0, MAX_LOG_LINE));
+}

@@ -1,0 +1,110 @@
+import { SCRATCH_DIR } from "../../ports/sandbox.ts";
+import { CODE_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
+
+/**
+ * The shell helper the adapter installs in each container: every command the adapter sends is
+ * `bash little.sh <subcommand> <quoted args…>`, so untrusted text only ever arrives as an argument
+ * ("$1"), never as shell source. `as_user` drops to the sandbox uid with a clean environment (no
+ * variables of the container leak into commands). `timeout` kills the whole process group.
+ */
+export const HELPER_SH_SOURCE = `#!/bin/bash
+set -u
+USER_ID=${SANDBOX_UID}
+PATH_USER=/usr/local/bin:/usr/bin:/bin
+as_user() { setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} LANG=C.UTF-8 "$@"; }
+sub=$1; shift
+case "$sub" in
+  exec)
+    # exec <timeout-seconds> <script>: the script runs in the scratch directory as the sandbox user.
+    out=$(mktemp -p ${STAGE_DIR}) err=$(mktemp -p ${STAGE_DIR})
+    (cd ${SCRATCH_DIR} && timeout -k 2 "$1" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} PWD=${SCRATCH_DIR} LANG=C.UTF-8 bash -c "$2") >"$out" 2>"$err" </dev/null
+    code=$?
+    head -c ${MAX_EXEC_OUTPUT + 1} "$out"; head -c ${MAX_EXEC_OUTPUT + 1} "$err" >&2
+    rm -f "$out" "$err"
+    exit $code ;;
+  read)
+    # read <path>: the file as the sandbox user sees it (exit 66 when it cannot be read).
+    as_user cat -- "$1" 2>/dev/null || exit 66 ;;
+  write)
+    # write <path> <staged file>: copies a staged host write into place as the sandbox user.
+    as_user sh -c 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"' sh "$1" <"$2"; code=$?
+    rm -f -- "$2"; exit $code ;;
+  dump)
+    # dump <root> <max-bytes> [skip…]: the regular files under root as JSON, read as the sandbox user.
+    as_user node ${HELPER_FS} dump "$@" ;;
+  load)
+    # load <staged spec>: lays out trees (scratch, memory, references) as root, then hands rw trees to the user.
+    node ${HELPER_FS} load "$1" $USER_ID; code=$?; rm -f -- "$1"; exit $code ;;
+  code)
+    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny>: prints the exit code on
+    # the first line, then what the runner wrote to fd 3; the code's own output goes to stderr.
+    dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
+    mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
+    if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
+    if [ "$envp" = allow ]; then envv=(HOME="$dir/tmp"); else envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8); fi
+    (cd "$dir/code" && ulimit -t "$cpu" && timeout -k 1 "$wall" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
+    code=$?
+    echo "$code"; head -c "$7" "$dir/out/result"; head -c ${MAX_EXEC_OUTPUT} "$dir/out/log" >&2
+    rm -rf -- "$dir"; exit 0 ;;
+  *) echo "little.sh: unknown subcommand $sub" >&2; exit 64 ;;
+esac
+`;
+
+/**
+ * The filesystem helper (Node, inside the container). `dump` walks a tree without following
+ * symlinks and prints `{ files, truncated }`; `load` replaces trees from a spec the host staged,
+ * refusing paths with empty, `.` or `..` segments, and gives `rw` trees to the sandbox user (`ro`
+ * trees stay root's, so the user cannot write them).
+ */
+export const HELPER_FS_SOURCE = `import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+const [command, ...args] = process.argv.slice(2);
+const safe = (p) => typeof p === "string" && p.length > 0 && !p.startsWith("/") && !p.includes("\\0") && p.split("/").every((s) => s !== "" && s !== "." && s !== "..");
+if (command === "dump") {
+  const [root, maxBytes, ...skip] = args;
+  const files = {};
+  let total = 0;
+  let truncated = false;
+  const walk = (rel) => {
+    let entries;
+    try { entries = readdirSync(rel ? join(root, rel) : root, { withFileTypes: true }); } catch { return; }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (truncated) return;
+      const path = rel ? rel + "/" + entry.name : entry.name;
+      if (skip.some((s) => path === s || path.startsWith(s + "/"))) continue;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        let content;
+        try { content = readFileSync(join(root, path), "utf8"); } catch { continue; }
+        total += Buffer.byteLength(content);
+        if (total > Number(maxBytes)) { truncated = true; return; }
+        files[path] = content;
+      }
+    }
+  };
+  walk("");
+  process.stdout.write(JSON.stringify({ files, truncated }));
+} else if (command === "load") {
+  const spec = JSON.parse(readFileSync(args[0], "utf8"));
+  const uid = Number(args[1]);
+  const own = (path) => {
+    chownSync(path, uid, uid);
+    if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) own(join(path, name));
+  };
+  for (const tree of spec.trees) {
+    if (!tree.root.startsWith("/mnt/") && !tree.root.startsWith("${CODE_DIR}/")) throw new Error("refusing to load outside /mnt: " + tree.root);
+    if (tree.replace) rmSync(tree.root, { recursive: true, force: true });
+    mkdirSync(tree.root, { recursive: true });
+    for (const [rel, content] of Object.entries(tree.files)) {
+      if (!safe(rel)) throw new Error("refusing the path " + JSON.stringify(rel));
+      const path = join(tree.root, rel);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+    if (tree.mode === "rw") own(tree.root);
+  }
+} else {
+  process.stderr.write("little-fs: unknown command " + command + "\\n");
+  process.exit(64);
+}
+`;

@@ -1,0 +1,21 @@
+import { getSandbox } from "@cloudflare/sandbox";
+import type { OpenContainer } from "./container-client.ts";
+import type { SandboxContainer } from "./sandbox-container.ts";
+
+/**
+ * Opens sandboxes of the `SANDBOX` Durable Object namespace (the `SandboxContainer` class) with
+ * `getSandbox`. A container left idle sleeps after ten minutes; its disk does not survive that,
+ * which is why sessions restore their scratch and memory from the run's log and the stores.
+ *
+ * @example
+ * new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory })
+ */
+export function openSandboxes(namespace: DurableObjectNamespace<SandboxContainer>): OpenContainer {
+  return (sandboxId) => {
+    const sandbox = getSandbox(namespace, sandboxId, { sleepAfter: "10m" });
+    return {
+      exec: (command, options) => sandbox.exec(command, options),
+      writeFile: (path, content) => sandbox.writeFile(path, content),
+    };
+  };
+}

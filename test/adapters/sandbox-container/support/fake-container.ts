@@ -1,0 +1,172 @@
+import { Bash, InMemoryFs } from "just-bash";
+import type { ContainerClient } from "../../../../src/adapters/sandbox-container/container-client.ts";
+import { HELPER_SH, STAGE_DIR } from "../../../../src/adapters/sandbox-container/container-layout.ts";
+import { SCRATCH_DIR } from "../../../../src/ports/sandbox.ts";
+
+type Answer = { exitCode: number; stdout: string; stderr: string };
+
+/** What a `code` subcommand received: its arguments, and the files the adapter staged for it. */
+export type CodeCall = {
+  readonly dir: string;
+  readonly wallS: number;
+  readonly cpuS: number;
+  readonly heapMb: number;
+  readonly fs: string;
+  readonly env: string;
+  readonly maxResultBytes: number;
+  readonly files: Readonly<Record<string, string>>;
+};
+
+/**
+ * A fake of the two calls the container adapter makes on a `@cloudflare/sandbox` stub. It accepts
+ * only the command lines the adapter is meant to send — the layout command, or `bash little.sh`
+ * followed by single-quoted words — and fails the test on anything else, so a word that escaped
+ * its quotes shows up here. Its filesystem is just-bash's in-memory one and `exec` scripts really
+ * run in just-bash (a bash interpreter, no processes), so sessions behave like bash; `code` runs
+ * are answered by {@link onCode}, since there is no `node` here.
+ */
+export class FakeContainer implements ContainerClient {
+  readonly fs = new InMemoryFs();
+  readonly commands: string[] = [];
+  readonly writes: string[] = [];
+  readonly codeCalls: CodeCall[] = [];
+  /** The mode each laid-out tree got (`rw` trees are handed to the sandbox user). */
+  readonly modes = new Map<string, string>();
+  /** The answer of the next `code` run: by default the exit code line and no result. */
+  onCode: (call: CodeCall) => Answer | Promise<Answer> = () => ({ exitCode: 0, stdout: "1\n", stderr: "" });
+  /** Makes the next SDK call throw (e.g. a timeout of the SDK itself, or an unavailable container). */
+  failNext: Error | null = null;
+  private readonly bash = new Bash({ fs: this.fs, cwd: "/" });
+
+  async writeFile(path: string, content: string): Promise<unknown> {
+    this.writes.push(path);
+    await this.fs.writeFile(path, content);
+    return { success: true, path };
+  }
+
+  async exec(command: string, options: { cwd?: string; timeout?: number }): Promise<Answer> {
+    this.commands.push(command);
+    if (this.failNext) {
+      const error = this.failNext;
+      this.failNext = null;
+      throw error;
+    }
+    if (command.startsWith(`mkdir -p ${STAGE_DIR} `)) return { exitCode: 0, stdout: "", stderr: "" };
+    const words = parseQuotedWords(command);
+    if (words[0] !== "bash" || words[1] !== HELPER_SH) throw new Error(`unexpected command: ${command}`);
+    if (typeof options.timeout !== "number") throw new Error("every helper call carries an SDK timeout");
+    const [subcommand, ...args] = words.slice(2);
+    switch (subcommand) {
+      case "exec":
+        return this.bash.exec(args[1] ?? "", { cwd: SCRATCH_DIR });
+      case "read":
+        return (await this.fs.exists(args[0] ?? ""))
+          ? { exitCode: 0, stdout: await this.fs.readFile(args[0] ?? ""), stderr: "" }
+          : { exitCode: 66, stdout: "", stderr: "" };
+      case "write": {
+        const [path = "", staged = ""] = args;
+        await this.fs.writeFile(path, await this.fs.readFile(staged));
+        await this.fs.rm(staged);
+        return { exitCode: 0, stdout: "", stderr: "" };
+      }
+      case "dump":
+        return { exitCode: 0, stdout: JSON.stringify(await this.dump(args[0] ?? "", Number(args[1]), args.slice(2))), stderr: "" };
+      case "load":
+        return this.load(args[0] ?? "");
+      case "code":
+        return this.code(args);
+      default:
+        throw new Error(`unexpected subcommand ${subcommand}`);
+    }
+  }
+
+  /** Files under a directory, relative to it. */
+  async filesUnder(root: string): Promise<Record<string, string>> {
+    return (await this.dump(root, Number.MAX_SAFE_INTEGER, [])).files;
+  }
+
+  private async dump(root: string, maxBytes: number, skip: readonly string[]) {
+    const files: Record<string, string> = {};
+    let total = 0;
+    for (const path of this.fs.getAllPaths().sort()) {
+      if (!path.startsWith(`${root}/`)) continue;
+      const relative = path.slice(root.length + 1);
+      if (skip.some((s) => relative === s || relative.startsWith(`${s}/`))) continue;
+      if (!(await this.fs.lstat(path)).isFile) continue;
+      const content = await this.fs.readFile(path);
+      total += content.length;
+      if (total > maxBytes) return { files, truncated: true };
+      files[relative] = content;
+    }
+    return { files, truncated: false };
+  }
+
+  private async load(staged: string): Promise<Answer> {
+    const spec = JSON.parse(await this.fs.readFile(staged)) as {
+      trees: { root: string; replace: boolean; mode: string; files: Record<string, string> }[];
+    };
+    await this.fs.rm(staged);
+    for (const tree of spec.trees) {
+      if (tree.replace && (await this.fs.exists(tree.root))) await this.fs.rm(tree.root, { recursive: true });
+      await this.fs.mkdir(tree.root, { recursive: true });
+      for (const [path, content] of Object.entries(tree.files)) {
+        if (path.split("/").some((s) => s === "" || s === "." || s === ".."))
+          return { exitCode: 1, stdout: "", stderr: `refusing the path ${JSON.stringify(path)}` };
+        await this.fs.writeFile(`${tree.root}/${path}`, content);
+      }
+      this.modes.set(tree.root, tree.mode);
+    }
+    return { exitCode: 0, stdout: "", stderr: "" };
+  }
+
+  private async code(args: readonly string[]): Promise<Answer> {
+    const [dir = "", wall, cpu, heap, fs = "", env = "", max] = args;
+    const call: CodeCall = {
+      dir,
+      wallS: Number(wall),
+      cpuS: Number(cpu),
+      heapMb: Number(heap),
+      fs,
+      env,
+      maxResultBytes: Number(max),
+      files: await this.filesUnder(`${dir}/code`),
+    };
+    this.codeCalls.push(call);
+    await this.fs.rm(dir, { recursive: true });
+    return this.onCode(call);
+  }
+}
+
+/**
+ * Splits a command line made of single-quoted words (`'a' 'it'\''s'`), the only form the adapter
+ * sends to its helper; throws on anything else (an unquoted word, `;`, `$`, space…).
+ */
+export function parseQuotedWords(command: string): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < command.length) {
+    if (command[i] === " ") {
+      i++;
+      continue;
+    }
+    let word = "";
+    let quotedAny = false;
+    while (i < command.length && command[i] !== " ") {
+      if (command[i] === "'") {
+        const end = command.indexOf("'", i + 1);
+        if (end < 0) throw new Error(`unterminated quote in ${command}`);
+        word += command.slice(i + 1, end);
+        i = end + 1;
+        quotedAny = true;
+      } else if (command.startsWith("\\'", i)) {
+        word += "'";
+        i += 2;
+      } else {
+        throw new Error(`unquoted text at ${i} in ${command}`);
+      }
+    }
+    if (!quotedAny) throw new Error(`a word without quotes in ${command}`);
+    words.push(word);
+  }
+  return words;
+}
