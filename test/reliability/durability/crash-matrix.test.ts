@@ -27,6 +27,7 @@ beforeAll(async () => {
 
 function expectSameAsGolden(run: GoldenOutcome, label: string) {
   expect(run.view.status, label).toBe("completed");
+  expect(run.alarmErrors, label).toBe(0);
   expect(run.view.output, label).toEqual(golden.view.output);
   expect(isDense(run.events), label).toBe(true);
   expect(duplicatedEvents(run.events), label).toEqual([]);
