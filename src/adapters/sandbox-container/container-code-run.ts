@@ -13,9 +13,10 @@ const DEFAULT_WALL_MS = 30_000;
 export const CODE_HEAP_MB = 256;
 /** Module names code.run accepts: the isolate sandbox's rule (relative, plain segments, no `..`). */
 const FILE_NAME = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
-/** Exit codes of the helper's `timeout` (TERM, then KILL) and of `ulimit -t` (SIGXCPU). */
-const WALL_TIMEOUT_EXITS = new Set([124, 137]);
+/** Exit codes: `timeout` after TERM, SIGXCPU at the soft CPU limit, SIGKILL (`timeout -k` or the hard CPU limit). */
+const WALL_TIMEOUT_EXIT = 124;
 const CPU_LIMIT_EXIT = 128 + 24;
+const KILLED_EXIT = 128 + 9;
 /** What `node` prints when its heap limit is reached. */
 const HEAP_EXHAUSTED = /heap out of memory|Allocation failed/i;
 
@@ -93,11 +94,16 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
       return fail("code_timeout", `the container did not answer within the ${wallMs} ms wall-time limit: ${message}`);
     return fail("code_runner_unavailable", `the container sandbox is unavailable: ${message}`);
   }
-  return { ...interpretAnswer(answer, wallMs, cpuMs), durationMs: Date.now() - started };
+  const durationMs = Date.now() - started;
+  return { ...interpretAnswer(answer, { wallMs, cpuMs, elapsedMs: durationMs }), durationMs };
 }
 
 /** Maps what the helper printed (exit code line, runner result; the code's own output on stderr). */
-export function interpretAnswer(answer: { exitCode: number; stdout: string; stderr: string }, wallMs: number, cpuMs: number): Interpreted {
+export function interpretAnswer(
+  answer: { exitCode: number; stdout: string; stderr: string },
+  limits: { wallMs: number; cpuMs: number; elapsedMs: number },
+): Interpreted {
+  const { wallMs, cpuMs } = limits;
   const newline = answer.stdout.indexOf("\n");
   const exit = Number(newline < 0 ? Number.NaN : answer.stdout.slice(0, newline));
   const resultText = newline < 0 ? "" : answer.stdout.slice(newline + 1);
@@ -108,13 +114,14 @@ export function interpretAnswer(answer: { exitCode: number; stdout: string; stde
       error: { code: "code_runner_unavailable", message: `the container's helper failed: ${answer.stderr.trim().slice(0, 2_000)}` },
       logs: [],
     };
-  if (WALL_TIMEOUT_EXITS.has(exit))
+  // A SIGKILL before the wall limit came from the hard CPU limit (the code ignored SIGXCPU).
+  if (exit === WALL_TIMEOUT_EXIT || (exit === KILLED_EXIT && limits.elapsedMs >= wallMs))
     return {
       ok: false,
       error: { code: "code_timeout", message: `the code ran longer than its ${wallMs} ms wall-time limit` },
       logs: output,
     };
-  if (exit === CPU_LIMIT_EXIT)
+  if (exit === CPU_LIMIT_EXIT || exit === KILLED_EXIT)
     return { ok: false, error: { code: "code_timeout", message: `the code used more than its ${cpuMs} ms of CPU time` }, logs: output };
   if (resultText === "") {
     if (HEAP_EXHAUSTED.test(answer.stderr))

@@ -36,13 +36,14 @@ case "$sub" in
     # load <staged spec>: lays out trees (scratch, memory, references) as root, then hands rw trees to the user.
     node ${HELPER_FS} load "$1" $USER_ID; code=$?; rm -f -- "$1"; exit $code ;;
   code)
-    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny>: prints the exit code on
-    # the first line, then what the runner wrote to fd 3; the code's own output goes to stderr.
+    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>: prints
+    # the exit code on the first line, then what the runner wrote to fd 3; the code's own output goes
+    # to stderr. CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
     dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
     mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
     if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
     if [ "$envp" = allow ]; then envv=(HOME="$dir/tmp"); else envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8); fi
-    (cd "$dir/code" && ulimit -t "$cpu" && timeout -k 1 "$wall" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
+    (cd "$dir/code" && ulimit -S -t "$cpu" && ulimit -H -t $((cpu + 1)) && timeout -k 1 "$wall" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
     code=$?
     echo "$code"; head -c "$7" "$dir/out/result"; head -c ${MAX_EXEC_OUTPUT} "$dir/out/log" >&2
     rm -rf -- "$dir"; exit 0 ;;

@@ -248,17 +248,30 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
     });
   });
 
-  it("maps time limits: wall (124/137), CPU (SIGXCPU) and the SDK's own timeout to code_timeout", async () => {
+  it("maps time limits: wall (124, or SIGKILL after the wall limit), CPU (SIGXCPU, or SIGKILL before it) and the SDK's timeout", async () => {
     const { sandbox, container } = setup();
     await sandbox.runCode(request());
     const fake = container("code");
-    for (const exit of [124, 137, 152]) {
+    const limits = { wallMs: 1_000, cpuMs: 500 };
+    for (const [exit, message] of [
+      [124, /1000 ms wall-time limit/],
+      [152, /500 ms of CPU time/],
+      [137, /500 ms of CPU time/],
+    ] as const) {
       fake.onCode = () => answer(exit, undefined, "");
-      expect(await sandbox.runCode(request({ limits: { wallMs: 1_000, cpuMs: 500 } })), String(exit)).toMatchObject({
+      expect(await sandbox.runCode(request({ limits })), String(exit)).toMatchObject({
         ok: false,
-        error: { code: "code_timeout" },
+        error: { code: "code_timeout", message },
       });
     }
+    fake.onCode = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      return answer(137, undefined, "");
+    };
+    expect(await sandbox.runCode(request({ limits: { wallMs: 50, cpuMs: 500 } }))).toMatchObject({
+      ok: false,
+      error: { code: "code_timeout", message: /50 ms wall-time limit/ },
+    });
     fake.onCode = () => {
       throw new Error("Request timed out");
     };
