@@ -15,6 +15,7 @@ import { runAlone, type Scenario } from "./support/scenario.ts";
 import { cell, summarize } from "./support/stats.ts";
 
 const MB = 1_000_000;
+const MIB = 1_048_576;
 const MAX_REPS = 3;
 
 type Start = { migrateMs: number; healthMs: number; firstRunMs: number; totalMs: number };
@@ -75,7 +76,7 @@ export const coldStart: Scenario = {
       { figure: "D1 migrations on a fresh state folder (before the spawn), ms", ours: cell(summarize(starts.map((s) => s.migrateMs)), 0) },
       {
         figure: "Worker bundle, gzip",
-        ours: `${(bundle.gzipBytes / MB).toFixed(2)} MB (${(bundle.rawBytes / MB).toFixed(2)} MB raw)`,
+        ours: `${(bundle.gzipBytes / MIB).toFixed(2)} MiB = ${(bundle.gzipBytes / MB).toFixed(2)} MB (${(bundle.rawBytes / MIB).toFixed(2)} MiB raw)`,
         target: "< 3 MB free, < 10 MB paid",
         met: bundle.gzipBytes < 3 * MB,
       },

@@ -11,15 +11,20 @@ import { runAlone, type Scenario } from "./support/scenario.ts";
 import { cell, percentile, summarize } from "./support/stats.ts";
 
 const ITEMS = 1_000;
-const FAN_OUT_STEPS = 4;
+/** Each branch logs StepStarted and StepSucceeded: 5 × 1,000 × 2 events, plus the run's own. */
+const FAN_OUT_STEPS = 5;
 const PAGE = 1_000;
-const BATCHES = [
-  { batch: 1, count: 2_000 },
-  { batch: 10, count: 10_000 },
-  { batch: 100, count: 10_000 },
+/** Ways of appending measured alone: the adapter at batch sizes and writer counts, and raw inserts. */
+const APPENDS: { label: string; body: Record<string, unknown> }[] = [
+  { label: "event log adapter, 1 event per append (2,000 events)", body: { count: 2_000, batch: 1 } },
+  { label: "event log adapter, 1 event per append, 16 concurrent writers (2,000 events)", body: { count: 2_000, batch: 1, writers: 16 } },
+  { label: "event log adapter, 10 events per append (10,000 events)", body: { count: 10_000, batch: 10 } },
+  { label: "event log adapter, 100 events per append (10,000 events)", body: { count: 10_000, batch: 100 } },
+  { label: "floor: one SQLite insert + `await storage.sync()` each (2,000)", body: { count: 2_000, floor: "sync" } },
+  { label: "floor: one SQLite insert each, no sync (10,000)", body: { count: 10_000, floor: "nosync" } },
 ];
 
-type Append = { events: number; batch: number; ms: number };
+type Append = { events: number; batch: number; writers: number; ms: number };
 
 export const eventLog: Scenario = {
   id: "event-log",
@@ -54,10 +59,11 @@ export const eventLog: Scenario = {
     const allPages = passes.flatMap((p) => p.pages);
 
     const appends: Record<string, Append[]> = {};
-    for (const { batch, count } of BATCHES) {
-      appends[batch] = [];
-      for (let i = 0; i < ctx.reps; i++) appends[batch].push(await api.ok<Append>("POST", "/bench/append", { count, batch }));
-      ctx.log(`adapter, batches of ${batch}: ${appends[batch].map((a) => ((a.events / a.ms) * 1_000).toFixed(0)).join(", ")} events/s`);
+    for (const { label, body } of APPENDS) {
+      const list: Append[] = [];
+      for (let i = 0; i < ctx.reps; i++) list.push(await api.ok<Append>("POST", "/bench/append", body));
+      appends[label] = list;
+      ctx.log(`${label}: ${list.map((a) => ((a.events / a.ms) * 1_000).toFixed(0)).join(", ")} events/s`);
     }
     const rate = (a: Append) => (a.events / a.ms) * 1_000;
     const fullPages = passes.flatMap((p) => p.pages.slice(0, Math.floor(p.events / PAGE)));
@@ -75,10 +81,7 @@ export const eventLog: Scenario = {
         met: summarize(fullPages).median < 100,
       },
       { figure: `all ${run.eventCount} events over the API: ms`, ours: cell(summarize(passes.map((p) => p.totalMs)), 0) },
-      ...BATCHES.map(({ batch, count }) => ({
-        figure: `event log adapter alone, batches of ${batch} (${count} events): events/s`,
-        ours: cell(summarize((appends[batch] ?? []).map(rate)), 0),
-      })),
+      ...APPENDS.map(({ label }) => ({ figure: `${label}: events/s`, ours: cell(summarize((appends[label] ?? []).map(rate)), 0) })),
     ];
     return { repetitions: ctx.reps, rows, notes: [], raw: { run, pagesMs: allPages, passes, appends } };
   },

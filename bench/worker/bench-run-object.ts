@@ -25,7 +25,7 @@ export type ReplayResult = {
   eventsAfter: number;
 };
 
-export type AppendResult = { events: number; batch: number; ms: number };
+export type AppendResult = { events: number; batch: number; writers: number; ms: number };
 
 export class BenchRunObject extends RunObject {
   /** Loads `events` (a run's log, the terminal event left out) and replays it in the alarm. */
@@ -54,16 +54,40 @@ export class BenchRunObject extends RunObject {
     };
   }
 
-  /** Appends `count` step events in batches of `batch` through the run's event log adapter. */
-  async appendThroughput(count: number, batch: number): Promise<AppendResult> {
+  /**
+   * Appends `count` step events in batches of `batch` through the run's event log adapter, from
+   * `writers` concurrent appenders (as the branches of a fan-out append).
+   */
+  async appendThroughput(count: number, batch: number, writers = 1): Promise<AppendResult> {
     const log = new DurableObjectEventLog(this.ctx.storage, "run_bench_append", systemClock);
+    let next = 0;
     const started = performance.now();
-    for (let done = 0; done < count; done += batch) {
-      const events: NewRunEvent[] = [];
-      for (let i = done; i < Math.min(count, done + batch); i++)
-        events.push({ type: "StepStarted", payload: { stepPath: `c1/s${i}`, attempt: 1 } });
-      await log.append(events);
+    await Promise.all(
+      Array.from({ length: writers }, async () => {
+        while (next < count) {
+          const from = next;
+          next = Math.min(count, next + batch);
+          const events: NewRunEvent[] = [];
+          for (let i = from; i < next; i++) events.push({ type: "StepStarted", payload: { stepPath: `c1/s${i}`, attempt: 1 } });
+          await log.append(events);
+        }
+      }),
+    );
+    return { events: count, batch, writers, ms: performance.now() - started };
+  }
+
+  /**
+   * The floor under one logged event: a single-row insert into this object's SQLite, each followed
+   * by `await storage.sync()` when `sync`, else all in one synchronous turn.
+   */
+  async insertFloor(count: number, sync: boolean): Promise<AppendResult> {
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS floor (seq INTEGER PRIMARY KEY, payload TEXT NOT NULL)");
+    const started = performance.now();
+    for (let i = 0; i < count; i++) {
+      sql.exec("INSERT INTO floor (payload) VALUES (?)", `{"stepPath":"c1/s${i}","attempt":1}`);
+      if (sync) await this.ctx.storage.sync();
     }
-    return { events: count, batch, ms: performance.now() - started };
+    return { events: count, batch: 1, writers: 1, ms: performance.now() - started };
   }
 }

@@ -112,6 +112,18 @@ benchRoutes.post("/bench/peer", async (c) => {
   }
 });
 
+/** The peer's trigger: creates one instance of a one-step chain and answers at once (trigger throughput). */
+benchRoutes.post("/bench/peer-trigger", async (c) => {
+  const instance = await c.env.BENCH_CHAIN.create({ params: { steps: 1 } });
+  return c.json({ id: instance.id }, 202);
+});
+
+/** A peer instance's status. */
+benchRoutes.get("/bench/peer-status/:id", async (c) => {
+  const status = await (await c.env.BENCH_CHAIN.get(c.req.param("id"))).status();
+  return c.json({ status: status.status });
+});
+
 /** Replays a finished run of the dev tenant from its log, without its terminal event, in a fresh object. */
 benchRoutes.post("/bench/replay", async (c) => {
   const { runId } = await c.req.json<{ runId: string }>();
@@ -131,13 +143,22 @@ benchRoutes.post("/bench/replay", async (c) => {
   return c.json({ ...result, sameOutput: JSON.stringify(result.output) === JSON.stringify(original.output) });
 });
 
-/** Append throughput of the run's event log adapter inside a fresh object. */
+type AppendDoors = {
+  appendThroughput(count: number, batch: number, writers: number): Promise<AppendResult>;
+  insertFloor(count: number, sync: boolean): Promise<AppendResult>;
+};
+
+/** Append throughput of the run's event log adapter inside a fresh object (or, with `floor`, raw inserts). */
 benchRoutes.post("/bench/append", async (c) => {
-  const { count, batch } = await c.req.json<{ count: number; batch: number }>();
-  const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`append:${crypto.randomUUID()}`)) as unknown as {
-    appendThroughput(count: number, batch: number): Promise<AppendResult>;
-  };
-  return c.json(await stub.appendThroughput(count, batch));
+  const { count, batch, writers, floor } = await c.req.json<{
+    count: number;
+    batch?: number;
+    writers?: number;
+    floor?: "sync" | "nosync";
+  }>();
+  const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`append:${crypto.randomUUID()}`)) as unknown as AppendDoors;
+  if (floor) return c.json(await stub.insertFloor(count, floor === "sync"));
+  return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1));
 });
 
 /** Model calls made in this isolate so far, by role, with their tokens. */
