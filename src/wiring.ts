@@ -10,6 +10,9 @@ import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
+import { ContainerSandbox } from "./adapters/sandbox-container/container-sandbox.ts";
+import { openSandboxes } from "./adapters/sandbox-container/sandbox-binding.ts";
+import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
 import type { BlobStore } from "./ports/blob-store.ts";
@@ -71,11 +74,15 @@ export function wire(env: Env): Wiring {
         secrets: vars,
         offlineLatencyMs: Number(stringVar(vars.LITTLE_OFFLINE_LATENCY_MS) ?? 0) || 0,
       }),
-    sandbox: new IsolateSandbox({
-      loader: env.LOADER,
-      networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
-      memory: new D1MemoryStore(env.DB),
-    }),
+    // LITTLE_SANDBOX: an unknown value throws SandboxConfigurationError (sandbox_config_invalid).
+    sandbox:
+      parseSandboxKind(stringVar(vars.LITTLE_SANDBOX)) === "container"
+        ? new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory: new D1MemoryStore(env.DB) })
+        : new IsolateSandbox({
+            loader: env.LOADER,
+            networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
+            memory: new D1MemoryStore(env.DB),
+          }),
     clock: overrides.clock ?? systemClock,
     workflows: overrides.workflows ?? workflowCatalog,
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
