@@ -16,11 +16,15 @@ const FAN_OUT_STEPS = 5;
 const PAGE = 1_000;
 /** Ways of appending measured alone: the adapter at batch sizes and writer counts, and raw inserts. */
 const APPENDS: { label: string; body: Record<string, unknown> }[] = [
-  { label: "event log adapter, 1 event per append (2,000 events)", body: { count: 2_000, batch: 1 } },
-  { label: "event log adapter, 1 event per append, 16 concurrent writers (2,000 events)", body: { count: 2_000, batch: 1, writers: 16 } },
+  { label: "event log adapter, 1 event per append (1,000 events)", body: { count: 1_000, batch: 1 } },
+  { label: "event log adapter, 1 event per append, 16 concurrent writers (1,000 events)", body: { count: 1_000, batch: 1, writers: 16 } },
+  {
+    label: "sketch (bench only): same append with group commit, 16 concurrent writers (1,000 events)",
+    body: { count: 1_000, batch: 1, writers: 16, groupCommit: true },
+  },
   { label: "event log adapter, 10 events per append (10,000 events)", body: { count: 10_000, batch: 10 } },
   { label: "event log adapter, 100 events per append (10,000 events)", body: { count: 10_000, batch: 100 } },
-  { label: "floor: one SQLite insert + `await storage.sync()` each (2,000)", body: { count: 2_000, floor: "sync" } },
+  { label: "floor: one SQLite insert + `await storage.sync()` each (1,000)", body: { count: 1_000, floor: "sync" } },
   { label: "floor: one SQLite insert each, no sync (10,000)", body: { count: 10_000, floor: "nosync" } },
 ];
 

@@ -14,6 +14,7 @@ import { canonicalJson } from "../../src/identity/canonical-json.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { isTerminalType, type NewRunEvent, type RunEvent } from "../../src/ports/run-events.ts";
 import { modelCalls } from "./counting-models.ts";
+import { GroupCommitLog } from "./group-commit-log.ts";
 
 export type ReplayResult = {
   /** Time of the alarm that replayed the log and appended the terminal event, inside the object. */
@@ -56,10 +57,13 @@ export class BenchRunObject extends RunObject {
 
   /**
    * Appends `count` step events in batches of `batch` through the run's event log adapter, from
-   * `writers` concurrent appenders (as the branches of a fan-out append).
+   * `writers` concurrent appenders (as the branches of a fan-out append); with `groupCommit`,
+   * through the bench sketch that shares one sync among the appends of a turn.
    */
-  async appendThroughput(count: number, batch: number, writers = 1): Promise<AppendResult> {
-    const log = new DurableObjectEventLog(this.ctx.storage, "run_bench_append", systemClock);
+  async appendThroughput(count: number, batch: number, writers = 1, groupCommit = false): Promise<AppendResult> {
+    const log = groupCommit
+      ? new GroupCommitLog(this.ctx.storage, "run_bench_append")
+      : new DurableObjectEventLog(this.ctx.storage, "run_bench_append", systemClock);
     let next = 0;
     const started = performance.now();
     await Promise.all(
