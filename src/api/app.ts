@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
 import { D1WebhookDeliveries } from "../adapters/d1/d1-webhook-deliveries.ts";
 import { CANONICALIZER_ID } from "../identity/canonical-json.ts";
+import { inspectorRoutes } from "../inspector/routes.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";
@@ -85,6 +86,8 @@ app.route("/v1", definitionRoutes);
 app.route("/v1", lwirRoutes);
 app.route("/v1", tokenRoutes);
 app.route("/v1", webhookRoutes);
+// The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
+app.route("/", inspectorRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
 app.doc31("/v1/openapi.json", {

@@ -1,0 +1,62 @@
+// The page's calls to the /v1 API. The session cookie authenticates them (same origin, sent by
+// the browser); a 401 means the session is gone, so the page goes back to the login form.
+
+export class ApiCallError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.name = "ApiCallError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function toLogin() {
+  location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+}
+
+/** GET a JSON route; throws ApiCallError with the API's error code on a non-2xx answer. */
+export async function getJson(path) {
+  const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
+  if (res.status === 401) toLogin();
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiCallError(res.status, body?.error?.code ?? "http_error", body?.error?.message ?? `HTTP ${res.status}`);
+  return body;
+}
+
+/**
+ * Reads a run's SSE stream from `after`, calling `onEvents` with each batch of parsed events.
+ * fetch (rather than EventSource) so that every event type arrives, named or not, and so that a
+ * 401 or 404 is seen as such. Resolves when the server ends the stream.
+ */
+export async function readEventStream(runId, after, onEvents, signal) {
+  const res = await fetch(`/v1/runs/${encodeURIComponent(runId)}/events/stream?after=${after}`, {
+    credentials: "same-origin",
+    headers: { accept: "text/event-stream" },
+    signal,
+  });
+  if (res.status === 401) toLogin();
+  if (!res.ok || !res.body) {
+    const body = await res.json().catch(() => null);
+    throw new ApiCallError(res.status, body?.error?.code ?? "http_error", body?.error?.message ?? `HTTP ${res.status}`);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replaceAll("\r\n", "\n");
+    const batch = [];
+    let end = buffer.indexOf("\n\n");
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).replace(/^ /, ""));
+      if (data.length > 0) batch.push(JSON.parse(data.join("\n")));
+    }
+    if (batch.length > 0) onEvents(batch);
+  }
+}

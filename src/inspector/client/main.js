@@ -1,0 +1,7 @@
+// The inspector's browser entry, bundled by ../build-client.ts into client-bundle.generated.ts.
+import { runPage } from "./run-page.js";
+import { runsPage } from "./runs-page.js";
+
+const page = document.body.dataset.page;
+if (page === "runs") void runsPage();
+if (page === "run") void runPage(document.body.dataset.runId);

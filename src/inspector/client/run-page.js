@@ -1,0 +1,207 @@
+import { applyRunEvent, emptyRunView } from "../run-view.ts";
+import { durationOf, timelineOf } from "../timeline.ts";
+import { getJson, readEventStream } from "./api.js";
+import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
+import { renderDetails } from "./details-view.js";
+import { h, replace } from "./dom.js";
+import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+const STATUSES = ["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skipped", "stopped"];
+const RECONNECT_MS = [500, 1000, 2000, 5000];
+
+/** The run page: one SSE stream from seq 0 replays the log, then keeps the page live until the run ends. */
+export async function runPage(runId) {
+  const $ = (id) => document.getElementById(id);
+  const page = { run: null, view: emptyRunView(), events: [], version: null, versionLoading: null, lwirSteps: new Map(), selected: null };
+  let renderQueued = false;
+
+  const select = (stepId) => {
+    page.selected = stepId;
+    render();
+    $("details").focus({ preventScroll: false });
+  };
+
+  replace(
+    $("legend"),
+    STATUSES.map((x) => h("li", {}, h("span", { class: `badge status-${x}` }, x))),
+  );
+
+  const render = () => {
+    renderQueued = false;
+    const { view } = page;
+    renderSummary($("summary-list"), $("live-state"), page);
+    renderResult($("result"), $("result-body"), view);
+    if (page.version) updateDag($("dag"), view, page.selected);
+    if (page.selected) {
+      renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
+    }
+    renderTimeline($("timeline"), timelineOf(page.events), view);
+  };
+  const queueRender = () => {
+    if (renderQueued) return;
+    renderQueued = true;
+    setTimeout(render, 30);
+  };
+
+  const loadVersion = async (versionId) => {
+    if (page.version?.id === versionId || page.versionLoading === versionId) return;
+    page.versionLoading = versionId;
+    try {
+      const body = await getJson(`/v1/versions/${encodeURIComponent(versionId)}`);
+      page.version = body.version;
+      page.lwirSteps = new Map((body.version.lwir?.steps ?? []).map((step) => [step.id, step]));
+      drawDag($("dag"), layoutOfLwir(body.version.lwir), select);
+      renderVersion($("version-body"), body, page.view);
+      queueRender();
+    } catch (error) {
+      replace($("version-body"), h("p", { class: "error", role: "alert" }, `Could not load version ${versionId}: ${error.message}`));
+    } finally {
+      page.versionLoading = null;
+    }
+  };
+
+  const onEvents = (batch) => {
+    for (const event of batch) {
+      if (event.seq <= page.view.lastSeq) continue;
+      page.events.push(event);
+      applyRunEvent(page.view, event);
+    }
+    if (page.view.versionId && page.version?.id !== page.view.versionId) void loadVersion(page.view.versionId);
+    queueRender();
+  };
+
+  try {
+    page.run = (await getJson(`/v1/runs/${encodeURIComponent(runId)}`)).run;
+  } catch (error) {
+    replace($("live-state"), h("span", { class: "error", role: "alert" }, `Could not load the run: ${error.message}`));
+    return;
+  }
+  render();
+
+  // The stream ends after the terminal event; if it breaks before that, resume after the last seq.
+  for (let failures = 0; !ENDED.has(page.view.status); ) {
+    page.connection = "live";
+    try {
+      await readEventStream(runId, page.view.lastSeq, onEvents);
+      failures = 0;
+    } catch (error) {
+      if (error?.status === 404 || error?.status === 401) {
+        replace($("live-state"), h("span", { class: "error", role: "alert" }, error.message));
+        return;
+      }
+      failures++;
+    }
+    if (ENDED.has(page.view.status)) break;
+    page.connection = "reconnecting";
+    queueRender();
+    await new Promise((done) => setTimeout(done, RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)]));
+  }
+  page.connection = "ended";
+  render();
+}
+
+function renderSummary(list, live, page) {
+  const { view, run } = page;
+  const started = view.requestedAt ?? run?.createdAt ?? null;
+  const ended = view.endedAt;
+  const item = (term, ...value) => h("div", {}, h("dt", {}, term), h("dd", {}, ...value));
+  replace(
+    list,
+    item("Status", h("span", { class: `badge status-${view.status}`, id: "run-status", "data-status": view.status }, view.status)),
+    item("Workflow", view.workflowId ?? run?.workflowId ?? "—"),
+    item("Started", fmtTime(started)),
+    item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),
+    item("Version", view.versionId ? h("a", { href: "#version" }, view.versionId) : "—"),
+    item("Tokens", fmtTokens(view.usage)),
+    item("Cost", fmtCost(view.usage)),
+    item("Events", String(view.lastSeq)),
+  );
+  live.textContent =
+    page.connection === "reconnecting"
+      ? "Connection lost; reconnecting…"
+      : ENDED.has(view.status)
+        ? `Run ${view.status}.`
+        : page.connection === "live"
+          ? "Live: following the run as it executes."
+          : "Loading…";
+}
+
+function renderResult(section, body, view) {
+  if (!ENDED.has(view.status)) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  if (view.status === "completed") {
+    replace(body, h("h3", {}, "Output"), h("pre", { id: "run-output" }, fmtJson(view.output)));
+  } else if (view.status === "failed" && view.failure) {
+    replace(
+      body,
+      h(
+        "div",
+        { class: "cause", id: "run-cause", role: "alert" },
+        h("p", {}, h("strong", {}, "Failed: "), h("code", { id: "cause-code" }, view.failure.causeCode)),
+        h("p", { id: "cause-message" }, view.failure.message),
+      ),
+      view.failure.details !== undefined ? [h("h3", {}, "Details"), h("pre", {}, fmtJson(view.failure.details))] : null,
+    );
+  } else {
+    replace(body, h("p", { class: "cause", id: "run-cause" }, `Cancelled: ${view.cancelReason ?? "no reason given"}`));
+  }
+}
+
+function renderTimeline(list, entries, view) {
+  const start = view.requestedAt ?? entries[0]?.startedAt ?? 0;
+  // A live run's axis runs to now (or to the last event, should this machine's clock lag the server's).
+  const lastAt = Math.max(start, ...entries.map((e) => e.endedAt ?? e.startedAt));
+  const total = Math.max(1, (view.endedAt ?? Math.max(Date.now(), lastAt)) - start);
+  replace(
+    list,
+    entries.map((e) => {
+      const took = durationOf(e);
+      const bar = h("span", { class: "bar" });
+      // Placed on the run's time axis: where it began, and how long it took (so far).
+      const left = Math.min(100, Math.max(0, ((e.startedAt - start) / total) * 100));
+      bar.style.marginLeft = `${left}%`;
+      bar.style.width = `${Math.min(100 - left, ((took ?? start + total - e.startedAt) / total) * 100)}%`;
+      return h(
+        "li",
+        { class: `outcome-${e.outcome}`, "data-kind": e.kind },
+        h("span", { class: "at" }, `+${fmtDuration(e.startedAt - start)}`),
+        h("span", { class: "kind" }, e.kind),
+        h("span", { class: "what" }, e.label, e.detail ? h("span", { class: "detail" }, e.detail) : null, bar),
+        h("span", { class: "dur" }, took === null ? "running" : e.endedAt === e.startedAt ? "" : fmtDuration(took)),
+      );
+    }),
+  );
+}
+
+function renderVersion(body, answer, view) {
+  const { version, locks } = answer;
+  const definitionHash = view.version?.definitionHash ?? null;
+  replace(
+    body,
+    h(
+      "dl",
+      { class: "kv" },
+      h("dt", {}, "Version id"),
+      h("dd", {}, h("code", { id: "version-id" }, version.id)),
+      h("dt", {}, "Version hash"),
+      h("dd", {}, h("code", {}, version.hash)),
+      h("dt", {}, "Canonicalizer"),
+      h("dd", {}, version.canonicalizer ?? "—"),
+      view.version ? [h("dt", {}, "Lock hash"), h("dd", {}, h("code", {}, view.version.lockHash))] : null,
+      h("dt", {}, "Definition"),
+      h(
+        "dd",
+        {},
+        definitionHash
+          ? h("a", { id: "definition-link", href: `/v1/definitions/${encodeURIComponent(definitionHash)}` }, definitionHash)
+          : "—",
+      ),
+    ),
+    h("details", {}, h("summary", {}, "Locks"), h("pre", {}, fmtJson(locks))),
+    h("details", {}, h("summary", {}, "LWIR"), h("pre", { id: "lwir" }, JSON.stringify(version.lwir, null, 2))),
+  );
+}

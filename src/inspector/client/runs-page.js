@@ -1,0 +1,78 @@
+import { getJson } from "./api.js";
+import { h, replace } from "./dom.js";
+import { fmtDuration, fmtTime } from "./format.js";
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+const PAGE_SIZE = 50;
+/** Token totals come from each run's own record: a few at a time, so a long list stays light. */
+const USAGE_CONCURRENCY = 4;
+
+/** The run list: filters from the query string, newest first, a page at a time. */
+export async function runsPage() {
+  const tbody = document.querySelector("#runs-table tbody");
+  const state = document.getElementById("runs-state");
+  const more = document.getElementById("more");
+  const params = new URLSearchParams(location.search);
+  const usageQueue = [];
+  let usageWorkers = 0;
+  let shown = 0;
+
+  const pumpUsage = () => {
+    while (usageWorkers < USAGE_CONCURRENCY && usageQueue.length > 0) {
+      const [runId, cell] = usageQueue.shift();
+      usageWorkers++;
+      getJson(`/v1/runs/${encodeURIComponent(runId)}`)
+        .then((body) => {
+          cell.textContent = body.run.usage ? String(body.run.usage.totalTokens) : "—";
+        })
+        .catch(() => {
+          cell.textContent = "?";
+        })
+        .finally(() => {
+          usageWorkers--;
+          pumpUsage();
+        });
+    }
+  };
+
+  const load = async (cursor) => {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    for (const name of ["workflow", "status"]) if (params.get(name)) query.set(name, params.get(name));
+    if (cursor) query.set("cursor", cursor);
+    more.hidden = true;
+    let body;
+    try {
+      body = await getJson(`/v1/runs?${query}`);
+    } catch (error) {
+      replace(state, h("span", { class: "error", role: "alert" }, `Could not list runs: ${error.message}`));
+      return;
+    }
+    for (const run of body.runs) {
+      const tokens = h("td", { class: "tokens" }, "…");
+      const duration = ENDED.has(run.status) ? fmtDuration(run.updatedAt - run.createdAt) : "running";
+      tbody.append(
+        h(
+          "tr",
+          { "data-run-id": run.runId },
+          h("td", {}, h("a", { href: `/runs/${encodeURIComponent(run.runId)}` }, run.runId)),
+          h("td", {}, run.workflowId),
+          h("td", {}, h("span", { class: `badge status-${run.status}` }, run.status), run.causeCode ? ` ${run.causeCode}` : ""),
+          h("td", {}, fmtTime(run.createdAt)),
+          h("td", {}, duration),
+          h("td", {}, run.versionId ? h("code", {}, run.versionId) : "—"),
+          tokens,
+        ),
+      );
+      usageQueue.push([run.runId, tokens]);
+    }
+    shown += body.runs.length;
+    pumpUsage();
+    state.textContent = shown === 0 ? "No runs match." : `${shown} run${shown === 1 ? "" : "s"} shown, newest first.`;
+    if (body.nextCursor) {
+      more.hidden = false;
+      more.onclick = () => load(body.nextCursor);
+    }
+  };
+
+  await load(null);
+}

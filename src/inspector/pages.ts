@@ -1,0 +1,122 @@
+/**
+ * The inspector's HTML: small server-rendered shells that the bundled client script fills from the
+ * /v1 API. Every interpolated value goes through {@link escapeHtml}; the pages load nothing but
+ * the Worker's own script and stylesheet (the CSP in routes.ts enforces that).
+ */
+
+export const ASSET_PATHS = { script: "/inspector/app.js", style: "/inspector/app.css" } as const;
+
+const RUN_STATUSES = ["pending", "compiling", "running", "completed", "failed", "cancelled"] as const;
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+}
+
+type Shell = { title: string; page: string; tenant: string | null; data?: Record<string, string>; main: string };
+
+function shell({ title, page, tenant, data = {}, main }: Shell): string {
+  const attrs = Object.entries(data)
+    .map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`)
+    .join("");
+  const nav = tenant
+    ? `<nav aria-label="Account"><a href="/runs">Runs</a><span class="tenant">tenant <strong>${escapeHtml(tenant)}</strong></span>` +
+      `<form method="post" action="/logout"><button type="submit" class="link-button">Sign out</button></form></nav>`
+    : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Little Workflow</title>
+<link rel="stylesheet" href="${ASSET_PATHS.style}">
+</head>
+<body data-page="${escapeHtml(page)}"${attrs}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><a class="brand" href="/runs">Little Workflow · run inspector</a>${nav}</header>
+<main id="main" tabindex="-1">
+${main}
+</main>
+${page === "login" || page === "not-found" ? "" : `<script src="${ASSET_PATHS.script}" defer></script>`}
+</body>
+</html>`;
+}
+
+/** The login form: a token is posted once and kept in an HttpOnly cookie. */
+export function loginPage(next: string, error: string | null): string {
+  const alert = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "";
+  return shell({
+    title: "Sign in",
+    page: "login",
+    tenant: null,
+    main: `<h1>Sign in</h1>
+<p>Use an API token (the same one you send as <code>Authorization: Bearer …</code>).</p>
+${alert}
+<form method="post" action="/login" class="login">
+<label for="token">API token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
+<input type="hidden" name="next" value="${escapeHtml(next)}">
+<button type="submit">Sign in</button>
+</form>`,
+  });
+}
+
+/** The run list; filters are plain query parameters, so a filtered list is a link. */
+export function runsPage(tenant: string, filters: { workflow: string; status: string }): string {
+  const options = ["", ...RUN_STATUSES]
+    .map((s) => `<option value="${s}"${s === filters.status ? " selected" : ""}>${s === "" ? "any" : s}</option>`)
+    .join("");
+  return shell({
+    title: "Runs",
+    page: "runs",
+    tenant,
+    main: `<h1>Runs</h1>
+<form id="filters" method="get" action="/runs" class="filters">
+<label>Workflow <input name="workflow" value="${escapeHtml(filters.workflow)}" placeholder="any"></label>
+<label>Status <select name="status">${options}</select></label>
+<button type="submit">Filter</button>
+</form>
+<p id="runs-state" role="status">Loading runs…</p>
+<div class="table-scroll">
+<table id="runs-table">
+<caption class="visually-hidden">Runs, newest first</caption>
+<thead><tr><th scope="col">Run</th><th scope="col">Workflow</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Duration</th><th scope="col">Version</th><th scope="col">Tokens</th></tr></thead>
+<tbody></tbody>
+</table>
+</div>
+<button id="more" type="button" hidden>Load more</button>`,
+  });
+}
+
+/** One run: its DAG, step details, timeline, result and version. */
+export function runPage(tenant: string, runId: string): string {
+  return shell({
+    title: `Run ${runId}`,
+    page: "run",
+    tenant,
+    data: { "run-id": runId },
+    main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
+<h1>Run <code>${escapeHtml(runId)}</code></h1>
+<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl></section>
+<section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
+<div class="run-grid">
+<section id="dag-section" aria-labelledby="dag-h"><h2 id="dag-h">Steps</h2>
+<p class="hint">Select a step (click, or Tab to it and press Enter) for its attempts, calls and output.</p>
+<div class="dag-scroll"><svg id="dag" role="group" aria-label="Workflow steps" xmlns="http://www.w3.org/2000/svg"></svg></div>
+<ul class="legend" id="legend"></ul></section>
+<section id="details" aria-labelledby="details-h" tabindex="-1"><h2 id="details-h">Step details</h2><div id="details-body"><p>No step selected.</p></div></section>
+</div>
+<section id="timeline-section" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2><ol id="timeline" class="timeline"></ol></section>
+<section id="version" aria-labelledby="version-h"><h2 id="version-h">Version</h2><div id="version-body"><p>Not compiled yet.</p></div></section>`,
+  });
+}
+
+/** A run this tenant does not have (another tenant's run looks exactly like no run). */
+export function notFoundPage(tenant: string, runId: string): string {
+  return shell({
+    title: "Run not found",
+    page: "not-found",
+    tenant,
+    main: `<h1>Run not found</h1><p>There is no run <code>${escapeHtml(runId)}</code>.</p><p><a href="/runs">All runs</a></p>`,
+  });
+}

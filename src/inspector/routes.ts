@@ -1,0 +1,108 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
+import type { ApiEnv } from "../api/api-env.ts";
+import { bearerToken, SESSION_COOKIE, tenantOfToken } from "../api/auth.ts";
+import { digestText } from "../identity/digest.ts";
+import { wire } from "../wiring.ts";
+import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
+import { ASSET_PATHS, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
+import { INSPECTOR_CSS } from "./styles.ts";
+
+/** How long a login lasts. */
+const SESSION_SECONDS = 12 * 60 * 60;
+
+/**
+ * Only the Worker's own script, stylesheet and API: a page that loads nothing from elsewhere
+ * works with no network and cannot be made to.
+ */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string } };
+
+/**
+ * The run inspector: `/login`, `/logout`, `/runs` and `/runs/:runId` (HTML), and its two bundled
+ * assets. Pages need the session cookie (or a bearer header); without one, HTML answers redirect
+ * to the login form. The pages' data comes from the /v1 API, which accepts the same cookie.
+ *
+ * @example
+ * app.route("/", inspectorRoutes); // then open http://127.0.0.1:8787/runs
+ */
+export const inspectorRoutes = new Hono<InspectorEnv>();
+
+const asset = (body: string, type: string) => {
+  const etag = `"${digestText(body).slice(7, 39)}"`;
+  return (c: Context) =>
+    c.req.header("if-none-match") === etag
+      ? c.body(null, 304, { etag })
+      : c.body(body, 200, { "content-type": type, etag, "cache-control": "no-cache", "x-content-type-options": "nosniff" });
+};
+inspectorRoutes.get(ASSET_PATHS.script, asset(CLIENT_SCRIPT, "text/javascript; charset=utf-8"));
+inspectorRoutes.get(ASSET_PATHS.style, asset(INSPECTOR_CSS, "text/css; charset=utf-8"));
+
+inspectorRoutes.get("/login", (c) => html(c, loginPage(safeNext(c.req.query("next")), null)));
+
+inspectorRoutes.post("/login", async (c) => {
+  // A login form posted from another site would sign the visitor in as someone else.
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return html(c, loginPage("/runs", "Sign in from this page."), 403);
+  const form = await c.req.parseBody();
+  const token = typeof form.token === "string" ? form.token.trim() : "";
+  const next = safeNext(typeof form.next === "string" ? form.next : undefined);
+  const tenant = token === "" ? null : await tenantOfToken(c.env, new D1TokenStore(c.env.DB), token);
+  if (!tenant) return html(c, loginPage(next, "That token is not valid."), 401);
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Strict",
+    path: "/",
+    secure: new URL(c.req.url).protocol === "https:",
+    maxAge: SESSION_SECONDS,
+  });
+  return c.redirect(next, 303);
+});
+
+inspectorRoutes.post("/logout", (c) => {
+  deleteCookie(c, SESSION_COOKIE, { path: "/" });
+  return c.redirect("/login", 303);
+});
+
+/** HTML pages: a tenant from the bearer header or the session cookie, else a redirect to login. */
+const requirePageTenant: MiddlewareHandler<InspectorEnv> = async (c, next) => {
+  const token = bearerToken(c.req.header("authorization")) ?? getCookie(c, SESSION_COOKIE) ?? null;
+  const tenant = token ? await tenantOfToken(c.env, new D1TokenStore(c.env.DB), token) : null;
+  if (!tenant) {
+    const url = new URL(c.req.url);
+    return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`, 302);
+  }
+  c.set("tenant", tenant);
+  await next();
+};
+inspectorRoutes.use("/runs", requirePageTenant);
+inspectorRoutes.use("/runs/*", requirePageTenant);
+
+inspectorRoutes.get("/runs", (c) =>
+  html(c, runsPage(c.var.tenant, { workflow: c.req.query("workflow") ?? "", status: c.req.query("status") ?? "" })),
+);
+
+inspectorRoutes.get("/runs/:runId", async (c) => {
+  const runId = c.req.param("runId");
+  // Another tenant's run is a 404 like any missing run: its id says nothing about who owns it.
+  const entry = await wire(c.env).runs.get(c.var.tenant, runId);
+  if (!entry) return html(c, notFoundPage(c.var.tenant, runId), 404);
+  return html(c, runPage(c.var.tenant, runId));
+});
+
+function html(c: Context, body: string, status: 200 | 401 | 403 | 404 = 200): Response {
+  return c.html(body, status, {
+    "content-security-policy": CSP,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+  });
+}
+
+/** Where to go after login: a path on this site only (never `//host` or a full URL). */
+export function safeNext(next: string | undefined): string {
+  return next && /^\/(?![/\\])/.test(next) ? next : "/runs";
+}
