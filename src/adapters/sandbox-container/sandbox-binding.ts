@@ -11,11 +11,11 @@ import type { SandboxContainer } from "./sandbox-container.ts";
  * new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory })
  */
 export function openSandboxes(namespace: DurableObjectNamespace<SandboxContainer>): OpenContainer {
-  return (sandboxId) => {
-    const sandbox = getSandbox(namespace, sandboxId, { sleepAfter: "10m" });
-    return {
-      exec: (command, options) => sandbox.exec(command, options),
-      writeFile: (path, content) => sandbox.writeFile(path, content),
-    };
-  };
+  // A stub belongs to the request that made it (workerd refuses I/O on it from another one), and
+  // sessions can outlive a request: take a fresh stub per call — getSandbox only derives an id.
+  const sandbox = (sandboxId: string) => getSandbox(namespace, sandboxId, { sleepAfter: "10m" });
+  return (sandboxId) => ({
+    exec: (command, options) => sandbox(sandboxId).exec(command, options),
+    writeFile: (path, content) => sandbox(sandboxId).writeFile(path, content),
+  });
 }
