@@ -1,12 +1,31 @@
 import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
-import type { Digest } from "../src/identity/digest.ts";
 import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
 import { deriveRunState, type RunState } from "../src/engine/run-state.ts";
+import type { Digest } from "../src/identity/digest.ts";
+import { decodeTagged } from "../src/identity/tagged-json.ts";
 import { isTerminalType, type RunEvent, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
 import type { RunPlacement } from "../src/ports/run-index.ts";
 import type { RunResult } from "../src/ports/world.ts";
+
+function occurrencesView(state: RunState): OccurrencesView {
+  const all = state.occurrences;
+  return {
+    total: all.length,
+    completed: all.filter((o) => o.status === "completed").length,
+    failed: all.filter((o) => o.status === "failed").length,
+    pending: all.filter((o) => o.status === "queued" || o.status === "running").length,
+    latest: all.slice(-LATEST_OCCURRENCES).map((o) => ({
+      occurrenceId: o.occurrenceId,
+      status: o.status,
+      trigger: o.trigger,
+      ...(o.output !== undefined ? { output: decodeTagged(o.output) } : {}),
+      ...(o.cause ? { cause: o.cause } : {}),
+    })),
+  };
+}
+
 import { currentOverrides, wire } from "../src/wiring.ts";
 
 /** What `start` takes. */
@@ -30,13 +49,32 @@ export type RunView = RunResult & {
   eventCount: number;
   createdAt: number | null;
   input?: unknown;
+  /** A section run's occurrences: counts, and the latest few with their outcome. */
+  occurrences?: OccurrencesView;
 };
+
+export type OccurrencesView = {
+  total: number;
+  completed: number;
+  failed: number;
+  pending: number;
+  latest: { occurrenceId: string; status: string; trigger: RunTrigger; output?: unknown; cause?: { code: string; message: string } }[];
+};
+
+/** What `trigger` answers: the occurrence queued (or found again by its trigger id), or why not. */
+export type TriggerResult =
+  | { ok: true; occurrenceId: string; created: boolean; view: RunView }
+  | { ok: false; code: "run_not_found" | "run_ended"; message: string };
+
+/** How many occurrences a run view lists. */
+const LATEST_OCCURRENCES = 20;
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
 const RESUME_AFTER_MS = 5_000;
 /** Unexpected drive errors before the run is failed as `internal_error`. */
 const MAX_ALARM_FAILURES = 5;
-const ENDED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled"]);
+/** Statuses a waiter is woken for: the run ended, or a section has nothing queued. */
+const SETTLED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "waiting"]);
 
 /**
  * One run = one Durable Object (DESIGN.md, "Durability in a Durable Object"). Its SQLite holds
@@ -108,6 +146,7 @@ export class RunObject extends DurableObject<Env> {
       eventCount: events.length,
       createdAt: state.request ? state.requestedAt : null,
       ...(state.request ? { input: state.request.input } : {}),
+      ...(events.some((e) => e.type === "OccurrenceStarted") ? { occurrences: occurrencesView(state) } : {}),
     };
   }
 
@@ -172,6 +211,29 @@ export class RunObject extends DurableObject<Env> {
     });
   }
 
+  /**
+   * Queues a section occurrence: `OccurrenceQueued` with the trigger's payload, then an alarm to run
+   * it. A trigger id seen before (an idempotency key, a webhook id) returns the same occurrence.
+   */
+  async trigger(request: { input: unknown; trigger: RunTrigger }): Promise<TriggerResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    const log = this.eventLog(runId);
+    const state = deriveRunState(await log.all());
+    if (!state.request) return { ok: false, code: "run_not_found", message: "No such run" };
+    if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status}); it takes no more triggers` };
+    const id = request.trigger.id;
+    const seen =
+      id === undefined
+        ? undefined
+        : state.occurrences.find((o) => o.trigger.kind === request.trigger.kind && o.trigger.id === id && o.occurrenceId !== "o1");
+    if (seen) return { ok: true, occurrenceId: seen.occurrenceId, created: false, view: await this.status() };
+    const occurrenceId = `o${state.occurrences.length + 1}`;
+    await log.append([{ type: "OccurrenceQueued", payload: { occurrenceId, input: request.input, trigger: request.trigger } }]);
+    await this.ctx.storage.setAlarm(Date.now());
+    return { ok: true, occurrenceId, created: true, view: await this.status() };
+  }
+
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */
   async cancel(reason = "cancelled by request"): Promise<RunView> {
     const runId = this.getMeta("runId");
@@ -188,10 +250,13 @@ export class RunObject extends DurableObject<Env> {
     return this.status();
   }
 
-  /** Resolves when the run has ended, or after `timeoutMs`, with the run as it then is. */
+  /**
+   * Resolves when the run has ended (or, for a section, has run every queued occurrence and waits),
+   * or after `timeoutMs`, with the run as it then is.
+   */
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();
-    if (ENDED.has(current.status)) return current;
+    if (SETTLED.has(current.status)) return current;
     await new Promise<void>((resolve) => {
       const waiters = this.waiters;
       const timer = setTimeout(done, Math.max(0, timeoutMs));
@@ -234,7 +299,10 @@ export class RunObject extends DurableObject<Env> {
         await this.ctx.storage.setAlarm(result.wakeAt ?? Date.now());
         return;
       }
-      await this.ctx.storage.deleteAlarm();
+      // A trigger that arrived while this slice ran set an alarm this slice must not delete.
+      const queued = result.waiting && deriveRunState(await this.eventLog(runId).all()).occurrences.some((o) => o.status === "queued");
+      if (queued) await this.ctx.storage.setAlarm(Date.now());
+      else await this.ctx.storage.deleteAlarm();
       this.notifyEnded();
     } catch (error) {
       await this.onDriveError(runId, error);

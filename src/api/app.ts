@@ -15,6 +15,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { lwirRoutes } from "./routes/lwir.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { triggerRoutes } from "./routes/triggers.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
 /** The largest request body accepted (run inputs, LWIR documents, webhook payloads). */
@@ -85,6 +86,7 @@ app.route("/v1", catalogRoutes);
 app.route("/v1", definitionRoutes);
 app.route("/v1", lwirRoutes);
 app.route("/v1", tokenRoutes);
+app.route("/v1", triggerRoutes);
 app.route("/v1", webhookRoutes);
 // The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
 app.route("/", inspectorRoutes);

@@ -14,7 +14,7 @@ export const ErrorBody = z
   })
   .openapi("Error");
 
-export const RUN_STATUSES = ["pending", "compiling", "running", "completed", "failed", "cancelled"] as const;
+export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiting", "completed", "failed", "cancelled"] as const;
 
 export const Usage = z
   .object({
@@ -24,6 +24,24 @@ export const Usage = z
     costUsd: z.number().nullable().openapi({ description: "USD from the models' declared pricing; null when a model is unpriced" }),
   })
   .openapi("Usage");
+
+export const Occurrences = z
+  .object({
+    total: z.number(),
+    completed: z.number(),
+    failed: z.number(),
+    pending: z.number(),
+    latest: z.array(
+      z.object({
+        occurrenceId: z.string(),
+        status: z.string(),
+        trigger: z.object({ kind: z.string(), id: z.string().optional() }),
+        output: z.unknown().optional(),
+        cause: z.object({ code: z.string(), message: z.string() }).optional(),
+      }),
+    ),
+  })
+  .openapi("Occurrences");
 
 export const Run = z
   .object({
@@ -37,6 +55,7 @@ export const Run = z
     eventCount: z.number(),
     createdAt: z.number().nullable(),
     input: z.unknown().optional(),
+    occurrences: Occurrences.optional().openapi({ description: "A section run's occurrences" }),
     placement: z
       .object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() })
       .optional(),
@@ -45,6 +64,9 @@ export const Run = z
 
 export const RunLinks = z.object({ self: z.string(), events: z.string(), stream: z.string() }).openapi("RunLinks");
 export const RunResponse = z.object({ run: Run, links: RunLinks }).openapi("RunResponse");
+export const OccurrenceResponse = z
+  .object({ occurrenceId: z.string(), created: z.boolean(), run: Run, links: RunLinks })
+  .openapi("OccurrenceResponse");
 
 export const RunSummary = z
   .object({

@@ -1,6 +1,6 @@
 /** The /v1 API's response shapes, as the CLI reads them. */
 
-export const RUN_STATUSES = ["pending", "compiling", "running", "completed", "failed", "cancelled"] as const;
+export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiting", "completed", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const ENDED_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];

@@ -29,6 +29,8 @@ export function statusFormat(status: string): Format {
     case "running":
     case "compiling":
       return "cyan";
+    case "waiting":
+      return "blue";
     default:
       return "dim";
   }

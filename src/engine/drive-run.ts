@@ -15,10 +15,17 @@ import { compileCycle } from "./compile-cycle.ts";
 import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
+import { runSection, SectionWaitSignal } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 
 /** How a drive slice ended: the run's status, and whether more slices are needed. */
-export type DriveResult = { readonly status: RunStatus; readonly yielded: boolean; readonly wakeAt?: number };
+export type DriveResult = {
+  readonly status: RunStatus;
+  readonly yielded: boolean;
+  readonly wakeAt?: number;
+  /** A section ran every queued occurrence: nothing to do until the next trigger. */
+  readonly waiting?: boolean;
+};
 
 /**
  * One slice of the drive loop: replay the run's log to where it stands, then go on until the run
@@ -50,6 +57,10 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     const output = await drive(env, ctx, state);
     return await finish(env, ctx, state, { type: "RunCompleted", output });
   } catch (error) {
+    if (error instanceof SectionWaitSignal) {
+      await indexRun(env, state, "waiting", latestRegistration(await env.log.all()));
+      return { status: "waiting", yielded: false, waiting: true };
+    }
     if (error instanceof SliceYieldSignal) {
       return {
         status: deriveRunState(await env.log.all()).status,
@@ -103,6 +114,7 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       ...(givenLwir !== undefined ? { pinnedLwir: givenLwir } : {}),
     });
     await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
+    if (workflow.definition.onTrigger) return runSection({ env, ctx, workflow, capabilities, locked, toRunFailure });
     const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state: current });
     const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");
     if (!outputCheck.valid)
@@ -155,6 +167,11 @@ async function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionC
 }
 
 type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };
+
+function latestRegistration(events: readonly RunEvent[]): { definitionHash: Digest | null; versionId: string | null } {
+  const registered = [...deriveRunState(events).registered.values()].at(-1);
+  return { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null };
+}
 
 async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
   const events = await env.log.all();

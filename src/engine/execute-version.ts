@@ -31,6 +31,8 @@ export async function executeVersion(args: {
   input: unknown;
   cycle: number;
   state: RunState;
+  /** Prefix of every step path: a section's occurrence (`o2/`) runs the same steps under its own paths. */
+  scope?: string;
 }): Promise<unknown> {
   const { ctx, locked, cycle, state } = args;
   const steps = locked.version.lwir.steps;
@@ -39,7 +41,8 @@ export async function executeVersion(args: {
   const visits = new Map(steps.map((s) => [s.id, 1]));
   const pathOf = (step: LwirStep) => {
     const visit = visits.get(step.id) ?? 1;
-    return visit === 1 ? `c${cycle}/${step.id}` : `c${cycle}/${step.id}@${visit}`;
+    const base = `${args.scope ?? ""}c${cycle}/${step.id}`;
+    return visit === 1 ? base : `${base}@${visit}`;
   };
   const outputs: Record<string, unknown> = {};
   const done = new Set<string>();

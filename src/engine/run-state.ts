@@ -1,4 +1,4 @@
-import { isTerminalType, type RunEvent, type RunEventPayloads, type RunStatus } from "../ports/run-events.ts";
+import { isTerminalType, type RunEvent, type RunEventPayloads, type RunStatus, type RunTrigger } from "../ports/run-events.ts";
 
 /** What the drive loop needs to know about a run, derived from its events alone. */
 export type RunState = {
@@ -13,6 +13,20 @@ export type RunState = {
   readonly steps: ReadonlyMap<string, StepProgress>;
   readonly skipped: ReadonlySet<string>;
   readonly scheduled: ReadonlySet<string>;
+  /** A section's occurrences in arrival order (the first is the run's own input). */
+  readonly occurrences: readonly OccurrenceProgress[];
+};
+
+/** Where one occurrence of a section stands. */
+export type OccurrenceProgress = {
+  readonly occurrenceId: string;
+  readonly input: unknown;
+  readonly trigger: RunTrigger;
+  readonly status: "queued" | "running" | "completed" | "failed";
+  readonly output?: unknown;
+  readonly cause?: { readonly code: string; readonly message: string };
+  /** A failed occurrence the section's policy re-armed past (`onBodyFailure: "continue"`). */
+  readonly rearmed?: boolean;
 };
 
 /** Where one step stands: its latest attempt, and what the log says of it. */
@@ -39,11 +53,38 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
   const steps = new Map<string, StepProgress>();
   const skipped = new Set<string>();
   const scheduled = new Set<string>();
+  const occurrences = new Map<string, OccurrenceProgress>();
+  const setOccurrence = (id: string, change: Partial<OccurrenceProgress>) => {
+    const prior = occurrences.get(id);
+    if (prior) occurrences.set(id, { ...prior, ...change });
+  };
   for (const event of events) {
     switch (event.type) {
       case "RunRequested":
         request = event.payload;
         requestedAt = event.at;
+        occurrences.set("o1", { occurrenceId: "o1", input: event.payload.input, trigger: event.payload.trigger, status: "queued" });
+        break;
+      case "OccurrenceQueued":
+        occurrences.set(event.payload.occurrenceId, { ...event.payload, status: "queued" });
+        // Work is pending again: the section is no longer idle.
+        if (status === "waiting") status = "running";
+        break;
+      case "OccurrenceStarted":
+        setOccurrence(event.payload.occurrenceId, { status: "running" });
+        status = "running";
+        break;
+      case "OccurrenceCompleted":
+        setOccurrence(event.payload.occurrenceId, { status: "completed", output: event.payload.output });
+        status = "waiting";
+        break;
+      case "OccurrenceFailed":
+        setOccurrence(event.payload.occurrenceId, {
+          status: "failed",
+          cause: { code: event.payload.causeCode, message: event.payload.message },
+          rearmed: event.payload.rearmed,
+        });
+        status = "waiting";
         break;
       case "harness.session.started":
         if (status === "pending") status = "compiling";
@@ -92,5 +133,18 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
       status = event.type === "RunCompleted" ? "completed" : event.type === "RunFailed" ? "failed" : "cancelled";
     }
   }
-  return { request, requestedAt, status, terminal, registered, started, cyclesCompleted, stepOutputs, steps, skipped, scheduled };
+  return {
+    request,
+    requestedAt,
+    status,
+    terminal,
+    registered,
+    started,
+    cyclesCompleted,
+    stepOutputs,
+    steps,
+    skipped,
+    scheduled,
+    occurrences: [...occurrences.values()],
+  };
 }

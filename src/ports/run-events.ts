@@ -108,6 +108,12 @@ export type RunEventPayloads = {
     summary?: string;
     decision: "accept" | "replan";
   };
+  /** A trigger addressed to a section run: its payload is the occurrence's input. */
+  OccurrenceQueued: { occurrenceId: string; input: unknown; trigger: RunTrigger };
+  OccurrenceStarted: { occurrenceId: string };
+  OccurrenceCompleted: { occurrenceId: string; output: unknown };
+  /** `rearmed`: the section's `onBodyFailure` is "continue", so the run waits for the next trigger. */
+  OccurrenceFailed: { occurrenceId: string; causeCode: RunCauseCode; message: string; rearmed: boolean };
   RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
   RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
   RunCancelled: { reason: string };
@@ -132,14 +138,19 @@ export function isEvent<T extends RunEventType>(event: RunEvent, type: T): event
   return event.type === type;
 }
 
-/** A run's status as derived from its events. */
-export type RunStatus = "pending" | "compiling" | "running" | "completed" | "failed" | "cancelled";
+/**
+ * A run's status as derived from its events; `waiting` is a section between occurrences. `minted`
+ * exists only in the run index: an anchor created before its run starts (no events yet).
+ */
+export type RunStatus = "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
 
 /** Order of statuses: a run's status only ever moves to an equal or higher rank. */
 export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = {
+  minted: -1,
   pending: 0,
   compiling: 1,
   running: 2,
+  waiting: 2,
   completed: 3,
   failed: 3,
   cancelled: 3,

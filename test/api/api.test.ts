@@ -339,6 +339,8 @@ describe("OpenAPI", () => {
         "/v1/definitions/{hash}/pin",
         "/v1/workflows/{workflowId}/definition",
         "/v1/hooks/{workflowId}",
+        "/v1/hooks/{workflowId}/runs/{runId}",
+        "/v1/runs/{runId}/triggers",
         "/v1/lwir/runs",
         "/v1/lwir/validate",
         "/v1/runs",

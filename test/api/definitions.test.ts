@@ -50,7 +50,7 @@ describe("approved definitions", () => {
     expect(refused.status).toBe(403);
     expect(refused.json.error?.code).toBe("definition_not_approved");
     expect(refused.json.error?.message).toContain("/approve");
-    const listed = await call("GET", "/v1/runs?workflowId=gated.summarize", { token });
+    const listed = await call("GET", "/v1/runs?workflow=gated.summarize", { token });
     expect(listed.json.runs).toEqual([]);
 
     const live = await liveDefinition();

@@ -1,5 +1,5 @@
-import type { RunObject, RunView, StartRunRequest } from "../../../durable-objects/run.ts";
-import type { RunEvent } from "../../ports/run-events.ts";
+import type { RunObject, RunView, StartRunRequest, TriggerResult } from "../../../durable-objects/run.ts";
+import type { RunEvent, RunTrigger } from "../../ports/run-events.ts";
 import type { RunPlacement } from "../../ports/run-index.ts";
 
 /**
@@ -12,6 +12,7 @@ export type RunClient = {
   events(options?: { after?: number; limit?: number; types?: string[] }): Promise<RunEvent[]>;
   stream(after: number): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
+  trigger(request: { input: unknown; trigger: RunTrigger }): Promise<TriggerResult>;
   waitForEnd(timeoutMs: number): Promise<RunView>;
 };
 
@@ -65,5 +66,6 @@ export function runClient(
     stream: (after) => stub.stream(after),
     cancel: (reason) => stub.cancel(reason),
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
+    trigger: (request) => stub.trigger(request),
   };
 }

@@ -30,7 +30,7 @@ export class D1RunIndex implements RunIndex {
           causeCode: entry.causeCode,
           updatedAt: entry.updatedAt,
         },
-        setWhere: sql`(CASE ${runs.status} WHEN 'pending' THEN 0 WHEN 'compiling' THEN 1 WHEN 'running' THEN 2 ELSE 3 END) <= ${rank}`,
+        setWhere: sql`(CASE ${runs.status} WHEN 'minted' THEN -1 WHEN 'pending' THEN 0 WHEN 'compiling' THEN 1 WHEN 'running' THEN 2 WHEN 'waiting' THEN 2 ELSE 3 END) <= ${rank}`,
       });
   }
 

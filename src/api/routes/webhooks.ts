@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { digestJson, digestPrefix } from "../../identity/digest.ts";
 import type { ApiEnv } from "../api-env.ts";
-import { ApiError, notFound } from "../api-error.ts";
 import { runLinks } from "../run-access.ts";
-import { ErrorBody, json, RunResponse } from "../schemas.ts";
+import { ErrorBody, json, OccurrenceResponse, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
+import { queueOccurrence } from "../trigger-run.ts";
+import { verifyDelivery } from "../verify-webhook.ts";
 import { toRun } from "./runs.ts";
 
 export const webhookRoutes = new OpenAPIHono<ApiEnv>();
@@ -37,44 +37,9 @@ webhookRoutes.openapi(
   }),
   async (c) => {
     const { workflowId } = c.req.valid("param");
-    const registered = c.var.services.workflows.get(workflowId);
-    if (!registered) throw notFound("workflow", workflowId);
+    const { payload, webhookId, tenant, registered } = await verifyDelivery(c, workflowId);
     const config = registered.definition.webhook;
-    const secretName = config?.secret ?? "LITTLE_WEBHOOK_SECRET";
-    const secret = (c.env as unknown as Record<string, unknown>)[secretName];
-    if (typeof secret !== "string" || secret === "")
-      throw new ApiError(404, "webhook_not_configured", `Workflow "${workflowId}" takes no webhooks: set the secret ${secretName}`);
-    const headers = {
-      "webhook-id": c.req.header("webhook-id") ?? "",
-      "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
-      "webhook-signature": c.req.header("webhook-signature") ?? "",
-    };
-    const missing = Object.entries(headers)
-      .filter(([, v]) => v === "")
-      .map(([k]) => k);
-    if (missing.length > 0) throw new ApiError(400, "webhook_headers_missing", `Missing ${missing.join(", ")}`);
-    // The library reads the timestamp with parseInt and signs the number it got, so "0170…",
-    // "+170…" or "170…abc" would verify as if the sender had sent them: only the canonical form passes.
-    if (!/^[1-9][0-9]{0,11}$/.test(headers["webhook-timestamp"]))
-      throw new ApiError(401, "webhook_timestamp_invalid", "Webhook rejected: webhook-timestamp must be whole seconds since the epoch");
-    // Verified on the raw bytes as received, before any parsing.
-    const raw = await c.req.text();
-    let payload: unknown;
-    try {
-      payload = new Webhook(secret).verify(raw, headers);
-    } catch (error) {
-      if (error instanceof WebhookVerificationError) {
-        const timestamp = /timestamp|headers/i.test(error.message);
-        throw new ApiError(
-          401,
-          timestamp ? "webhook_timestamp_invalid" : "webhook_signature_invalid",
-          `Webhook rejected: ${error.message}`,
-        );
-      }
-      if (error instanceof SyntaxError) throw new ApiError(400, "invalid_json", "The webhook body is signed correctly but is not JSON");
-      throw error;
-    }
-    const tenant = config?.tenant ?? c.env.LITTLE_WEBHOOK_TENANT ?? "default";
+    const headers = { "webhook-id": webhookId };
     // The run id is derived from the delivery id: a delivery sent again, even concurrently,
     // addresses the same run object, which starts the run once.
     const runId = `run_wh_${digestPrefix(digestJson({ workflowId, webhookId: headers["webhook-id"] }), 24)}`;
@@ -92,5 +57,43 @@ webhookRoutes.openapi(
     await c.var.services.deliveries.record({ workflowId, webhookId: headers["webhook-id"], tenant, runId, at: Date.now() });
     const body = { run: { ...toRun(started.view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };
     return c.json(body as z.infer<typeof RunResponse>, started.created ? 202 : 200);
+  },
+);
+
+webhookRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/hooks/{workflowId}/runs/{runId}",
+    summary: "Trigger a section run from a Standard Webhooks delivery",
+    description:
+      "Verified like `/hooks/{workflowId}`; the payload (mapped by the workflow's `webhook.input`) becomes the input of a new occurrence of the run's `onTrigger` section. The same `webhook-id` always yields the same occurrence: 202 the first time, 200 after.",
+    request: {
+      params: z.object({ workflowId: z.string(), runId: z.string() }),
+      body: { content: { "application/json": { schema: z.unknown() } } },
+    },
+    responses: {
+      200: json(OccurrenceResponse, "A delivery seen before: its occurrence"),
+      202: json(OccurrenceResponse, "The occurrence queued by this delivery"),
+      400: json(ErrorBody, "Missing headers or a body that is not JSON"),
+      401: json(ErrorBody, "Bad signature or timestamp"),
+      404: json(ErrorBody, "Unknown workflow or run"),
+      409: json(ErrorBody, "The run has ended or is not a section"),
+    },
+  }),
+  async (c) => {
+    const { workflowId, runId } = c.req.valid("param");
+    const { payload, webhookId, tenant, registered } = await verifyDelivery(c, workflowId);
+    const input = registered.definition.webhook?.input ? registered.definition.webhook.input(payload) : payload;
+    const queued = await queueOccurrence({
+      env: c.env,
+      services: c.var.services,
+      tenant,
+      runId,
+      workflowId,
+      input,
+      trigger: { kind: "webhook", id: webhookId },
+      origin: new URL(c.req.url).origin,
+    });
+    return c.json(queued.body, queued.created ? 202 : 200);
   },
 );

@@ -1,0 +1,55 @@
+import type { z } from "@hono/zod-openapi";
+import type { RunTrigger } from "../ports/run-events.ts";
+import { validateJson } from "../schema/validate-json.ts";
+import type { ApiServices } from "./api-env.ts";
+import { ApiError, notFound } from "./api-error.ts";
+import { toRun } from "./routes/runs.ts";
+import { runLinks, tenantRun } from "./run-access.ts";
+import type { OccurrenceResponse } from "./schemas.ts";
+import { capabilitiesOf } from "./workflow-capabilities.ts";
+
+/**
+ * Queues an occurrence on a tenant's section run: the run must exist for the tenant, be of a
+ * workflow with an `onTrigger` section, not have ended, and the payload must fit the input schema
+ * (422, nothing queued). A trigger id seen before returns its occurrence (`created: false`).
+ */
+export async function queueOccurrence(args: {
+  env: Env;
+  services: ApiServices;
+  tenant: string;
+  runId: string;
+  /** When the caller addressed a workflow (webhooks), the run must be of it. */
+  workflowId?: string;
+  input: unknown;
+  trigger: RunTrigger;
+  origin: string;
+  waitMs?: number;
+}): Promise<{ created: boolean; body: z.infer<typeof OccurrenceResponse> }> {
+  const { entry, client } = await tenantRun(args.env, args.services, args.tenant, args.runId);
+  if (args.workflowId !== undefined && entry.workflowId !== args.workflowId) throw notFound("run", args.runId);
+  const registered = args.services.workflows.get(entry.workflowId);
+  if (!registered) throw notFound("workflow", entry.workflowId);
+  if (!registered.definition.onTrigger)
+    throw new ApiError(409, "run_not_a_section", `Run "${args.runId}" is of "${entry.workflowId}", which has no onTrigger section`);
+  const capabilities = await capabilitiesOf(registered);
+  const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
+  if (!check.valid)
+    throw new ApiError(
+      422,
+      "input_schema_error",
+      `The trigger payload does not match the input schema of "${entry.workflowId}"`,
+      check.findings,
+    );
+  const result = await client.trigger({ input: args.input, trigger: args.trigger });
+  if (!result.ok) throw result.code === "run_ended" ? new ApiError(409, "run_ended", result.message) : notFound("run", args.runId);
+  const view = args.waitMs && args.waitMs > 0 && result.created ? await client.waitForEnd(args.waitMs) : result.view;
+  return {
+    created: result.created,
+    body: {
+      occurrenceId: result.occurrenceId,
+      created: result.created,
+      run: toRun(view) as z.infer<typeof OccurrenceResponse>["run"],
+      links: runLinks(args.origin, args.runId),
+    },
+  };
+}
