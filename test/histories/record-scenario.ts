@@ -1,0 +1,42 @@
+import { env } from "cloudflare:workers";
+import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
+import { IsolateSandbox } from "../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
+import type { RunEvent } from "../../src/ports/run-events.ts";
+import { driveLog, ManualClock, requestEvent } from "../reliability/durability/support/log-driver.ts";
+import { type Scenario, scenarioIo } from "./scenarios.ts";
+
+/** What a saved history file holds. */
+export type SavedHistory = {
+  readonly format: "little-history@1";
+  readonly scenario: string;
+  readonly covers: readonly string[];
+  readonly runId: string;
+  readonly recordedWith: string;
+  readonly events: RunEvent[];
+};
+
+export const RECORD_COMMAND = "node test/histories/record.ts";
+
+/** Runs a scenario live (scripted models, real isolate sandbox, injected clock) and returns its log. */
+export async function recordScenario(scenario: Scenario): Promise<SavedHistory> {
+  const runId = `run_history_${scenario.name.replaceAll("-", "_")}`;
+  const run = scenario.build(scenarioIo(true));
+  const clock = new ManualClock();
+  const log = new MemoryEventLog(runId, clock);
+  await log.append([requestEvent(run.registered.definition.id, run.input, run.lwir)]);
+  await driveLog(log, {
+    runId,
+    registered: run.registered,
+    models: run.models,
+    sandbox: new IsolateSandbox({ loader: env.LOADER }),
+    clock,
+  });
+  return {
+    format: "little-history@1",
+    scenario: scenario.name,
+    covers: scenario.covers,
+    runId,
+    recordedWith: RECORD_COMMAND,
+    events: await log.all(),
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * The runs whose event logs are saved under test/histories/ (one JSON file each) and replayed on
+ * every test run. Together they cover every step kind: ai.generate, tool.call, code.run repaired by
+ * a fixer, decision, fan-out, a decision loop, and an outer loop that re-plans. Models are scripted
+ * and the clock is injected, so recording twice gives the same log.
+ *
+ * The same builders serve recording (`live: true`: tools answer, scripted models answer) and
+ * replay (`live: false`: every model and tool call is refused and counted on `outbound`).
+ */
+import { MockLanguageModelV4 } from "ai/test";
+import { z } from "zod";
+import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
+import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import type { ModelResolver } from "../../src/ports/model-resolver.ts";
+import { defineWorkflow, type WorkflowDefinition } from "../../src/sdk/define-workflow.ts";
+import { model } from "../../src/sdk/model.ts";
+import { tool } from "../../src/sdk/tool.ts";
+import { CountingSink } from "../reliability/durability/support/counting-sink.ts";
+import { goldenRig } from "../reliability/durability/support/golden-workflow.ts";
+import { resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
+
+/** A model or tool call made while replaying a saved history: replay must make none. */
+export class OutboundCallRefusedError extends Error {
+  constructor(what: string) {
+    super(`replay made an outbound call: ${what}`);
+    this.name = "OutboundCallRefusedError";
+  }
+}
+
+/** How a scenario is built: live for recording, or refusing every outbound call for replay. */
+export type ScenarioIo = { readonly live: boolean; readonly outbound: CountingSink };
+
+/** A seeded change to the code under replay. */
+export type Mutation = "planner_prompt_changed" | "tool_removed" | "tool_input_changed";
+
+/** One scenario, built for one mode. */
+export type ScenarioRun = {
+  readonly registered: RegisteredWorkflow;
+  readonly input: unknown;
+  readonly lwir?: Record<string, unknown>;
+  readonly models: ModelResolver;
+};
+
+export type Scenario = {
+  readonly name: string;
+  readonly covers: readonly string[];
+  /** Code changes that replay must detect. */
+  readonly mutations: readonly Mutation[];
+  build(io: ScenarioIo, mutation?: Mutation): ScenarioRun;
+};
+
+/** A resolver that, in replay, refuses every model and counts it. */
+function guardModels(io: ScenarioIo, live: ModelResolver): ModelResolver {
+  if (io.live) return live;
+  return {
+    resolve: (request) => ({
+      model: new MockLanguageModelV4({
+        provider: request.providerId,
+        modelId: request.modelId,
+        doGenerate: async () => {
+          io.outbound.deliver(`model:${request.role}:${request.slotId}`);
+          throw new OutboundCallRefusedError(`model ${request.slotId} (${request.role})`);
+        },
+      }),
+      offline: false,
+    }),
+  };
+}
+
+function guardTool<T>(io: ScenarioIo, name: string, answer: (input: T) => unknown) {
+  return async (input: T, options: { toolCallId?: string }) => {
+    if (!io.live) {
+      io.outbound.deliver(`tool:${name}:${options.toolCallId ?? "?"}`);
+      throw new OutboundCallRefusedError(`tool ${name}`);
+    }
+    return answer(input);
+  };
+}
+
+function withPlannerSystem<D extends WorkflowDefinition>(definition: D, mutation: Mutation | undefined): D {
+  if (mutation !== "planner_prompt_changed") return definition;
+  return { ...definition, planner: { ...definition.planner, system: `${definition.planner.system} Prefer fewer steps.` } };
+}
+
+const seedSummarize: Scenario = {
+  name: "seed-summarize",
+  covers: ["planner session (bash, submit_lwir)", "ai.generate"],
+  mutations: ["planner_prompt_changed"],
+  build: (io, mutation) => ({
+    registered: { definition: withPlannerSystem(summarizeTicket, mutation), tools: {} },
+    input: { ticketId: "T-1", transcript: "Customer cannot log in since Monday; they lose sales every hour." },
+    models: guardModels(io, resolverFor(scriptedPlanner(), scriptedWorker())),
+  }),
+};
+
+const goldenComposite: Scenario = {
+  name: "golden-composite",
+  covers: ["planner session", "ai.generate", "tool.call", "code.run with a fixer", "fan-out (16 branches)"],
+  mutations: ["planner_prompt_changed", "tool_removed"],
+  build: (io, mutation) => {
+    const rig = goldenRig();
+    const base = rig.catalogEntry.definition;
+    const tools = Object.fromEntries(
+      Object.entries(base.tools)
+        .filter(([id]) => !(mutation === "tool_removed" && id === "notify.send"))
+        .map(([id, t]) => [
+          id,
+          { ...t, execute: guardTool(io, id, (input) => (t.execute as (i: unknown, o: unknown) => unknown)(input, {})) },
+        ]),
+    );
+    const definition = withPlannerSystem({ ...base, tools } as typeof base, mutation);
+    return {
+      registered: { definition, tools: {} },
+      input: { ticketId: "T-42", recipients: Array.from({ length: 16 }, (_, i) => `r${String(i + 1).padStart(2, "0")}`) },
+      models: guardModels(io, rig.models),
+    };
+  },
+};
+
+const UNUSED = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
+
+/** A definition for pinned-LWIR scenarios: one tool that echoes which branch ran. */
+function pinnedDefinition(io: ScenarioIo, id: string) {
+  let tries = 0;
+  return defineWorkflow({
+    id,
+    description: `History scenario ${id}.`,
+    input: z.object({ amount: z.number().optional(), need: z.number().optional() }),
+    output: { mode: "json" },
+    models: [model(UNUSED, { description: "unused" })],
+    planner: { model: UNUSED, system: "unused: these runs carry their LWIR" },
+    tools: {
+      act: tool({
+        description: "Records which branch ran",
+        inputSchema: z.object({ branch: z.string(), amount: z.number().optional() }),
+        execute: guardTool(io, "act", ({ branch }: { branch: string }) => ({ handledBy: branch })),
+      }),
+      attempt: tool({
+        description: "Tries once more",
+        inputSchema: z.object({}),
+        execute: guardTool(io, "attempt", () => {
+          tries += 1;
+          return { tries };
+        }),
+      }),
+    },
+  });
+}
+
+function lwirOf(name: string, steps: unknown[], tools: string[]) {
+  return {
+    apiVersion: "littleworkflow.dev/v0.1",
+    kind: "Workflow",
+    metadata: { name, version: "0.1.0" },
+    input: { schema: { type: "object", properties: { amount: { type: "number" }, need: { type: "number" } } } },
+    output: { schema: true },
+    permissions: { models: [], tools, secrets: [], network: [] },
+    steps,
+  };
+}
+
+const decisionRoute: Scenario = {
+  name: "decision-route",
+  covers: ["decision", "StepSkipped", "tool.call", "join"],
+  mutations: ["tool_input_changed"],
+  build: (io, mutation) => ({
+    registered: { definition: pinnedDefinition(io, "history.route"), tools: {} },
+    input: { amount: 20 },
+    models: guardModels(io, { resolve: () => ({ model: UNUSED, offline: false }) }),
+    lwir: lwirOf(
+      "history.route",
+      [
+        {
+          id: "route",
+          uses: "decision",
+          needs: [],
+          with: { cases: [{ when: "{{ gt(input.amount, 100) }}", step: "escalate" }], default: "auto-approve" },
+        },
+        {
+          id: "escalate",
+          uses: "tool.call",
+          needs: ["route"],
+          with: { tool: "act", input: { branch: "escalate", amount: "{{ input.amount }}" } },
+          output: { mode: "json" },
+        },
+        {
+          id: "auto-approve",
+          uses: "tool.call",
+          needs: ["route"],
+          with: { tool: "act", input: { branch: mutation === "tool_input_changed" ? "auto-v2" : "auto" } },
+          output: { mode: "json" },
+        },
+        {
+          id: "done",
+          uses: "tool.call",
+          needs: ["escalate", "auto-approve"],
+          with: { tool: "act", input: { branch: "{{ default(steps.escalate.output.handledBy, steps.auto-approve.output.handledBy) }}" } },
+          output: { mode: "json" },
+        },
+      ],
+      ["act"],
+    ),
+  }),
+};
+
+const loopRetry: Scenario = {
+  name: "loop-retry",
+  covers: ["decision loop (visits <step>@k)", "tool.call"],
+  mutations: ["tool_input_changed"],
+  build: (io, mutation) => ({
+    registered: { definition: pinnedDefinition(io, "history.loop"), tools: {} },
+    input: { need: 3 },
+    models: guardModels(io, { resolve: () => ({ model: UNUSED, offline: false }) }),
+    lwir: lwirOf(
+      "history.loop",
+      [
+        { id: "try", uses: "tool.call", needs: [], with: { tool: "attempt" }, output: { mode: "json" } },
+        {
+          id: "check",
+          uses: "decision",
+          needs: ["try"],
+          with: { cases: [{ when: "{{ lt(steps.try.output.tries, input.need) }}", step: "try" }], default: "done", maxVisits: 5 },
+        },
+        {
+          id: "done",
+          uses: "tool.call",
+          needs: ["check"],
+          with: { tool: "act", input: { branch: mutation === "tool_input_changed" ? "finish-v2" : "finish" } },
+          output: { mode: "json" },
+        },
+      ],
+      ["act", "attempt"],
+    ),
+  }),
+};
+
+const outerLoopReplan: Scenario = {
+  name: "outer-loop-replan",
+  covers: ["outer loop: supervise re-plans once, then accepts", "two planner sessions", "ai.generate per cycle"],
+  mutations: ["planner_prompt_changed"],
+  build: (io, mutation) => {
+    const definition = defineWorkflow({
+      id: summarizeTicket.id,
+      description: summarizeTicket.description,
+      input: summarizeTicket.input,
+      output: summarizeTicket.output,
+      models: summarizeTicket.models,
+      planner: summarizeTicket.planner,
+      outerLoop: {
+        maxCycles: 3,
+        supervise: (c) => (c.cycleNumber === 1 ? { decision: "replan", summary: "Severity was too low." } : { decision: "accept" }),
+      },
+    });
+    return {
+      registered: { definition: withPlannerSystem(definition, mutation), tools: {} },
+      input: { ticketId: "T-9", transcript: "The invoice was charged twice." },
+      models: guardModels(io, resolverFor(scriptedPlanner(), scriptedWorker())),
+    };
+  },
+};
+
+/** Every saved scenario, by file name (test/histories/<name>.json). */
+export const SCENARIOS: readonly Scenario[] = [seedSummarize, goldenComposite, decisionRoute, loopRetry, outerLoopReplan];
+
+/** A fresh outbound counter and the mode's io. */
+export function scenarioIo(live: boolean): ScenarioIo {
+  return { live, outbound: new CountingSink() };
+}

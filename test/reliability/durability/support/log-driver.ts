@@ -1,0 +1,95 @@
+import { MemoryBlobStore } from "../../../../src/adapters/memory/memory-blob-store.ts";
+import { MemoryEventLog } from "../../../../src/adapters/memory/memory-event-log.ts";
+import { MemoryRunIndex } from "../../../../src/adapters/memory/memory-run-index.ts";
+import { MemoryVersionStore } from "../../../../src/adapters/memory/memory-version-store.ts";
+import { type DriveResult, driveRun } from "../../../../src/engine/drive-run.ts";
+import { catalogOf, type RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
+import type { Clock } from "../../../../src/ports/clock.ts";
+import type { EventLog } from "../../../../src/ports/event-log.ts";
+import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
+import type { NewRunEvent, RunEvent } from "../../../../src/ports/run-events.ts";
+import type { Sandbox } from "../../../../src/ports/sandbox.ts";
+
+/** A clock that only moves when told (sleeps advance it), so a run's timestamps repeat exactly. */
+export class ManualClock implements Clock {
+  private t: number;
+  constructor(start = 1_767_225_600_000) {
+    this.t = start;
+  }
+  now(): number {
+    return this.t;
+  }
+  set(t: number): void {
+    this.t = t;
+  }
+  advance(ms: number): void {
+    this.t += Math.max(0, ms);
+  }
+}
+
+/** Refuses every sandbox use: replay must not run code or bash. */
+export class RefusingSandbox implements Sandbox {
+  uses = 0;
+  async openSession(): Promise<never> {
+    this.uses += 1;
+    throw new Error("replay opened a sandbox session");
+  }
+  async runCode(): Promise<never> {
+    this.uses += 1;
+    throw new Error("replay ran code in the sandbox");
+  }
+}
+
+/** What one drive of a log needs besides the log. */
+export type DriveSetup = {
+  readonly runId: string;
+  readonly registered: RegisteredWorkflow;
+  readonly models: ModelResolver;
+  readonly sandbox: Sandbox;
+  readonly clock: ManualClock;
+  readonly sliceMs?: number;
+  readonly signal?: AbortSignal;
+};
+
+/**
+ * Drives a run's log slice after slice until the run ends, as MemoryWorld does, with the clock
+ * advanced by sleeps instead of waiting. Returns the last slice's result.
+ */
+export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50): Promise<DriveResult> {
+  const stores = { versions: new MemoryVersionStore(), runs: new MemoryRunIndex(), blobs: new MemoryBlobStore() };
+  for (let i = 0; i < maxSlices; i++) {
+    const result = await driveRun({
+      runId: setup.runId,
+      log,
+      ...stores,
+      sandbox: setup.sandbox,
+      models: setup.models,
+      clock: setup.clock,
+      workflows: catalogOf([setup.registered]),
+      sleep: async (ms) => setup.clock.advance(ms),
+      sliceMs: setup.sliceMs ?? 600_000,
+      ...(setup.signal ? { signal: setup.signal } : {}),
+    });
+    if (!result.yielded) return result;
+    if (result.wakeAt !== undefined) setup.clock.set(Math.max(setup.clock.now(), result.wakeAt));
+  }
+  throw new Error(`run ${setup.runId} did not end within ${maxSlices} slices`);
+}
+
+/** A memory log holding `events` as they were (each appended at its own recorded time). */
+export async function preloadedLog(runId: string, events: readonly RunEvent[], clock: ManualClock): Promise<MemoryEventLog> {
+  const log = new MemoryEventLog(runId, clock);
+  for (const e of events) {
+    clock.set(e.at);
+    await log.append([{ type: e.type, payload: e.payload } as NewRunEvent]);
+  }
+  return log;
+}
+
+/** The `RunRequested` a run starts from. */
+export function requestEvent(workflowId: string, input: unknown, lwir?: unknown): NewRunEvent {
+  return {
+    type: "RunRequested",
+    payload: { workflowId, input, trigger: { kind: "programmatic" }, tenant: "default", ...(lwir !== undefined ? { lwir } : {}) },
+  } as NewRunEvent;
+}
