@@ -17,6 +17,7 @@ const COMPLETE_WITHIN_MS = 300_000;
 const CHECKERS = 8;
 const ENDED = new Set(["completed", "failed", "cancelled", "complete", "errored", "terminated"]);
 
+type Breakdown = { objectStartMs: number; routeMs: number };
 type Window = { windowMs: number; accepted: string[]; acks: number[]; refused: Record<string, number> };
 type Completion = { ended: Record<string, number>; allDoneMs: number };
 
@@ -97,6 +98,11 @@ export const triggerThroughput: Scenario = {
       await new Promise((done) => setTimeout(done, 150));
     }
     ctx.log(`one client alone: ack median ${summarize(alone).median.toFixed(1)} ms`);
+    const breakdown: Breakdown[] = [];
+    for (let i = 0; i < ALONE; i++) {
+      breakdown.push(await api.ok<Breakdown>("POST", "/bench/ack-breakdown", { shape: { kind: "noop-chain", n: 1 } }));
+      await new Promise((done) => setTimeout(done, 150));
+    }
 
     const peerWindow = await window(peer);
     const peerDone = await completion(
@@ -132,6 +138,10 @@ export const triggerThroughput: Scenario = {
         met: p(oursWindow, 99) < 100,
       },
       { figure: `ack latency with one client alone (${ALONE} starts), ms`, ours: cell(summarize(alone), 1) },
+      {
+        figure: "one ack in-process (one client alone): whole route / of which the run object's start, ms",
+        ours: `${cell(summarize(breakdown.map((b) => b.routeMs)), 1)} / ${cell(summarize(breakdown.map((b) => b.objectStartMs)), 1)}`,
+      },
       {
         figure: "accepted runs that completed",
         ours: done(oursWindow, oursDone, "completed"),

@@ -94,6 +94,40 @@ benchRoutes.post("/bench/run", async (c) => {
   });
 });
 
+/**
+ * Where one acknowledgement's time goes, in-process: the run object's `start` alone (alarm, append
+ * + sync, run index write, status), then the whole `POST /v1/lwir/runs` for a second run. (The
+ * route's pure CPU parts — LWIR validation and binding — cannot be timed apart here: workerd's
+ * clocks advance only across I/O.)
+ */
+benchRoutes.post("/bench/ack-breakdown", async (c) => {
+  const { shape } = await c.req.json<{ shape: LwirShape }>();
+  const { workflowId, lwir } = await benchLwir(shape);
+  const runId = `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+  const t0 = performance.now();
+  await runClient(c.env.RUNS, TENANT, runId).start({
+    runId,
+    workflowId,
+    input: {},
+    trigger: { kind: "lwir" },
+    tenant: TENANT,
+    placement: {},
+    lwir,
+  });
+  const t1 = performance.now();
+  const res = await app.fetch(
+    new Request(new URL("/v1/lwir/runs", c.req.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${c.env.LITTLE_DEV_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ lwir, input: {} }),
+    }),
+    c.env,
+    c.executionCtx,
+  );
+  await res.arrayBuffer();
+  return c.json({ objectStartMs: t1 - t0, routeMs: performance.now() - t1 });
+});
+
 /** One instance of the peer chain, timed from `create()` to its last step's return. */
 benchRoutes.post("/bench/peer", async (c) => {
   const { steps } = await c.req.json<{ steps: number }>();
