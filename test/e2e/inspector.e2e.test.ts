@@ -283,7 +283,7 @@ describe("a run followed live", () => {
     await openRun(runId, page);
     await page.waitForSelector("#dag g.node");
     await page.waitForSelector("#dag g.node[data-status=running]", { timeout: 20_000 });
-    await screenshot(page, "live-run-running");
+    await screenshot(page, "live-run-running", false);
     await page.waitForSelector("#run-status[data-status=completed]", { timeout: 30_000 });
     const log = (await page.evaluate("window.statusLog")) as string[];
     const running = log.find((entry) => entry.endsWith("=running"));

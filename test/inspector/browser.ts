@@ -38,8 +38,9 @@ export async function signIn(page: Page, base: string, token: string, path = "/r
   await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/login")), page.click("button[type=submit]")]);
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a PNG under test-output/inspector; `fullPage: false` is quicker, for a moment that passes. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
