@@ -3,15 +3,19 @@ import { drizzle } from "drizzle-orm/d1";
 import { CANONICALIZER_ID, canonicalJson } from "../../identity/canonical-json.ts";
 import type { CompilerLock } from "../../identity/compiler-lock.ts";
 import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snapshot.ts";
-import type { Digest } from "../../identity/digest.ts";
+import { type Digest, digestText } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
-import type { WorkflowVersion } from "../../identity/workflow-version.ts";
+import { versionIdOf, type WorkflowVersion } from "../../identity/workflow-version.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
 import { compilerLocks, plannerManifests, workflowDefinitions, workflowVersions } from "./schema.ts";
+import { type StoredArtifactKind, StoredArtifactTamperedError } from "./stored-artifact-tampered-error.ts";
 
 /**
  * The D1 adapter of {@link VersionStore}, through drizzle. Hash-keyed writes use
- * `ON CONFLICT DO NOTHING`, so re-registering is a no-op.
+ * `ON CONFLICT DO NOTHING`, so re-registering is a no-op. Every read re-hashes what it read and
+ * throws {@link StoredArtifactTamperedError} when a row no longer matches its key: D1 rows can be
+ * changed behind the Worker's back (console, `wrangler d1 execute`), and a changed document must
+ * never be served or run.
  */
 export class D1VersionStore implements VersionStore {
   private readonly db;
@@ -35,7 +39,9 @@ export class D1VersionStore implements VersionStore {
 
   async getDefinition(definitionHash: Digest): Promise<WorkflowDefinitionSnapshot | null> {
     const row = await this.db.select().from(workflowDefinitions).where(eq(workflowDefinitions.definitionHash, definitionHash)).get();
-    return row ? (JSON.parse(row.snapshotJson) as WorkflowDefinitionSnapshot) : null;
+    // Parsed and checked for canonical form only: the hash is the caller's to compare (the
+    // definition gate refuses a projection that no longer hashes to its approved hash).
+    return row ? verified<WorkflowDefinitionSnapshot>("definition", definitionHash, row.snapshotJson, null) : null;
   }
 
   async putVersion(version: WorkflowVersion, at: number): Promise<void> {
@@ -67,18 +73,22 @@ export class D1VersionStore implements VersionStore {
   async getVersion(versionId: string): Promise<WorkflowVersion | null> {
     const row = await this.db.select().from(workflowVersions).where(eq(workflowVersions.id, versionId)).get();
     if (!row) return null;
+    const hash = row.hash as Digest;
+    // The text itself is served, so it must be the canonical bytes, not merely an equal document.
+    if (digestText(row.canonicalJson) !== hash || versionIdOf(hash) !== row.id || row.id !== versionId)
+      throw new StoredArtifactTamperedError("version", versionId, "its text no longer hashes to its id");
     return {
       id: row.id as WorkflowVersion["id"],
-      hash: row.hash as Digest,
+      hash,
       canonicalizer: CANONICALIZER_ID,
       canonicalJson: row.canonicalJson,
-      lwir: JSON.parse(row.canonicalJson),
+      lwir: verified("version", versionId, row.canonicalJson, hash),
     };
   }
 
   async getLock(lockHash: Digest): Promise<CompilerLock | null> {
     const row = await this.db.select().from(compilerLocks).where(eq(compilerLocks.lockHash, lockHash)).get();
-    return row ? (JSON.parse(row.lockJson) as CompilerLock) : null;
+    return row ? verifiedLock(row) : null;
   }
 
   async locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]> {
@@ -88,11 +98,7 @@ export class D1VersionStore implements VersionStore {
       .where(eq(compilerLocks.versionId, versionId))
       .orderBy(compilerLocks.createdAt)
       .all();
-    return rows.map((r) => ({
-      lockHash: r.lockHash as Digest,
-      definitionHash: r.definitionHash as Digest,
-      lock: JSON.parse(r.lockJson) as CompilerLock,
-    }));
+    return rows.map((r) => ({ lockHash: r.lockHash as Digest, definitionHash: r.definitionHash as Digest, lock: verifiedLock(r) }));
   }
 
   async putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void> {
@@ -104,6 +110,37 @@ export class D1VersionStore implements VersionStore {
 
   async getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null> {
     const row = await this.db.select().from(plannerManifests).where(eq(plannerManifests.manifestHash, manifestHash)).get();
-    return row ? (JSON.parse(row.manifestJson) as PlannerManifest) : null;
+    return row ? verified<PlannerManifest>("planner_manifest", manifestHash, row.manifestJson, manifestHash) : null;
   }
+}
+
+/** A stored lock that still hashes to its key and agrees with the columns it is indexed by. */
+function verifiedLock(row: { lockHash: string; versionId: string; definitionHash: string; lockJson: string }): CompilerLock {
+  const lock = verified<CompilerLock>("lock", row.lockHash, row.lockJson, row.lockHash as Digest);
+  if (lock.workflowVersionId !== row.versionId || lock.workflowDefinitionHash !== row.definitionHash)
+    throw new StoredArtifactTamperedError("lock", row.lockHash, "its version or definition columns no longer match it");
+  return lock;
+}
+
+/**
+ * Parses a stored document and checks it is still the canonical text that hashes to its key.
+ * Documents are written as canonical JSON, so any other spelling (even of an equal document) is a change.
+ */
+function verified<T>(kind: StoredArtifactKind, key: string, text: string, expected: Digest | null): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new StoredArtifactTamperedError(kind, key, "it is no longer JSON");
+  }
+  let canonical: string;
+  try {
+    canonical = canonicalJson(parsed);
+  } catch {
+    throw new StoredArtifactTamperedError(kind, key, "it can no longer be canonicalized");
+  }
+  if (canonical !== text) throw new StoredArtifactTamperedError(kind, key, "it is no longer in canonical form");
+  const actual = digestText(text);
+  if (expected !== null && actual !== expected) throw new StoredArtifactTamperedError(kind, key, `it hashes to ${actual}`);
+  return parsed as T;
 }

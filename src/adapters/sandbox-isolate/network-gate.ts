@@ -16,6 +16,14 @@ export class NetworkGate extends WorkerEntrypoint<Env, NetworkGateProps> {
     }
     return fetch(request);
   }
+
+  /**
+   * Raw sockets (`connect()` from `cloudflare:sockets`) never leave: only HTTP to allowed hosts
+   * does. Without this handler workerd throws an uncaught TypeError in the Worker itself.
+   */
+  override connect(socket: Socket): void {
+    socket.close().catch(() => undefined);
+  }
 }
 
 /** Whether a URL's host is in an allowlist of `host`, `host:port` and `*.suffix` entries. */
