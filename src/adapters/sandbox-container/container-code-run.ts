@@ -5,7 +5,7 @@ import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "../sandbox-i
 import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
 import { CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
 import { CODE_DIR } from "./container-layout.ts";
-import type { HelperShell } from "./helper-shell.ts";
+import { ContainerRestarted, type HelperResult, type HelperShell } from "./helper-shell.ts";
 
 const DEFAULT_CPU_MS = 5_000;
 const DEFAULT_WALL_MS = 30_000;
@@ -70,12 +70,11 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
   const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
   const dir = `${CODE_DIR}/${callId}`;
-  let answer: { exitCode: number; stdout: string; stderr: string };
-  try {
+  const attempt = async (): Promise<HelperResult | Failure> => {
     const spec = await shell.stage(JSON.stringify({ trees: [{ root: `${dir}/code`, replace: true, mode: "ro", files }] }));
     const laid = await shell.run("load", [spec]);
     if (laid.exitCode !== 0) return fail("code_runner_unavailable", `could not stage the code in the container: ${laid.stderr.trim()}`);
-    answer = await shell.run(
+    return shell.run(
       "code",
       [
         dir,
@@ -88,6 +87,15 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
       ],
       wallMs,
     );
+  };
+  let answer: HelperResult | Failure;
+  try {
+    // A container that restarted between calls lost the helper: it is installed again, once.
+    answer = await attempt().catch((error: unknown) => {
+      if (error instanceof ContainerRestarted) return attempt();
+      throw error;
+    });
+    if ("ok" in answer) return answer;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/time(d)? ?out/i.test(message))

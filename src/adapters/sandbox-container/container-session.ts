@@ -10,7 +10,7 @@ import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 import type { MountedMemory } from "../sandbox-isolate/mounted-memory.ts";
 import { MAX_EXEC_OUTPUT, MAX_SCRATCH_BYTES } from "./container-layout.ts";
 import { ContainerSandboxError } from "./container-sandbox-error.ts";
-import type { HelperShell } from "./helper-shell.ts";
+import { ContainerRestarted, type HelperResult, type HelperShell } from "./helper-shell.ts";
 
 const DEFAULT_EXEC_TIMEOUT_MS = 30_000;
 /** Scratch entries that are not the session's own work (as the isolate sandbox skips them). */
@@ -31,6 +31,8 @@ export class ContainerSession implements SandboxSession {
   private readonly mounts: readonly MountedMemory[];
   private readonly store: MemoryStore | undefined;
   private laidOut: Promise<void> | null = null;
+  /** The latest scratch snapshot: what a restarted container is laid out with again. */
+  private lastScratch: ScratchFiles | undefined;
 
   constructor(shell: HelperShell, options: SandboxSessionOptions, mounts: readonly MountedMemory[], store: MemoryStore | undefined) {
     this.shell = shell;
@@ -42,8 +44,7 @@ export class ContainerSession implements SandboxSession {
   async exec(script: string, options: { timeoutMs?: number } = {}): Promise<ExecResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     try {
-      await this.layOut();
-      const r = await this.shell.run("exec", [String(Math.max(1, Math.ceil(timeoutMs / 1000))), script], timeoutMs);
+      const r = await this.inContainer(() => this.shell.run("exec", [String(Math.max(1, Math.ceil(timeoutMs / 1000))), script], timeoutMs));
       return { exitCode: r.exitCode, stdout: clip(r.stdout), stderr: clip(r.stderr) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -54,31 +55,28 @@ export class ContainerSession implements SandboxSession {
   }
 
   async readFile(path: string): Promise<string | null> {
-    await this.layOut();
-    const r = await this.shell.run("read", [absolute(path)]);
+    const r = await this.inContainer(() => this.shell.run("read", [absolute(path)]));
     return r.exitCode === 0 ? r.stdout : null;
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    await this.layOut();
-    const staged = await this.shell.stage(content);
-    const r = await this.shell.run("write", [absolute(path), staged]);
+    const r = await this.inContainer(async () => this.shell.run("write", [absolute(path), await this.shell.stage(content)]));
     if (r.exitCode !== 0)
       throw new ContainerSandboxError(`could not write ${path} in the container: ${r.stderr.trim() || `exit ${r.exitCode}`}`);
   }
 
   async snapshotScratch(): Promise<ScratchFiles> {
     // Nothing ran yet: the scratch is what the session was opened with.
-    if (!this.laidOut) return { ...(this.options.scratch ?? {}) };
-    await this.laidOut;
-    return (await this.dump(SCRATCH_DIR, MAX_SCRATCH_BYTES, SCRATCH_SKIP)).files;
+    if (!this.laidOut) return { ...(this.lastScratch ?? this.options.scratch ?? {}) };
+    const { files } = await this.dump(SCRATCH_DIR, MAX_SCRATCH_BYTES, SCRATCH_SKIP);
+    this.lastScratch = files;
+    return files;
   }
 
   async persistMemory(): Promise<MemoryPersistReport> {
     const saved: string[] = [];
     const deleted: string[] = [];
     if (!this.laidOut) return { saved, deleted };
-    await this.laidOut;
     for (const mount of this.mounts) {
       if (mount.mount.mode !== "rw" || !this.store) continue;
       const dumped = await this.dump(mount.mount.path, MAX_MEMORY_STORE_BYTES, []);
@@ -94,11 +92,32 @@ export class ContainerSession implements SandboxSession {
     return { saved, deleted };
   }
 
+  /**
+   * Runs a helper call in the laid-out container. A container that restarted lost its disk: it is
+   * laid out again from the latest scratch snapshot and the stores' last saved state (what the
+   * session wrote after those is lost), and the call runs once more.
+   */
+  private async inContainer(call: () => Promise<HelperResult>): Promise<HelperResult> {
+    await this.layOut();
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ContainerRestarted)) throw error;
+      this.laidOut = null;
+      await this.layOut();
+      return call();
+    }
+  }
+
   private layOut(): Promise<void> {
     this.laidOut ??= this.buildTrees().then(async (trees) => {
       const spec = await this.shell.stage(JSON.stringify({ trees }));
       const r = await this.shell.run("load", [spec]);
       if (r.exitCode !== 0) throw new ContainerSandboxError(`could not lay out the session in the container: ${r.stderr.trim()}`);
+    });
+    // A failed layout is tried again by the next call, not remembered.
+    this.laidOut.catch(() => {
+      this.laidOut = null;
     });
     return this.laidOut;
   }
@@ -107,7 +126,7 @@ export class ContainerSession implements SandboxSession {
     const scratch: Record<string, string> = {};
     for (const skill of this.options.skills)
       scratch[`.agents/skills/${skill.name}/SKILL.md`] = `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.body}`;
-    for (const [path, content] of Object.entries(this.options.scratch ?? {})) scratch[path] = content;
+    for (const [path, content] of Object.entries(this.lastScratch ?? this.options.scratch ?? {})) scratch[path] = content;
     const trees: Tree[] = [{ root: SCRATCH_DIR, replace: true, mode: "rw", files: scratch }];
     if (!this.options.memory) {
       // A caller that says nothing about memory gets the two directories, empty and never saved.
@@ -127,7 +146,7 @@ export class ContainerSession implements SandboxSession {
     maxBytes: number,
     skip: readonly string[],
   ): Promise<{ files: Record<string, string>; truncated: boolean }> {
-    const r = await this.shell.run("dump", [root, String(maxBytes), ...skip]);
+    const r = await this.inContainer(() => this.shell.run("dump", [root, String(maxBytes), ...skip]));
     try {
       if (r.exitCode !== 0) throw new Error(r.stderr.trim() || `exit ${r.exitCode}`);
       const parsed = JSON.parse(r.stdout) as { files?: unknown; truncated?: unknown };

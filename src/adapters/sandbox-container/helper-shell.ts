@@ -33,6 +33,11 @@ export class HelperShell {
       cwd: "/",
       timeout: timeoutMs + SDK_TIMEOUT_SLACK_MS,
     });
+    if (r.exitCode === 127 && r.stderr.includes(HELPER_SH)) {
+      // The helper is gone: the container restarted (it slept, or was replaced) with a fresh disk.
+      this.installed = null;
+      throw new ContainerRestarted();
+    }
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
   }
 
@@ -40,7 +45,14 @@ export class HelperShell {
   async stage(content: string): Promise<string> {
     await this.install();
     const path = `${STAGE_DIR}/${Date.now().toString(36)}-${(this.staged++).toString(36)}-${crypto.randomUUID()}`;
-    await this.client.writeFile(path, content);
+    try {
+      await this.client.writeFile(path, content);
+    } catch {
+      // Perhaps a restarted container without the stage directory: install again, write once more.
+      this.installed = null;
+      await this.install();
+      await this.client.writeFile(path, content);
+    }
     return path;
   }
 
@@ -59,5 +71,16 @@ export class HelperShell {
       throw error;
     });
     return this.installed;
+  }
+}
+
+/**
+ * Thrown by {@link HelperShell.run} when the container lost the helper, i.e. restarted with a fresh
+ * disk; the helper is installed again on the next call, and callers lay their files out again.
+ */
+export class ContainerRestarted extends Error {
+  override readonly name = "ContainerRestarted";
+  constructor() {
+    super("the container restarted and lost its files");
   }
 }

@@ -30,6 +30,14 @@ function setup(memory = new MemoryMemoryStore()) {
   return { sandbox, memory, containers, container };
 }
 
+const request = (over: Partial<RunCodeRequest> = {}): RunCodeRequest => ({
+  files: { "m.ts": file("export function run({ input }: { input: { n: number } }) { return { twice: input.n * 2 }; }") },
+  entrypoint: "m.ts",
+  input: { n: 4 },
+  policy: DENY,
+  ...over,
+});
+
 const answer = (exit: number, result?: unknown, output = "") => ({
   exitCode: 0,
   stdout: `${exit}\n${result === undefined ? "" : JSON.stringify(result)}`,
@@ -155,15 +163,31 @@ describe("ContainerSandbox bash sessions (over a fake @cloudflare/sandbox client
   });
 });
 
-describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", () => {
-  const request = (over: Partial<RunCodeRequest> = {}): RunCodeRequest => ({
-    files: { "m.ts": file("export function run({ input }: { input: { n: number } }) { return { twice: input.n * 2 }; }") },
-    entrypoint: "m.ts",
-    input: { n: 4 },
-    policy: DENY,
-    ...over,
+describe("ContainerSandbox after a container restart (fresh disk)", () => {
+  it("reinstalls the helper and lays the session out again from its last snapshot and the stores", async () => {
+    const { sandbox, memory, container } = setup();
+    const session = await sandbox.openSession({
+      sessionId: "r1",
+      skills: [],
+      scratch: { "old.txt": "old\n" },
+      memory: [{ path: "/mnt/memory/workflow", storeId: "workflow:acme:w", mode: "rw" }],
+    });
+    await session.exec("echo kept > kept.txt && echo lesson > /mnt/memory/workflow/l.md");
+    await session.persistMemory();
+    expect(await memory.load("workflow:acme:w")).toEqual({ "l.md": "lesson\n" });
+    expect(await session.snapshotScratch()).toEqual({ "kept.txt": "kept\n", "old.txt": "old\n" });
+    await session.exec("echo lost > lost.txt");
+    await container("session\nr1").restart();
+    const r = await session.exec("ls && cat /mnt/memory/workflow/l.md");
+    expect(r).toEqual({ exitCode: 0, stdout: "kept.txt\nold.txt\nlesson\n", stderr: "" });
+    await sandbox.runCode(request()); // opens the code container
+    await container("code").restart();
+    container("code").onCode = () => answer(0, { ok: true, output: 1, logs: [] });
+    expect(await sandbox.runCode(request())).toMatchObject({ ok: true, output: 1 });
   });
+});
 
+describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", () => {
   it("stages stripped code, the runner and the input as files; nothing of the input is on a command line", async () => {
     const { sandbox, container } = setup();
     const result = await sandbox.runCode(request({ input: { text: NASTY }, limits: { wallMs: 2_500, cpuMs: 900 } }));

@@ -55,6 +55,7 @@ export class FakeContainer implements ContainerClient {
     const words = parseQuotedWords(command);
     if (words[0] !== "bash" || words[1] !== HELPER_SH) throw new Error(`unexpected command: ${command}`);
     if (typeof options.timeout !== "number") throw new Error("every helper call carries an SDK timeout");
+    if (!(await this.fs.exists(HELPER_SH))) return { exitCode: 127, stdout: "", stderr: `bash: ${HELPER_SH}: No such file or directory\n` };
     const [subcommand, ...args] = words.slice(2);
     switch (subcommand) {
       case "exec":
@@ -78,6 +79,11 @@ export class FakeContainer implements ContainerClient {
       default:
         throw new Error(`unexpected subcommand ${subcommand}`);
     }
+  }
+
+  /** What a container restart does to its disk: everything is gone, the helper too. */
+  async restart(): Promise<void> {
+    for (const top of ["/mnt", "/opt", "/tmp"]) if (await this.fs.exists(top)) await this.fs.rm(top, { recursive: true });
   }
 
   /** Files under a directory, relative to it. */
