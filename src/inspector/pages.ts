@@ -4,9 +4,9 @@
  * the Worker's own script and stylesheet (the CSP in routes.ts enforces that).
  */
 
-export const ASSET_PATHS = { script: "/inspector/app.js", style: "/inspector/app.css" } as const;
+import { RUN_STATUSES } from "../api/schemas.ts";
 
-const RUN_STATUSES = ["pending", "compiling", "running", "completed", "failed", "cancelled"] as const;
+export const ASSET_PATHS = { script: "/inspector/app.js", style: "/inspector/app.css" } as const;
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -99,6 +99,7 @@ export function runPage(tenant: string, runId: string): string {
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl></section>
 <section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
+<section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps below show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <div class="run-grid">
 <section id="dag-section" aria-labelledby="dag-h"><h2 id="dag-h">Steps</h2>
 <p class="hint">Select a step (click, or Tab to it and press Enter) for its attempts, calls and output.</p>

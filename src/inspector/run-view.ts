@@ -77,6 +77,16 @@ export type StepView = {
   sessions: SessionView[];
 };
 
+/** One occurrence of a section (a run serving many triggers). */
+export type OccurrenceView = {
+  readonly id: string;
+  status: "queued" | "running" | "completed" | "failed";
+  startedAt: number | null;
+  endedAt: number | null;
+  output: unknown;
+  failure: { readonly causeCode: RunCauseCode; readonly message: string } | null;
+};
+
 export type RunFailure = { readonly causeCode: RunCauseCode; readonly message: string; readonly details?: unknown };
 
 export type RunView = {
@@ -88,6 +98,9 @@ export type RunView = {
   startedAt: number | null;
   endedAt: number | null;
   cycle: number;
+  /** The section occurrence the steps belong to (the latest started), or null outside sections. */
+  occurrence: string | null;
+  occurrences: OccurrenceView[];
   versionId: string | null;
   version: { readonly versionHash: string; readonly lockHash: string; readonly definitionHash: string } | null;
   steps: Record<string, StepView>;
@@ -111,6 +124,8 @@ export function emptyRunView(): RunView {
     startedAt: null,
     endedAt: null,
     cycle: 1,
+    occurrence: null,
+    occurrences: [],
     versionId: null,
     version: null,
     steps: {},
@@ -314,6 +329,34 @@ export function applyRunEvent(view: RunView, event: RunEvent): void {
         },
       );
       return;
+    case "OccurrenceQueued":
+      occurrenceOf(view, event.payload.occurrenceId);
+      return;
+    case "OccurrenceStarted": {
+      const occurrence = occurrenceOf(view, event.payload.occurrenceId);
+      occurrence.status = "running";
+      occurrence.startedAt = event.at;
+      // The DAG shows the occurrence in progress: its steps start over.
+      view.occurrence = occurrence.id;
+      view.steps = {};
+      if (view.status === "waiting") view.status = "running";
+      return;
+    }
+    case "OccurrenceCompleted":
+    case "OccurrenceFailed": {
+      const occurrence = occurrenceOf(view, event.payload.occurrenceId);
+      occurrence.endedAt = event.at;
+      if (event.type === "OccurrenceCompleted") {
+        occurrence.status = "completed";
+        occurrence.output = event.payload.output;
+      } else {
+        occurrence.status = "failed";
+        occurrence.failure = { causeCode: event.payload.causeCode, message: event.payload.message };
+      }
+      // Between occurrences a section's run waits for the next trigger (a failure that ends the run is followed by RunFailed).
+      if (view.status === "running") view.status = "waiting";
+      return;
+    }
     case "RunCompleted":
       view.status = "completed";
       view.endedAt = event.at;
@@ -357,10 +400,10 @@ function newStep(id: string): StepView {
   };
 }
 
-/** The step a path of the current cycle names; null for an earlier cycle's path. */
+/** The step a path of the current cycle (and occurrence) names; null for an earlier one's path. */
 function stepFor(view: RunView, path: string): StepView | null {
   const parts = parseStepPath(path);
-  if (parts.cycle !== view.cycle) return null;
+  if (parts.cycle !== view.cycle || parts.occurrence !== view.occurrence) return null;
   let step = view.steps[parts.stepId];
   if (!step) {
     step = newStep(parts.stepId);
@@ -415,6 +458,15 @@ function endAttempt(
   open.endedAt = at;
   open.outcome = outcome;
   open.error = error;
+}
+
+function occurrenceOf(view: RunView, id: string): OccurrenceView {
+  let occurrence = view.occurrences.find((o) => o.id === id);
+  if (!occurrence) {
+    occurrence = { id, status: "queued", startedAt: null, endedAt: null, output: undefined, failure: null };
+    view.occurrences.push(occurrence);
+  }
+  return occurrence;
 }
 
 function findSession(view: RunView, sessionId: string): SessionView | undefined {

@@ -3,8 +3,9 @@ import type { RunEvent } from "../ports/run-events.ts";
 /**
  * The run's timeline: one entry per thing that took time (a compile, a session, a model or tool
  * call, a step attempt) paired from its start and end events, plus one entry per instant (a
- * retry, a skip, a version registered, the run's end). Event types this build does not know
- * (sections, occurrences, whatever comes next) still get an entry named by their type.
+ * retry, a skip, a version registered, the run's end). A section's occurrences are entries too.
+ * Event types this build does not know (approvals, whatever comes next) still get an entry named
+ * by their type.
  */
 
 export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "step" | "retry" | "section" | "other";
@@ -170,6 +171,28 @@ export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
           event.payload.summary ?? null,
         );
         break;
+      case "OccurrenceQueued":
+        instant(event, "section", `occurrence ${event.payload.occurrenceId} queued`, "info", `trigger ${event.payload.trigger.kind}`);
+        break;
+      case "OccurrenceStarted":
+        push(
+          { seq: event.seq, kind: "section", label: `occurrence ${event.payload.occurrenceId}`, startedAt: event.at, stepPath: null },
+          `occurrence:${event.payload.occurrenceId}`,
+        );
+        break;
+      case "OccurrenceCompleted":
+        close(`occurrence:${event.payload.occurrenceId}`, event.at, "ok");
+        break;
+      case "OccurrenceFailed": {
+        const p = event.payload;
+        close(
+          `occurrence:${p.occurrenceId}`,
+          event.at,
+          "failed",
+          `${p.causeCode}: ${p.message}${p.rearmed ? " (the section goes on)" : ""}`,
+        );
+        break;
+      }
       case "RunCompleted":
         closeAll(open, event.at, "ok");
         instant(event, "run", "run completed", "ok", null);

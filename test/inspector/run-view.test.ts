@@ -141,6 +141,39 @@ describe("reduceRunEvents", () => {
     expect(Object.keys(replanned.steps)).toEqual(["x"]);
   });
 
+  it("follows a section's occurrences: each one's steps start over, and the run waits between them", () => {
+    const events: NewRunEvent[] = [
+      ...completedRun.slice(0, 7),
+      { type: "OccurrenceStarted", payload: { occurrenceId: "o1" } },
+      { type: "StepStarted", payload: { stepPath: "o1/c1/a", attempt: 1 } },
+      { type: "StepSucceeded", payload: { stepPath: "o1/c1/a", attempt: 1, output: "first" } },
+      { type: "OccurrenceCompleted", payload: { occurrenceId: "o1", output: "first" } },
+      { type: "OccurrenceQueued", payload: { occurrenceId: "o2", input: {}, trigger: { kind: "http" } } },
+    ];
+    const waiting = reduceRunEvents(logOf(events));
+    expect(waiting.status).toBe("waiting");
+    expect(waiting.steps.a).toMatchObject({ status: "succeeded", output: "first" });
+    expect(waiting.occurrences.map((o) => [o.id, o.status])).toEqual([
+      ["o1", "completed"],
+      ["o2", "queued"],
+    ]);
+
+    const second = reduceRunEvents(
+      logOf([
+        ...events,
+        { type: "OccurrenceStarted", payload: { occurrenceId: "o2" } },
+        { type: "StepStarted", payload: { stepPath: "o2/c1/a", attempt: 1 } },
+        { type: "StepSucceeded", payload: { stepPath: "o1/c1/b", attempt: 1, output: "stale" } },
+        { type: "OccurrenceFailed", payload: { occurrenceId: "o2", causeCode: "step_failed", message: "boom", rearmed: true } },
+      ]),
+    );
+    expect(second).toMatchObject({ occurrence: "o2", status: "waiting" });
+    // Only o2's steps: o1's late event does not colour the DAG.
+    expect(Object.keys(second.steps)).toEqual(["a"]);
+    expect(second.steps.a?.status).toBe("running");
+    expect(second.occurrences[1]).toMatchObject({ status: "failed", failure: { causeCode: "step_failed", message: "boom" } });
+  });
+
   it("marks the run cancelled with its reason, and only advances lastSeq for event types it does not know", () => {
     const view = reduceRunEvents(logOf([...completedRun.slice(0, 9), { type: "RunCancelled", payload: { reason: "by user" } }]));
     expect(view).toMatchObject({ status: "cancelled", cancelReason: "by user" });

@@ -27,6 +27,24 @@ describe("timelineOf", () => {
     expect(open).toEqual(["run of wf", "step c1/a attempt 1", "worker session for c1/a", "model gpt-4o-mini (turn 1)"]);
   });
 
+  it("gives each section occurrence an entry with its duration and, when it failed, its cause", () => {
+    const entries = timelineOf(
+      logOf([
+        ...completedRun.slice(0, 7),
+        { type: "OccurrenceStarted", payload: { occurrenceId: "o1" } },
+        { type: "OccurrenceCompleted", payload: { occurrenceId: "o1", output: {} } },
+        { type: "OccurrenceQueued", payload: { occurrenceId: "o2", input: {}, trigger: { kind: "webhook" } } },
+        { type: "OccurrenceStarted", payload: { occurrenceId: "o2" } },
+        { type: "OccurrenceFailed", payload: { occurrenceId: "o2", causeCode: "step_failed", message: "boom", rearmed: true } },
+      ]),
+    ).filter((e) => e.kind === "section");
+    expect(entries.map((e) => [e.label, durationOf(e), e.outcome, e.detail])).toEqual([
+      ["occurrence o1", 100, "ok", null],
+      ["occurrence o2 queued", 0, "info", "trigger webhook"],
+      ["occurrence o2", 100, "failed", "step_failed: boom (the section goes on)"],
+    ]);
+  });
+
   it("shows retries, fixer sessions, failures with their cause, and unknown types such as sections", () => {
     const digest = `sha256:${"d".repeat(64)}` as const;
     const events = logOf([

@@ -1,3 +1,4 @@
+import { redactForDisplay } from "../redact.ts";
 import { applyRunEvent, emptyRunView } from "../run-view.ts";
 import { durationOf, timelineOf } from "../timeline.ts";
 import { getJson, readEventStream } from "./api.js";
@@ -32,6 +33,7 @@ export async function runPage(runId) {
     const { view } = page;
     renderSummary($("summary-list"), $("live-state"), page);
     renderResult($("result"), $("result-body"), view);
+    renderOccurrences($("occurrences"), $("occurrences-body"), view);
     if (page.version) updateDag($("dag"), view, page.selected);
     if (page.selected) {
       renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
@@ -112,6 +114,7 @@ function renderSummary(list, live, page) {
     item("Workflow", view.workflowId ?? run?.workflowId ?? "—"),
     item("Started", fmtTime(started)),
     item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),
+    view.occurrence ? item("Occurrence", `${view.occurrence} of ${view.occurrences.length}`) : null,
     item("Version", view.versionId ? h("a", { href: "#version" }, view.versionId) : "—"),
     item("Tokens", fmtTokens(view.usage)),
     item("Cost", fmtCost(view.usage)),
@@ -122,9 +125,11 @@ function renderSummary(list, live, page) {
       ? "Connection lost; reconnecting…"
       : ENDED.has(view.status)
         ? `Run ${view.status}.`
-        : page.connection === "live"
-          ? "Live: following the run as it executes."
-          : "Loading…";
+        : view.status === "waiting"
+          ? "Live: waiting for the section's next trigger."
+          : page.connection === "live"
+            ? "Live: following the run as it executes."
+            : "Loading…";
 }
 
 function renderResult(section, body, view) {
@@ -149,6 +154,54 @@ function renderResult(section, body, view) {
   } else {
     replace(body, h("p", { class: "cause", id: "run-cause" }, `Cancelled: ${view.cancelReason ?? "no reason given"}`));
   }
+}
+
+function renderOccurrences(section, body, view) {
+  section.hidden = view.occurrences.length === 0;
+  if (section.hidden) return;
+  replace(
+    body,
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["Occurrence", "Status", "Started", "Took", "Output or cause"].map((x) => h("th", { scope: "col" }, x)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          view.occurrences.map((o) =>
+            h(
+              "tr",
+              { "data-occurrence": o.id },
+              h("td", {}, o.id),
+              h("td", {}, h("span", { class: `badge status-${o.status}` }, o.status)),
+              h("td", {}, fmtTime(o.startedAt)),
+              h("td", {}, o.startedAt !== null && o.endedAt !== null ? fmtDuration(o.endedAt - o.startedAt) : "—"),
+              h(
+                "td",
+                {},
+                o.failure
+                  ? `${o.failure.causeCode}: ${o.failure.message}`
+                  : o.output === undefined
+                    ? "—"
+                    : h("code", {}, JSON.stringify(redactForDisplay(o.output, { maxString: 200 }))),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function renderTimeline(list, entries, view) {
