@@ -57,7 +57,7 @@ esac
  * refusing paths with empty, `.` or `..` segments, and gives `rw` trees to the sandbox user (`ro`
  * trees stay root's, so the user cannot write them).
  */
-export const HELPER_FS_SOURCE = `import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+export const HELPER_FS_SOURCE = `import { lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 const [command, ...args] = process.argv.slice(2);
 const safe = (p) => typeof p === "string" && p.length > 0 && !p.startsWith("/") && !p.includes("\\0") && p.split("/").every((s) => s !== "" && s !== "." && s !== "..");
@@ -89,7 +89,7 @@ if (command === "dump") {
   const spec = JSON.parse(readFileSync(args[0], "utf8"));
   const uid = Number(args[1]);
   const own = (path) => {
-    chownSync(path, uid, uid);
+    lchownSync(path, uid, uid);
     if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) own(join(path, name));
   };
   for (const tree of spec.trees) {

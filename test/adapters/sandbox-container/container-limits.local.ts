@@ -145,6 +145,20 @@ describe.skipIf(unavailable !== null)("ContainerSandbox limits and denials (loca
     expect(live.stdout.trim()).toBe("0");
   });
 
+  it("host writes run as the sandbox user: traversal out of scratch or onto the helper is refused", async () => {
+    const session = await box.openSession({
+      sessionId: "traverse",
+      skills: [],
+      memory: [{ path: "/mnt/memory/org", storeId: "org:acme", mode: "ro" }],
+    });
+    await expect(session.writeFile("../../../opt/little/little.sh", "echo pwned")).rejects.toThrow(/could not write/);
+    await expect(session.writeFile("/mnt/memory/org/x.md", "x")).rejects.toThrow(/could not write/);
+    await session.exec("ln -s /opt/little/little.sh helper.sh");
+    await expect(session.writeFile("helper.sh", "echo pwned")).rejects.toThrow(/could not write/);
+    expect(await session.readFile("/opt/little/stage")).toBeNull();
+    expect((await session.exec("id -u")).stdout.trim()).toBe("10001");
+  });
+
   it("bash: a symlink in scratch does not leak its target into the snapshot", async () => {
     const session = await box.openSession({ sessionId: "link", skills: [] });
     await session.exec("ln -s /etc/passwd passwd && ln -s /opt/little/stage stage && echo mine > own.txt");
