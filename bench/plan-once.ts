@@ -84,6 +84,7 @@ export const planOnce: Scenario = {
       ...figure("planner calls", (r) => r.plannerCalls, 0),
       ...figure("tokens (all model calls)", tokens, 0),
       ...figure("ms from trigger to end", (r) => r.engineMs, 0),
+      ...figure("events logged", (r) => r.eventCount, 0),
     ];
     return { repetitions: RUNS, rows, notes, raw: { pinning, unpinned, pinned } };
   },
