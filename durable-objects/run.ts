@@ -2,12 +2,26 @@ import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
 import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
-import { deriveRunState, type RunState } from "../src/engine/run-state.ts";
+import { type ApprovalProgress, deriveRunState, type RunState } from "../src/engine/run-state.ts";
 import type { Digest } from "../src/identity/digest.ts";
 import { decodeTagged } from "../src/identity/tagged-json.ts";
 import { isTerminalType, type RunEvent, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
 import type { RunPlacement } from "../src/ports/run-index.ts";
 import type { RunResult } from "../src/ports/world.ts";
+
+function approvalView(a: ApprovalProgress, now: number): ApprovalView {
+  const status = a.decision?.decision ?? (now >= a.expiresAt ? "expired" : "waiting_for_approval");
+  return {
+    approvalId: a.approvalId,
+    stepPath: a.stepPath,
+    tool: a.tool,
+    args: a.args,
+    argsHash: a.argsHash,
+    expiresAt: a.expiresAt,
+    status,
+    ...(a.decision?.reason ? { reason: a.decision.reason } : {}),
+  };
+}
 
 function occurrencesView(state: RunState): OccurrencesView {
   const all = state.occurrences;
@@ -51,6 +65,8 @@ export type RunView = RunResult & {
   input?: unknown;
   /** A section run's occurrences: counts, and the latest few with their outcome. */
   occurrences?: OccurrencesView;
+  /** Tool calls that asked for approval, pending ones as `waiting_for_approval`. */
+  approvals?: ApprovalView[];
 };
 
 export type OccurrencesView = {
@@ -65,6 +81,33 @@ export type OccurrencesView = {
 export type TriggerResult =
   | { ok: true; occurrenceId: string; created: boolean; view: RunView }
   | { ok: false; code: "run_not_found" | "run_ended"; message: string };
+
+/** An approval as the API shows it. */
+export type ApprovalView = {
+  approvalId: string;
+  stepPath: string;
+  tool: string;
+  args: unknown;
+  argsHash: string;
+  expiresAt: number;
+  status: "waiting_for_approval" | "approved" | "denied" | "expired";
+  reason?: string;
+};
+
+/** What deciding an approval answers. */
+export type DecisionResult =
+  | { ok: true; created: boolean; approval: ApprovalView }
+  | {
+      ok: false;
+      code:
+        | "run_not_found"
+        | "approval_not_found"
+        | "run_ended"
+        | "approval_args_mismatch"
+        | "approval_already_decided"
+        | "approval_expired";
+      message: string;
+    };
 
 /** How many occurrences a run view lists. */
 const LATEST_OCCURRENCES = 20;
@@ -147,6 +190,7 @@ export class RunObject extends DurableObject<Env> {
       createdAt: state.request ? state.requestedAt : null,
       ...(state.request ? { input: state.request.input } : {}),
       ...(events.some((e) => e.type === "OccurrenceStarted") ? { occurrences: occurrencesView(state) } : {}),
+      ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, Date.now())) } : {}),
     };
   }
 
@@ -232,6 +276,50 @@ export class RunObject extends DurableObject<Env> {
     await log.append([{ type: "OccurrenceQueued", payload: { occurrenceId, input: request.input, trigger: request.trigger } }]);
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, occurrenceId, created: true, view: await this.status() };
+  }
+
+  /**
+   * Decides an approval. The decision is bound to the hash of the arguments the approver saw: any
+   * other hash is refused and nothing is appended. Deciding again the same way is a no-op.
+   */
+  async decideApproval(request: {
+    approvalId: string;
+    decision: "approved" | "denied";
+    argsHash: string;
+    reason?: string;
+  }): Promise<DecisionResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    const log = this.eventLog(runId);
+    const state = deriveRunState(await log.all());
+    const asked = state.approvals.get(request.approvalId);
+    if (!asked) return { ok: false, code: "approval_not_found", message: `No approval "${request.approvalId}" in this run` };
+    const now = wire(this.env).clock.now();
+    if (asked.argsHash !== request.argsHash)
+      return {
+        ok: false,
+        code: "approval_args_mismatch",
+        message: `Approval ${request.approvalId} is for arguments ${asked.argsHash}, not ${request.argsHash}`,
+      };
+    if (asked.decision) {
+      if (asked.decision.decision === request.decision) return { ok: true, created: false, approval: approvalView(asked, now) };
+      return {
+        ok: false,
+        code: "approval_already_decided",
+        message: `Approval ${request.approvalId} was already ${asked.decision.decision}`,
+      };
+    }
+    if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status})` };
+    if (now >= asked.expiresAt) return { ok: false, code: "approval_expired", message: `Approval ${request.approvalId} expired` };
+    const decided = {
+      approvalId: request.approvalId,
+      decision: request.decision,
+      argsHash: asked.argsHash,
+      ...(request.reason ? { reason: request.reason } : {}),
+    };
+    await log.append([{ type: "ApprovalDecided", payload: decided }]);
+    await this.ctx.storage.setAlarm(Date.now());
+    return { ok: true, created: true, approval: approvalView({ ...asked, decision: decided }, now) };
   }
 
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */

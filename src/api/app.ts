@@ -9,6 +9,7 @@ import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 import { type ApiErrorBody, errorResponse } from "./errors.ts";
+import { approvalRoutes } from "./routes/approvals.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { definitionRoutes } from "./routes/definitions.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -87,6 +88,7 @@ app.route("/v1", definitionRoutes);
 app.route("/v1", lwirRoutes);
 app.route("/v1", tokenRoutes);
 app.route("/v1", triggerRoutes);
+app.route("/v1", approvalRoutes);
 app.route("/v1", webhookRoutes);
 // The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
 app.route("/", inspectorRoutes);

@@ -56,6 +56,7 @@ export const Run = z
     createdAt: z.number().nullable(),
     input: z.unknown().optional(),
     occurrences: Occurrences.optional().openapi({ description: "A section run's occurrences" }),
+    approvals: z.array(z.unknown()).optional().openapi({ description: "Tool calls that asked for approval" }),
     placement: z
       .object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() })
       .optional(),

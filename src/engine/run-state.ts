@@ -13,8 +13,15 @@ export type RunState = {
   readonly steps: ReadonlyMap<string, StepProgress>;
   readonly skipped: ReadonlySet<string>;
   readonly scheduled: ReadonlySet<string>;
+  /** Approvals requested by tool calls, by approval id, with their decision when made. */
+  readonly approvals: ReadonlyMap<string, ApprovalProgress>;
   /** A section's occurrences in arrival order (the first is the run's own input). */
   readonly occurrences: readonly OccurrenceProgress[];
+};
+
+/** One approval: what was asked, and the decision if one was made. */
+export type ApprovalProgress = RunEventPayloads["ApprovalRequested"] & {
+  readonly decision?: RunEventPayloads["ApprovalDecided"];
 };
 
 /** Where one occurrence of a section stands. */
@@ -54,6 +61,7 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
   const skipped = new Set<string>();
   const scheduled = new Set<string>();
   const occurrences = new Map<string, OccurrenceProgress>();
+  const approvals = new Map<string, ApprovalProgress>();
   const setOccurrence = (id: string, change: Partial<OccurrenceProgress>) => {
     const prior = occurrences.get(id);
     if (prior) occurrences.set(id, { ...prior, ...change });
@@ -65,6 +73,14 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
         requestedAt = event.at;
         occurrences.set("o1", { occurrenceId: "o1", input: event.payload.input, trigger: event.payload.trigger, status: "queued" });
         break;
+      case "ApprovalRequested":
+        approvals.set(event.payload.approvalId, event.payload);
+        break;
+      case "ApprovalDecided": {
+        const asked = approvals.get(event.payload.approvalId);
+        if (asked) approvals.set(event.payload.approvalId, { ...asked, decision: event.payload });
+        break;
+      }
       case "OccurrenceQueued":
         occurrences.set(event.payload.occurrenceId, { ...event.payload, status: "queued" });
         // Work is pending again: the section is no longer idle.
@@ -146,5 +162,6 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
     skipped,
     scheduled,
     occurrences: [...occurrences.values()],
+    approvals,
   };
 }

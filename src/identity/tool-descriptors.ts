@@ -14,6 +14,8 @@ export type ToolDescriptor = {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema: JsonSchema | null;
+  /** Present when the tool declares `needsApproval` (a function makes it conditional on the input). */
+  readonly approval?: "always" | "conditional";
   readonly descriptorHash: Digest;
 };
 
@@ -38,5 +40,9 @@ export async function describeTool(id: string, t: ToolDefinition): Promise<ToolD
   const outputSchema =
     t.outputSchema === undefined ? null : (await normalizeSchema(t.outputSchema, "output", `tool ${id}.outputSchema`)).schema;
   const description = t.description ?? "";
-  return { id, description, inputSchema, outputSchema, descriptorHash: digestJson({ id, description, inputSchema, outputSchema }) };
+  // Only when declared, so tools without approvals keep the descriptor hash they always had.
+  const approval: ToolDescriptor["approval"] =
+    typeof t.needsApproval === "function" ? "conditional" : t.needsApproval === true ? "always" : undefined;
+  const hashed = { id, description, inputSchema, outputSchema, ...(approval ? { approval } : {}) };
+  return { ...hashed, descriptorHash: digestJson(hashed) };
 }

@@ -108,6 +108,9 @@ export type RunEventPayloads = {
     summary?: string;
     decision: "accept" | "replan";
   };
+  /** A tool call that needs approval waits for a decision bound to the hash of its arguments. */
+  ApprovalRequested: { approvalId: string; stepPath: string; tool: string; args: unknown; argsHash: Digest; expiresAt: number };
+  ApprovalDecided: { approvalId: string; decision: "approved" | "denied"; argsHash: Digest; reason?: string };
   /** A trigger addressed to a section run: its payload is the occurrence's input. */
   OccurrenceQueued: { occurrenceId: string; input: unknown; trigger: RunTrigger };
   OccurrenceStarted: { occurrenceId: string };

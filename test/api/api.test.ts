@@ -341,6 +341,8 @@ describe("OpenAPI", () => {
         "/v1/hooks/{workflowId}",
         "/v1/hooks/{workflowId}/runs/{runId}",
         "/v1/runs/{runId}/triggers",
+        "/v1/runs/{runId}/approvals",
+        "/v1/runs/{runId}/approvals/{approvalId}",
         "/v1/lwir/runs",
         "/v1/lwir/validate",
         "/v1/runs",

@@ -1,4 +1,4 @@
-import type { RunObject, RunView, StartRunRequest, TriggerResult } from "../../../durable-objects/run.ts";
+import type { DecisionResult, RunObject, RunView, StartRunRequest, TriggerResult } from "../../../durable-objects/run.ts";
 import type { RunEvent, RunTrigger } from "../../ports/run-events.ts";
 import type { RunPlacement } from "../../ports/run-index.ts";
 
@@ -13,6 +13,12 @@ export type RunClient = {
   stream(after: number): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
   trigger(request: { input: unknown; trigger: RunTrigger }): Promise<TriggerResult>;
+  decideApproval(request: {
+    approvalId: string;
+    decision: "approved" | "denied";
+    argsHash: string;
+    reason?: string;
+  }): Promise<DecisionResult>;
   waitForEnd(timeoutMs: number): Promise<RunView>;
 };
 
@@ -67,5 +73,6 @@ export function runClient(
     cancel: (reason) => stub.cancel(reason),
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
     trigger: (request) => stub.trigger(request),
+    decideApproval: (request) => stub.decideApproval(request),
   };
 }

@@ -4,6 +4,7 @@ import type { ToolCallStep } from "../../lwir/types.ts";
 import { validateJson } from "../../schema/validate-json.ts";
 import { RunFailure } from "../run-failure.ts";
 import { StepAttemptError } from "../step-failure.ts";
+import { awaitApproval } from "./approval-gate.ts";
 import type { StepAttempt } from "./step-context.ts";
 
 /**
@@ -39,6 +40,7 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
       false,
     );
   if (typeof live.execute !== "function") throw new StepAttemptError("tool_not_executable", `Tool "${id}" has no execute function`, false);
+  await awaitApproval(step, a, live, input);
   const idempotencyKey = `${a.ctx.runId}:${a.stepPath}:a${a.attempt}`;
   let output: unknown;
   try {

@@ -1,0 +1,147 @@
+import { openai } from "@ai-sdk/openai";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
+import { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
+import { digestJson } from "../../src/identity/digest.ts";
+import { describeTool } from "../../src/identity/tool-descriptors.ts";
+import { LWIR_API_VERSION, LWIR_KIND } from "../../src/lwir/types.ts";
+import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
+import { model } from "../../src/sdk/model.ts";
+import { tool } from "../../src/sdk/tool.ts";
+import { overrideWiring } from "../../src/wiring.ts";
+import { runStub } from "../support/drive.ts";
+import { call, runEvents } from "./support/api-call.ts";
+
+/** Refunds actually made, by order id: the side effect approvals guard. */
+const refunds = new Map<string, number>();
+
+const refundTool = tool({
+  description: "Refund an order (a person must approve each refund)",
+  inputSchema: z.object({ orderId: z.string(), amount: z.number() }),
+  outputSchema: z.object({ refunded: z.number() }),
+  needsApproval: true,
+  execute: async ({ orderId, amount }: { orderId: string; amount: number }) => {
+    refunds.set(orderId, (refunds.get(orderId) ?? 0) + amount);
+    return { refunded: amount };
+  },
+});
+
+const refundWorkflow: RegisteredWorkflow = {
+  definition: defineWorkflow({
+    id: "approve.refund",
+    description: "Refund an order after approval.",
+    input: z.object({ orderId: z.string(), amount: z.number() }),
+    output: z.object({ refunded: z.number() }),
+    models: [model(openai("gpt-4o-mini"), { description: "Unused." })],
+    planner: { model: openai("gpt-5"), system: "Plan a refund." },
+    tools: { refund: refundTool },
+  }),
+  tools: {},
+};
+
+async function refundLwir(timeoutMs?: number) {
+  const caps = await snapshotDefinition(refundWorkflow.definition);
+  return {
+    apiVersion: LWIR_API_VERSION,
+    kind: LWIR_KIND,
+    metadata: { name: "approve.refund", version: "0.1.0", description: "refund" },
+    input: { schema: caps.inputSchema },
+    output: { schema: caps.outputSchema },
+    permissions: { models: [], tools: ["refund"], secrets: [], network: [] },
+    steps: [
+      {
+        id: "refund",
+        uses: "tool.call",
+        needs: [],
+        with: { tool: "refund", input: { orderId: "{{ input.orderId }}", amount: "{{ input.amount }}" } },
+        output: caps.requestedOutput,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      },
+    ],
+  };
+}
+
+beforeEach(() =>
+  overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), workflows: catalogOf([refundWorkflow]) }),
+);
+afterEach(() => overrideWiring({}));
+
+type Approval = { approvalId: string; args: unknown; argsHash: string; status: string; tool: string };
+
+async function startWaiting(orderId: string, timeoutMs?: number): Promise<{ runId: string; approval: Approval }> {
+  const r = await call("POST", "/v1/lwir/runs", { body: { lwir: await refundLwir(timeoutMs), input: { orderId, amount: 40 } } });
+  const runId = (r.json.run as { runId: string }).runId;
+  for (let i = 0; i < 50; i++) {
+    const list = await call("GET", `/v1/runs/${runId}/approvals`);
+    const [approval] = list.json.approvals as Approval[];
+    if (approval) return { runId, approval };
+    await runStub(runId, "dev").waitForEnd(100);
+  }
+  throw new Error("no approval was requested");
+}
+
+const decide = (runId: string, approvalId: string, decision: "approve" | "deny", argsHash: string) =>
+  call("POST", `/v1/runs/${runId}/approvals/${approvalId}`, { body: { decision, argsHash } });
+
+describe("tool approvals", () => {
+  it("pauses the call as waiting_for_approval, refuses a decision for other arguments, runs once when approved", async () => {
+    const orderId = `ord-${crypto.randomUUID().slice(0, 6)}`;
+    const { runId, approval } = await startWaiting(orderId);
+    expect(approval).toMatchObject({ tool: "refund", status: "waiting_for_approval", args: { orderId, amount: 40 } });
+    expect(approval.argsHash).toBe(digestJson({ orderId, amount: 40 }));
+    expect((await call("GET", `/v1/runs/${runId}`)).json.run).toMatchObject({ status: "running" });
+    expect(refunds.get(orderId)).toBeUndefined();
+
+    const other = await decide(runId, approval.approvalId, "approve", digestJson({ orderId, amount: 4000 }));
+    expect(other.status).toBe(409);
+    expect(other.json.error?.code).toBe("approval_args_mismatch");
+    expect((await runEvents(runId)).some((e) => e.type === "ApprovalDecided")).toBe(false);
+
+    const approved = await decide(runId, approval.approvalId, "approve", approval.argsHash);
+    expect(approved.status).toBe(200);
+    expect(approved.json).toMatchObject({ created: true, approval: { status: "approved" } });
+    const ended = await runStub(runId, "dev").waitForEnd(10_000);
+    expect(ended).toMatchObject({ status: "completed", output: { refunded: 40 } });
+    expect(refunds.get(orderId)).toBe(40);
+    const again = await decide(runId, approval.approvalId, "approve", approval.argsHash);
+    expect(again.json).toMatchObject({ created: false });
+    const flip = await decide(runId, approval.approvalId, "deny", approval.argsHash);
+    expect(flip.json.error?.code).toBe("approval_already_decided");
+    expect(refunds.get(orderId)).toBe(40);
+  });
+
+  it("a denial fails the step without calling the tool", async () => {
+    const orderId = `ord-${crypto.randomUUID().slice(0, 6)}`;
+    const { runId, approval } = await startWaiting(orderId);
+    expect((await decide(runId, approval.approvalId, "deny", approval.argsHash)).status).toBe(200);
+    const ended = await runStub(runId, "dev").waitForEnd(10_000);
+    expect(ended.status).toBe("failed");
+    expect(ended.cause).toMatchObject({ code: "step_failed", details: { code: "approval_denied" } });
+    expect(refunds.get(orderId)).toBeUndefined();
+  });
+
+  it("a timeout fails the step; a decision after it is refused", async () => {
+    const orderId = `ord-${crypto.randomUUID().slice(0, 6)}`;
+    const { runId, approval } = await startWaiting(orderId, 300);
+    const ended = await runStub(runId, "dev").waitForEnd(10_000);
+    expect(ended.status).toBe("failed");
+    expect(ended.cause).toMatchObject({ code: "step_failed", details: { code: "step_timeout" } });
+    const late = await decide(runId, approval.approvalId, "approve", approval.argsHash);
+    expect(late.status).toBe(409);
+    expect(refunds.get(orderId)).toBeUndefined();
+    expect(
+      (await call("POST", `/v1/runs/${runId}/approvals/apr_nope`, { body: { decision: "approve", argsHash: approval.argsHash } })).status,
+    ).toBe(404);
+  });
+
+  it("needsApproval is part of the tool's descriptor hash (a changed approval rule is drift)", async () => {
+    const { needsApproval: _drop, ...unguarded } = refundTool;
+    const guarded = await describeTool("refund", refundTool);
+    const plain = await describeTool("refund", unguarded as typeof refundTool);
+    expect(guarded.approval).toBe("always");
+    expect(plain.approval).toBeUndefined();
+    expect(guarded.descriptorHash).not.toBe(plain.descriptorHash);
+  });
+});
