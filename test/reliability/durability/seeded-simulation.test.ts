@@ -99,7 +99,7 @@ describe("seeded simulation (item 4), in memory", () => {
       else if (last?.type === "RunCancelled") figure.ended.cancelled += 1;
       else {
         figure.ended.failed += 1;
-        const cause = String((last?.payload as { causeCode?: string }).causeCode);
+        const cause = String((last?.payload as { causeCode?: string } | undefined)?.causeCode);
         figure.failureCauses[cause] = (figure.failureCauses[cause] ?? 0) + 1;
       }
     }
