@@ -1,4 +1,5 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
 import type { ApiEnv } from "../api/api-env.ts";
@@ -9,6 +10,8 @@ import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
 import { ASSET_PATHS, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
 import { INSPECTOR_CSS } from "./styles.ts";
 
+/** The largest login form accepted. */
+const LOGIN_MAX_BYTES = 8 * 1024;
 /** How long a login lasts. */
 const SESSION_SECONDS = 12 * 60 * 60;
 
@@ -43,6 +46,11 @@ inspectorRoutes.get(ASSET_PATHS.style, asset(INSPECTOR_CSS, "text/css; charset=u
 
 inspectorRoutes.get("/login", (c) => html(c, loginPage(safeNext(c.req.query("next")), null)));
 
+// A token and a path: anything bigger is not a login.
+inspectorRoutes.post(
+  "/login",
+  bodyLimit({ maxSize: LOGIN_MAX_BYTES, onError: (c) => html(c, loginPage("/runs", "That form is too large."), 413) }),
+);
 inspectorRoutes.post("/login", async (c) => {
   // A login form posted from another site would sign the visitor in as someone else.
   const site = c.req.header("sec-fetch-site");
@@ -93,7 +101,7 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
   return html(c, runPage(c.var.tenant, runId));
 });
 
-function html(c: Context, body: string, status: 200 | 401 | 403 | 404 = 200): Response {
+function html(c: Context, body: string, status: 200 | 401 | 403 | 404 | 413 = 200): Response {
   return c.html(body, status, {
     "content-security-policy": CSP,
     "cache-control": "no-store",

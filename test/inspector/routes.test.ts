@@ -70,6 +70,12 @@ describe("inspector pages", () => {
     expect(out.headers.get("set-cookie")).toMatch(/little_session=;.*Max-Age=0/);
   });
 
+  it("refuse a login form larger than a token and a path", async () => {
+    const res = await login("x".repeat(9_000));
+    expect(res.status).toBe(413);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
   it("refuse a login form posted from another site", async () => {
     const res = await login(DEV, "/runs", { "sec-fetch-site": "cross-site" });
     expect(res.status).toBe(403);

@@ -1,3 +1,5 @@
+import { splitSse } from "../sse.ts";
+
 // The page's calls to the /v1 API. The session cookie authenticates them (same origin, sent by
 // the browser); a 401 means the session is gone, so the page goes back to the login form.
 
@@ -44,19 +46,8 @@ export async function readEventStream(runId, after, onEvents, signal) {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += value.replaceAll("\r\n", "\n");
-    const batch = [];
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      const data = block
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).replace(/^ /, ""));
-      if (data.length > 0) batch.push(JSON.parse(data.join("\n")));
-    }
-    if (batch.length > 0) onEvents(batch);
+    const { data, rest } = splitSse(buffer + value);
+    buffer = rest;
+    if (data.length > 0) onEvents(data.map((d) => JSON.parse(d)));
   }
 }

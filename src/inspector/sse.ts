@@ -1,0 +1,30 @@
+/**
+ * Server-Sent Events framing, for the page's reader of a run's event stream: messages end with a
+ * blank line; `data:` lines carry the JSON (joined with newlines when there are several);
+ * comments (`:`), `retry:`, `id:` and `event:` lines are not needed (the event carries its seq and
+ * type). Pure, so the framing is tested without a browser.
+ */
+
+/**
+ * Splits what has arrived so far into complete messages' data and the unfinished rest.
+ *
+ * @example
+ * splitSse("data: {\"seq\":1}\n\ndata: {\"se") // { data: ['{"seq":1}'], rest: 'data: {"se' }
+ */
+export function splitSse(buffer: string): { data: string[]; rest: string } {
+  const text = buffer.replaceAll("\r\n", "\n");
+  const data: string[] = [];
+  let rest = text;
+  let end = rest.indexOf("\n\n");
+  while (end >= 0) {
+    const lines = rest
+      .slice(0, end)
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).replace(/^ /, ""));
+    if (lines.length > 0) data.push(lines.join("\n"));
+    rest = rest.slice(end + 2);
+    end = rest.indexOf("\n\n");
+  }
+  return { data, rest };
+}
