@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -68,6 +68,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
   try {
     await mkdir(stateDir);
     await snapshot(projectDir);
+    if (config !== "wrangler.toml") await warnOnConfigDrift(projectDir);
     const m0 = performance.now();
     await execFileText(
       process.execPath,
@@ -131,6 +132,31 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     await rm(tempDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Warns when bench/wrangler.bench.toml no longer mirrors wrangler.toml (it is wrangler.toml with
+ * main, name and paths rewritten, then the bench-only bindings after a marker line).
+ */
+export async function warnOnConfigDrift(dir: string): Promise<void> {
+  const strip = (text: string) =>
+    text
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+      .map((line) =>
+        line
+          .replace(/^name = .*/, "name = …")
+          .replace(/^main = .*/, "main = …")
+          .replace(/"\.\.\//g, '"./')
+          .replace(/"\.\/migrations"/, '"migrations"'),
+      );
+  const production = strip(await readFile(join(dir, "wrangler.toml"), "utf8"));
+  const bench = strip((await readFile(join(dir, "bench/wrangler.bench.toml"), "utf8")).split("# ---- bench only")[0] ?? "");
+  const differing = production.findIndex((line, i) => line !== bench[i]);
+  if (differing >= 0 || bench.length !== production.length)
+    console.warn(
+      `warning: bench/wrangler.bench.toml no longer mirrors wrangler.toml (first difference: ${JSON.stringify(production[differing] ?? bench[production.length])}); the bench Worker may be configured differently from the one deployed`,
+    );
 }
 
 /** The committed sources, bench/ from disk, node_modules linked. */

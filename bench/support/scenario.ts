@@ -88,7 +88,8 @@ export async function runScenarios(scenarios: readonly Scenario[], options: { re
       }
     }
   } finally {
-    if (shared.dev) await (await shared.dev).dispose();
+    // A dev that never started has nothing to stop (its start error was reported per scenario).
+    if (shared.dev) await shared.dev.then((d) => d.dispose()).catch(() => undefined);
   }
   const rendered = await renderBenchmarks();
   console.log(`\nBENCHMARKS.md: ${rendered.length > 0 ? `tables refreshed for ${rendered.join(", ")}` : "no markers found"}`);

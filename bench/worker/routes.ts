@@ -67,7 +67,8 @@ benchRoutes.post("/bench/run", async (c) => {
     c.executionCtx,
   );
   const started = (await res.json()) as { run?: { runId: string }; error?: unknown };
-  if (!started.run) return c.json({ error: started.error ?? { code: "start_failed", message: `HTTP ${res.status}` } }, 500);
+  // The run did not start: pass the API's own answer on (a 4xx with its code), never a 500.
+  if (!started.run) return c.json({ error: started.error ?? { code: "bench_start_failed", message: `HTTP ${res.status}` } }, 502);
   const ackMs = Date.now() - t0;
   const runId = started.run.runId;
   const client = runClient(c.env.RUNS, TENANT, runId);
@@ -142,7 +143,7 @@ benchRoutes.post("/bench/peer", async (c) => {
       return c.json({ steps, createdMs, firstLineMs: out.startedAt - t0, engineMs: out.endedAt - t0, wallMs: Date.now() - t0 });
     }
     if (status.status === "errored" || status.status === "terminated" || Date.now() - t0 > RUN_TIMEOUT_MS)
-      return c.json({ error: { code: "peer_failed", message: `peer instance ${instance.id} is ${status.status}` } }, 500);
+      return c.json({ error: { code: "bench_peer_failed", message: `peer instance ${instance.id} is ${status.status}` } }, 502);
   }
 });
 
