@@ -334,3 +334,31 @@ describe("a failed run", () => {
     await page.close();
   });
 });
+
+// Last: it restarts wrangler dev.
+describe("a broken stream", () => {
+  it("reconnects after the Worker is killed and restarted mid-run, and follows the run to its end without reloading", async () => {
+    const page = await context.newPage();
+    let navigations = 0;
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
+    const r = await api.call("POST", `/v1/workflows/${SEED_WORKFLOW}/runs`, { body: { input: { ...INPUT, ticketId: "T-broken" } } });
+    expect(r.status, r.text).toBe(202);
+    const runId = runOf(r).runId;
+    await openRun(runId, page);
+    await page.waitForSelector("#live-state:has-text('Live')");
+    await dev.kill9();
+    await page.waitForSelector("#live-state:has-text('reconnecting')", { timeout: 20_000 });
+    await dev.restart();
+    await page.waitForSelector("#run-status[data-status=completed]", { timeout: 60_000 });
+    expect(navigations).toBe(1);
+    // Every event once: the page resumed after the last seq it had.
+    const log = await api.events(runId);
+    const shown = await page.$$eval("#summary-list div", (items) => items.map((i) => i.textContent ?? ""));
+    expect(shown).toContain(`Events${log.length}`);
+    expect(await page.locator("#dag g.node[data-status=succeeded]").count()).toBeGreaterThan(0);
+    await screenshot(page, "reconnected-run");
+    await page.close();
+  });
+});

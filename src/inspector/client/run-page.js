@@ -98,6 +98,8 @@ export async function runPage(runId) {
     page.connection = "reconnecting";
     queueRender();
     await new Promise((done) => setTimeout(done, RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)]));
+    // Refresh the run's record too (like any client reading it, this also wakes its object).
+    page.run = (await getJson(`/v1/runs/${encodeURIComponent(runId)}`).catch(() => null))?.run ?? page.run;
   }
   page.connection = "ended";
   render();
