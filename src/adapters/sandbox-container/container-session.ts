@@ -110,15 +110,23 @@ export class ContainerSession implements SandboxSession {
   }
 
   private layOut(): Promise<void> {
-    this.laidOut ??= this.buildTrees().then(async (trees) => {
-      const spec = await this.shell.stage(JSON.stringify({ trees }));
-      const r = await this.shell.run("load", [spec]);
-      if (r.exitCode !== 0) throw new ContainerSandboxError(`could not lay out the session in the container: ${r.stderr.trim()}`);
-    });
-    // A failed layout is tried again by the next call, not remembered.
-    this.laidOut.catch(() => {
-      this.laidOut = null;
-    });
+    if (!this.laidOut) {
+      const laying = (async () => {
+        const trees = await this.buildTrees();
+        const load = async () => this.shell.run("load", [await this.shell.stage(JSON.stringify({ trees }))]);
+        // The helper may be gone before the first call noticed: run() installs it again, once.
+        const r = await load().catch((error: unknown) => {
+          if (error instanceof ContainerRestarted) return load();
+          throw error;
+        });
+        if (r.exitCode !== 0) throw new ContainerSandboxError(`could not lay out the session in the container: ${r.stderr.trim()}`);
+      })();
+      this.laidOut = laying;
+      // A failed layout is tried again by the next call, not remembered.
+      laying.catch(() => {
+        if (this.laidOut === laying) this.laidOut = null;
+      });
+    }
     return this.laidOut;
   }
 

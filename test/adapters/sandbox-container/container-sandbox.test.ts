@@ -2,6 +2,7 @@ import { Bash } from "just-bash";
 import { describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../../src/adapters/memory/memory-memory-store.ts";
 import { CODE_INPUT, CODE_RUNNER } from "../../../src/adapters/sandbox-container/code-runner-source.ts";
+import { HELPER_SH } from "../../../src/adapters/sandbox-container/container-layout.ts";
 import { ContainerSandbox, sandboxId } from "../../../src/adapters/sandbox-container/container-sandbox.ts";
 import { shellQuote } from "../../../src/adapters/sandbox-container/shell-quote.ts";
 import { digestText } from "../../../src/identity/digest.ts";
@@ -180,6 +181,12 @@ describe("ContainerSandbox after a container restart (fresh disk)", () => {
     await container("session\nr1").restart();
     const r = await session.exec("ls && cat /mnt/memory/workflow/l.md");
     expect(r).toEqual({ exitCode: 0, stdout: "kept.txt\nold.txt\nlesson\n", stderr: "" });
+    // A new session on the restarted container notices it while laying out.
+    await container("session\nr1").restart();
+    const reopened = await sandbox.openSession({ sessionId: "r1", skills: [], scratch: { "again.txt": "x" } });
+    expect((await reopened.exec("ls")).stdout).toBe("again.txt\n");
+    // Installed three times: first use, after the restart seen by exec, after the one seen by layout.
+    expect(container("session\nr1").writes.filter((path) => path === HELPER_SH)).toHaveLength(3);
     await sandbox.runCode(request()); // opens the code container
     await container("code").restart();
     container("code").onCode = () => answer(0, { ok: true, output: 1, logs: [] });
