@@ -3,7 +3,9 @@
  * an LWIR run (tool.call steps on a tool that returns at once; `POST /v1/lwir/runs`, no planner)
  * and as a WorkflowEntrypoint of `step.do` calls, in the same `wrangler dev`, each timed inside
  * the process from the trigger to its last step. Per step = (T(100) − T(1)) / 99, so the fixed
- * cost of starting a run is not spread over the steps; T(100) / 100 is shown too.
+ * cost of starting a run is not spread over the steps; T(100) / 100 is shown too. The engine
+ * alone (`driveRun` in a bench object) with the real log adapter and with a log that never syncs
+ * splits a step into the syncs and the rest.
  */
 import type { BenchRun } from "./support/bench-client.ts";
 import type { Row } from "./support/results.ts";
@@ -12,6 +14,7 @@ import { cell, summarize, times } from "./support/stats.ts";
 
 const STEPS = 100;
 type PeerRun = { engineMs: number; createdMs: number; firstLineMs: number; wallMs: number };
+type Drive = { ms: number; status: string; events: number };
 
 export const stepOverhead: Scenario = {
   id: "step-overhead",
@@ -24,17 +27,37 @@ export const stepOverhead: Scenario = {
       return r;
     };
     const peer = (steps: number) => api.ok<PeerRun>("POST", "/bench/peer", { steps });
+    // The engine alone in a bench object, with the real adapter or with no syncs at all.
+    const drive = async (n: number, log: "synced" | "unsynced") => {
+      const r = await api.ok<Drive>("POST", "/bench/drive", { shape: { kind: "noop-chain", n }, input: {}, log });
+      if (r.status !== "completed") throw new Error(`driven no-op chain (${log}) ended ${r.status}`);
+      return r;
+    };
     // One untimed round of each, so neither side pays for first-use compilation in the figures.
     await ours(2);
     await peer(2);
-    const raw = { ours100: [] as BenchRun[], ours1: [] as BenchRun[], peer100: [] as PeerRun[], peer1: [] as PeerRun[] };
+    await drive(2, "unsynced");
+    const raw = {
+      ours100: [] as BenchRun[],
+      ours1: [] as BenchRun[],
+      peer100: [] as PeerRun[],
+      peer1: [] as PeerRun[],
+      synced100: [] as Drive[],
+      synced1: [] as Drive[],
+      unsynced100: [] as Drive[],
+      unsynced1: [] as Drive[],
+    };
     for (let i = 0; i < ctx.reps; i++) {
       raw.ours100.push(await ours(STEPS));
       raw.ours1.push(await ours(1));
       raw.peer100.push(await peer(STEPS));
       raw.peer1.push(await peer(1));
+      raw.synced100.push(await drive(STEPS, "synced"));
+      raw.synced1.push(await drive(1, "synced"));
+      raw.unsynced100.push(await drive(STEPS, "unsynced"));
+      raw.unsynced1.push(await drive(1, "unsynced"));
       ctx.log(
-        `rep ${i + 1}: ours ${raw.ours100.at(-1)?.engineMs} ms / ${STEPS} steps, ${raw.ours1.at(-1)?.engineMs} ms / 1; Workflows ${raw.peer100.at(-1)?.engineMs} ms / ${STEPS}, ${raw.peer1.at(-1)?.engineMs} ms / 1`,
+        `rep ${i + 1}: ours ${raw.ours100.at(-1)?.engineMs} ms / ${STEPS} steps, ${raw.ours1.at(-1)?.engineMs} ms / 1; Workflows ${raw.peer100.at(-1)?.engineMs} ms / ${STEPS}, ${raw.peer1.at(-1)?.engineMs} ms / 1; engine alone ${raw.synced100.at(-1)?.ms.toFixed(0)} ms synced, ${raw.unsynced100.at(-1)?.ms.toFixed(0)} ms unsynced / ${STEPS}`,
       );
     }
     // Pairs within one repetition share the machine's state at that moment.
@@ -43,6 +66,9 @@ export const stepOverhead: Scenario = {
     const peerStep = raw.peer100.map((r, i) => perStep(r.engineMs, raw.peer1[i]?.engineMs ?? 0));
     const ratios = oursStep.map((o, i) => o / (peerStep[i] ?? Number.NaN));
     const ratio = summarize(ratios);
+    const syncedStep = raw.synced100.map((r, i) => perStep(r.ms, raw.synced1[i]?.ms ?? 0));
+    const unsyncedStep = raw.unsynced100.map((r, i) => perStep(r.ms, raw.unsynced1[i]?.ms ?? 0));
+    const syncShare = summarize(syncedStep.map((s, i) => (s - (unsyncedStep[i] ?? Number.NaN)) / s));
     const eventsPerStep = summarize(raw.ours100.map((r, i) => (r.eventCount - (raw.ours1[i]?.eventCount ?? 0)) / (STEPS - 1)));
     const rows: Row[] = [
       {
@@ -70,6 +96,18 @@ export const stepOverhead: Scenario = {
         peer: cell(summarize(raw.peer1.map((r) => r.engineMs)), 0),
       },
       { figure: "events logged per step", ours: cell(eventsPerStep, 1) },
+      {
+        figure: "engine alone (`driveRun` in a bench object), real adapter: ms per step",
+        ours: cell(summarize(syncedStep), 2),
+      },
+      {
+        figure: "engine alone, log without syncs (not durable: the floor under syncing only before side effects): ms per step",
+        ours: cell(summarize(unsyncedStep), 2),
+      },
+      {
+        figure: "share of a step spent waiting for syncs (engine alone)",
+        ours: `${(syncShare.median * 100).toFixed(0)}% (${(syncShare.min * 100).toFixed(0)}–${(syncShare.max * 100).toFixed(0)}%)`,
+      },
     ];
     return { repetitions: ctx.reps, rows, notes: [], raw };
   },

@@ -10,11 +10,14 @@
  */
 import { RunObject } from "../../durable-objects/run.ts";
 import { DurableObjectEventLog } from "../../src/adapters/do-sqlite/do-event-log.ts";
+import { driveRun } from "../../src/engine/drive-run.ts";
 import { canonicalJson } from "../../src/identity/canonical-json.ts";
 import { systemClock } from "../../src/ports/clock.ts";
+import type { EventLog } from "../../src/ports/event-log.ts";
 import { isTerminalType, type NewRunEvent, type RunEvent } from "../../src/ports/run-events.ts";
+import { wire } from "../../src/wiring.ts";
 import { modelCalls } from "./counting-models.ts";
-import { GroupCommitLog } from "./group-commit-log.ts";
+import { SketchEventLog } from "./sketch-event-log.ts";
 
 export type ReplayResult = {
   /** Time of the alarm that replayed the log and appended the terminal event, inside the object. */
@@ -25,6 +28,8 @@ export type ReplayResult = {
   eventsLoaded: number;
   eventsAfter: number;
 };
+
+export type DriveResult = { ms: number; status: string; events: number };
 
 export type AppendResult = { events: number; batch: number; writers: number; ms: number };
 
@@ -62,7 +67,7 @@ export class BenchRunObject extends RunObject {
    */
   async appendThroughput(count: number, batch: number, writers = 1, groupCommit = false): Promise<AppendResult> {
     const log = groupCommit
-      ? new GroupCommitLog(this.ctx.storage, "run_bench_append")
+      ? new SketchEventLog(this.ctx.storage, "run_bench_append", "group")
       : new DurableObjectEventLog(this.ctx.storage, "run_bench_append", systemClock);
     let next = 0;
     const started = performance.now();
@@ -78,6 +83,29 @@ export class BenchRunObject extends RunObject {
       }),
     );
     return { events: count, batch, writers, ms: performance.now() - started };
+  }
+
+  /**
+   * Drives a run of `lwir` with the engine alone (`driveRun`, the same ports as the run object's
+   * alarm) in one slice, its log either the real adapter (`synced`) or the no-sync sketch: the
+   * difference per step is what the syncs cost.
+   */
+  async driveWith(runId: string, workflowId: string, lwir: unknown, input: unknown, log: "synced" | "unsynced"): Promise<DriveResult> {
+    const events: EventLog =
+      log === "synced"
+        ? new DurableObjectEventLog(this.ctx.storage, runId, systemClock)
+        : new SketchEventLog(this.ctx.storage, runId, "none");
+    await events.append([{ type: "RunRequested", payload: { workflowId, input, trigger: { kind: "lwir" }, tenant: "dev", lwir } }]);
+    const started = performance.now();
+    const result = await driveRun({
+      ...wire(this.env),
+      runId,
+      log: events,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sliceMs: 600_000,
+    });
+    const ms = performance.now() - started;
+    return { ms, status: result.status, events: (await events.all()).length };
   }
 
   /**

@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
 import { app } from "../../src/api/app.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
-import type { AppendResult, BenchRunObject, ReplayResult } from "./bench-run-object.ts";
+import type { AppendResult, BenchRunObject, DriveResult, ReplayResult } from "./bench-run-object.ts";
 import { benchLwir, type LwirShape } from "./bench-workflows.ts";
 import { modelCalls } from "./counting-models.ts";
 import type { PeerChainOutput, PeerChainParams } from "./peer-chain.ts";
@@ -195,6 +195,17 @@ benchRoutes.post("/bench/append", async (c) => {
   const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`append:${crypto.randomUUID()}`)) as unknown as AppendDoors;
   if (floor) return c.json(await stub.insertFloor(count, floor === "sync"));
   return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1, groupCommit === true));
+});
+
+/** One run of `shape` driven by the engine alone in a fresh bench object, with or without syncs. */
+benchRoutes.post("/bench/drive", async (c) => {
+  const { shape, input, log } = await c.req.json<{ shape: LwirShape; input: unknown; log: "synced" | "unsynced" }>();
+  const { workflowId, lwir } = await benchLwir(shape);
+  const runId = `run_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+  const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`drive:${runId}`)) as unknown as {
+    driveWith(runId: string, workflowId: string, lwir: unknown, input: unknown, log: "synced" | "unsynced"): Promise<DriveResult>;
+  };
+  return c.json(await stub.driveWith(runId, workflowId, lwir, input, log));
 });
 
 /** Model calls made in this isolate so far, by role, with their tokens. */
