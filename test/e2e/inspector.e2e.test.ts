@@ -238,6 +238,17 @@ describe("a completed run", () => {
     const timeline = await page.$$eval("#timeline li", (items) => items.map((li) => li.getAttribute("data-kind")));
     expect(timeline).toEqual(expect.arrayContaining(["compile", "model", "step", "run"]));
 
+    // Nodes come in reading order, layer by layer, which is the Tab order.
+    expect(await page.$$eval("#dag g.node", (nodes) => nodes.map((n) => n.getAttribute("data-step")))).toEqual([
+      "extract",
+      "check",
+      "classify",
+      "report",
+    ]);
+    await page.focus('#dag g.node[data-step="extract"]');
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.getAttribute('data-step')")).toBe("check");
+
     // Keyboard: Tab reaches a node, Enter opens its details.
     const modelStep = lwir.steps.find((s) => s.uses === "ai.generate") as LwirStep;
     await page.focus(`#dag g.node[data-step="${modelStep.id}"]`);

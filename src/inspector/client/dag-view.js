@@ -40,7 +40,8 @@ export function drawDag(svg, layout, onSelect) {
     layout.edges.map((e) => s("path", { class: "edge", d: e.path, "data-from": e.from, "data-to": e.to, "marker-end": "url(#arrow)" })),
   );
   const nodes = s("g", { class: "nodes" });
-  for (const node of layout.nodes) {
+  // In reading order (layer by layer, top to bottom), which is also the Tab order.
+  for (const node of [...layout.nodes].sort((a, b) => a.layer - b.layer || a.order - b.order)) {
     const g = s("g", {
       class: "node status-pending",
       "data-step": node.id,

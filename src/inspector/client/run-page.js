@@ -10,6 +10,7 @@ import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 const STATUSES = ["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skipped", "stopped"];
 const RECONNECT_MS = [500, 1000, 2000, 5000];
+const VERSION_RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
 
 /** The run page: one SSE stream from seq 0 replays the log, then keeps the page live until the run ends. */
 export async function runPage(runId) {
@@ -46,18 +47,29 @@ export async function runPage(runId) {
     setTimeout(render, 30);
   };
 
+  // The event naming a version can arrive before the run index links the run to it (the index is
+  // written just after), and until then the version route answers 404: try again a few times.
   const loadVersion = async (versionId) => {
     if (page.version?.id === versionId || page.versionLoading === versionId) return;
     page.versionLoading = versionId;
     try {
-      const body = await getJson(`/v1/versions/${encodeURIComponent(versionId)}`);
-      page.version = body.version;
-      page.lwirSteps = new Map((body.version.lwir?.steps ?? []).map((step) => [step.id, step]));
-      drawDag($("dag"), layoutOfLwir(body.version.lwir), select);
-      renderVersion($("version-body"), body, page.view);
-      queueRender();
-    } catch (error) {
-      replace($("version-body"), h("p", { class: "error", role: "alert" }, `Could not load version ${versionId}: ${error.message}`));
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const body = await getJson(`/v1/versions/${encodeURIComponent(versionId)}`);
+          page.version = body.version;
+          page.lwirSteps = new Map((body.version.lwir?.steps ?? []).map((step) => [step.id, step]));
+          drawDag($("dag"), layoutOfLwir(body.version.lwir), select);
+          renderVersion($("version-body"), body, page.view);
+          queueRender();
+          return;
+        } catch (error) {
+          if (attempt + 1 >= VERSION_RETRY_MS.length) {
+            replace($("version-body"), h("p", { class: "error", role: "alert" }, `Could not load version ${versionId}: ${error.message}`));
+            return;
+          }
+          await new Promise((done) => setTimeout(done, VERSION_RETRY_MS[attempt]));
+        }
+      }
     } finally {
       page.versionLoading = null;
     }
