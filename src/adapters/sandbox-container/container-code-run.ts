@@ -20,6 +20,9 @@ const KILLED_EXIT = 128 + 9;
 /** What `node` prints when its heap limit is reached. */
 const HEAP_EXHAUSTED = /heap out of memory|Allocation failed/i;
 
+/** Logged when a policy allows the network: per-host allow lists need the isolate sandbox's gate. */
+export const NO_INTERNET = 'sandbox: network "allow" is not available in the container sandbox (no internet); requests fail';
+
 type Failure = Extract<RunCodeResult, { ok: false }>;
 /** A {@link RunCodeResult} before its duration is known. */
 type Interpreted = RunCodeResult extends infer R ? (R extends unknown ? Omit<R, "durationMs"> : never) : never;
@@ -103,7 +106,10 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
     return fail("code_runner_unavailable", `the container sandbox is unavailable: ${message}`);
   }
   const durationMs = Date.now() - started;
-  return { ...interpretAnswer(answer, { wallMs, cpuMs, elapsedMs: durationMs }), durationMs };
+  const result = interpretAnswer(answer, { wallMs, cpuMs, elapsedMs: durationMs });
+  // Say why a request the code was allowed to make failed: the container has no internet at all.
+  if (request.policy.network === "allow") return { ...result, logs: [NO_INTERNET, ...result.logs].slice(0, MAX_LOG_LINES), durationMs };
+  return { ...result, durationMs };
 }
 
 /** Maps what the helper printed (exit code line, runner result; the code's own output on stderr). */

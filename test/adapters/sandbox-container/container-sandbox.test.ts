@@ -2,6 +2,7 @@ import { Bash } from "just-bash";
 import { describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../../src/adapters/memory/memory-memory-store.ts";
 import { CODE_INPUT, CODE_RUNNER } from "../../../src/adapters/sandbox-container/code-runner-source.ts";
+import { NO_INTERNET } from "../../../src/adapters/sandbox-container/container-code-run.ts";
 import { HELPER_SH } from "../../../src/adapters/sandbox-container/container-layout.ts";
 import { ContainerSandbox, sandboxId } from "../../../src/adapters/sandbox-container/container-sandbox.ts";
 import { shellQuote } from "../../../src/adapters/sandbox-container/shell-quote.ts";
@@ -313,9 +314,13 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
     expect(await sandbox.runCode(request())).toMatchObject({ ok: false, error: { code: "code_runner_unavailable" } });
   });
 
-  it("passes the policy's fs and env choices to the helper", async () => {
+  it("passes the policy's fs and env choices to the helper; a network allowance is logged as unavailable", async () => {
     const { sandbox, container } = setup();
     await sandbox.runCode(request({ policy: { network: "deny", env: "allow", fs: "allow" } }));
     expect(container("code").codeCalls.at(-1)).toMatchObject({ fs: "allow", env: "allow" });
+    const allowed = await sandbox.runCode(
+      request({ policy: { network: "allow", env: "deny", fs: "deny" }, networkHosts: ["api.example.com"] }),
+    );
+    expect(allowed.logs[0]).toBe(NO_INTERNET);
   });
 });
