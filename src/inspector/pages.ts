@@ -97,7 +97,7 @@ export function runPage(tenant: string, runId: string): string {
     data: { "run-id": runId },
     main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
-<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl></section>
+<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
 <section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
 <section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps below show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <div class="run-grid">

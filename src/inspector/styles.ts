@@ -29,6 +29,7 @@ h2 { font-size: 1.15rem; margin: 1.25rem 0 0.5rem; }
 h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 0.5rem; top: 0.5rem; background: #fff; padding: 0.5rem; z-index: 10; }
+details > summary { cursor: pointer; margin: 0.5rem 0; color: var(--link); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .top { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: center; justify-content: space-between; padding: 0.6rem 1rem; background: #111827; color: #f9fafb; }
 .top a { color: #f9fafb; }

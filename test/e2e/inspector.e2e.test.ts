@@ -229,7 +229,8 @@ describe("a completed run", () => {
     expect(lwir.steps.length).toBeGreaterThan(1);
     expect(edges.length).toBeGreaterThan(0);
 
-    // Output, usage, version and the definition link.
+    // Input, output, usage, version and the definition link.
+    expect(JSON.parse((await page.textContent("#run-input-body")) ?? "null")).toEqual({ ...INPUT, ticketId: "T-done" });
     expect(JSON.parse((await page.textContent("#run-output")) ?? "null")).toEqual(run.output);
     expect(await page.textContent("#version-id")).toBe(run.versionId);
     expect(await page.getAttribute("#definition-link", "href")).toMatch(/^\/v1\/definitions\/sha256%3A[0-9a-f]{64}$/);

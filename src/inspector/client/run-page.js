@@ -33,6 +33,7 @@ export async function runPage(runId) {
     renderQueued = false;
     const { view } = page;
     renderSummary($("summary-list"), $("live-state"), page);
+    $("run-input-body").textContent = fmtJson(view.input);
     renderResult($("result"), $("result-body"), view);
     renderOccurrences($("occurrences"), $("occurrences-body"), view);
     if (page.version) updateDag($("dag"), view, page.selected);
