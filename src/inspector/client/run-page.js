@@ -37,8 +37,15 @@ export async function runPage(runId) {
     renderResult($("result"), $("result-body"), view);
     renderOccurrences($("occurrences"), $("occurrences-body"), view);
     if (page.version) updateDag($("dag"), view, page.selected);
-    if (page.selected) {
-      renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
+    // Redrawn only when the selected step changed: a redraw would close the tool calls a reader opened.
+    const detailsKey = page.selected
+      ? JSON.stringify([page.selected, page.lwirSteps.has(page.selected), view.steps[page.selected] ?? null])
+      : null;
+    if (detailsKey !== page.detailsKey) {
+      page.detailsKey = detailsKey;
+      if (page.selected) {
+        renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
+      }
     }
     renderTimeline($("timeline"), timelineOf(page.events), view);
   };
