@@ -17,6 +17,7 @@ import { rawRunStub, runStub } from "../../support/drive.ts";
 import { api } from "./support/api-call.ts";
 import { failingD1 } from "./support/failing-d1.ts";
 import { reportFigure } from "./support/random.ts";
+import { liveSeed } from "./support/seed-lwir.ts";
 import { nowSeconds, signDelivery } from "./support/webhook-delivery.ts";
 
 // Item 11 of the reliability suite: outputs just under and over the inline limit, oversized and
@@ -28,25 +29,6 @@ const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
 
 beforeEach(() => overrideWiring({ models: OFFLINE }));
 afterEach(() => overrideWiring({}));
-
-/**
- * The seed's LWIR carrying the schemas the registered workflow has now (the fixture's copy can lag
- * behind the example, e.g. `additionalProperties`), so it binds.
- */
-async function liveSeed() {
-  const catalog = await api("GET", "/v1/workflows");
-  const seed = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
-    (w) => w.id === "support.summarize-ticket",
-  );
-  if (!seed) throw new Error("support.summarize-ticket is not registered");
-  const lwir = {
-    ...seedLwir,
-    input: { schema: seed.inputSchema },
-    output: { schema: seed.requestedOutput.schema },
-    steps: seedLwir.steps.map((step) => ({ ...step, output: { ...step.output, schema: seed.requestedOutput.schema } })),
-  };
-  return { lwir, inputSchema: seed.inputSchema, requestedOutput: seed.requestedOutput };
-}
 
 /** `{"severity":"low","summary":""}` is 31 bytes: an output of exactly `bytes` canonical bytes. */
 const outputOfBytes = (bytes: number) => ({ severity: "low", summary: "x".repeat(bytes - 31) });
