@@ -20,7 +20,7 @@ const TERMINAL = new Set(["RunCompleted", "RunFailed", "RunCancelled"]);
 function checkSeed(o: SimOutcome): number {
   const label = `seed ${o.seed}`;
   expect(isDense(o.events), label).toBe(true);
-  // A repeated StepFailed is the known bug pinned in step-failed-resume.test.ts; counted, not hidden.
+  // A repeated StepFailed is the known bug pinned in resume-bugs.test.ts; counted, not hidden.
   const duplicates = duplicatedEvents(o.events);
   expect(
     duplicates.filter((d) => !d.startsWith("StepFailed:")),
@@ -75,6 +75,7 @@ describe("seeded simulation (item 4), in memory", () => {
       cancels: 0,
       redeliveredKeys: 0,
       knownBugStepFailedRepeats: 0,
+      driveErrors: 0,
       ended: { completed: 0, failed: 0, cancelled: 0 },
       failureCauses: {} as Record<string, number>,
     };
@@ -93,6 +94,7 @@ describe("seeded simulation (item 4), in memory", () => {
       figure.duplicateStarts += o.faults.duplicateStarts;
       figure.concurrentReads += o.faults.concurrentReads;
       figure.cancels += o.faults.cancelled ? 1 : 0;
+      figure.driveErrors += o.faults.driveErrors;
       figure.redeliveredKeys += o.sink.repeated().size;
       const last = o.events.at(-1);
       if (last?.type === "RunCompleted") figure.ended.completed += 1;

@@ -34,6 +34,8 @@ export type SimOutcome = {
     duplicateStarts: number;
     concurrentReads: number;
     cancelled: boolean;
+    /** Slices that threw something other than a crash (the run object retries them, then fails the run). */
+    driveErrors: number;
   };
   readonly slices: number;
 };
@@ -121,7 +123,16 @@ export async function simulate(seed: number): Promise<SimOutcome> {
   const cancelAt = prng.chance(0.1) ? prng.int(3, 30) : null;
   const startsAt = new Set(Array.from({ length: prng.int(0, 3) }, () => prng.int(1, 30)));
   const readsAt = new Set(Array.from({ length: prng.int(0, 4) }, () => prng.int(1, 30)));
-  const faults = { crashes: 0, model429: 0, model500: 0, hangs: 0, duplicateStarts: 0, concurrentReads: 0, cancelled: false };
+  const faults = {
+    crashes: 0,
+    model429: 0,
+    model500: 0,
+    hangs: 0,
+    duplicateStarts: 0,
+    concurrentReads: 0,
+    cancelled: false,
+    driveErrors: 0,
+  };
   const sink = new CountingSink();
   const promptSeen = new Map<string, number>();
 
@@ -188,6 +199,7 @@ export async function simulate(seed: number): Promise<SimOutcome> {
   const stores = { versions: new MemoryVersionStore(), runs: new MemoryRunIndex(), blobs: new MemoryBlobStore() };
   const inFlightAtCrash = new Map<string, number>();
   let slices = 0;
+  let driveFailures = 0;
   for (; slices < 200; slices++) {
     const controller = new AbortController();
     log.onAppended = (n) => {
@@ -229,8 +241,15 @@ export async function simulate(seed: number): Promise<SimOutcome> {
       });
       yielded = r.yielded;
       wakeAt = r.wakeAt;
+      driveFailures = 0;
     } catch (error) {
-      if (!(error instanceof SimulatedCrash)) throw error;
+      if (!(error instanceof SimulatedCrash)) {
+        // What RunObject.onDriveError does: retry on the next alarm; the 5th failure in a row fails the run.
+        faults.driveErrors += 1;
+        driveFailures += 1;
+        if (driveFailures >= 5 && !deriveRunState(await log.base.all()).terminal)
+          await log.base.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message: String(error) } }]);
+      }
     }
     // Let the dead slice's abandoned calls settle before the next incarnation starts.
     await new Promise((resolve) => setTimeout(resolve, 0));
