@@ -1,8 +1,9 @@
 /**
- * A run object with two bench-only doors, bound as `BENCH_RUNS` in the bench Worker only:
+ * A run object with bench-only doors, bound as `BENCH_RUNS` in the bench Worker only:
  * `replayFrom` loads a finished run's log without its terminal event (what a crash just before
  * `RunCompleted` leaves behind) and runs the real alarm, which replays the log and finishes the
- * run; `appendThroughput` times the event log adapter's appends inside the object.
+ * run; `appendThroughput` and `insertFloor` time appends inside the object (the adapter, the
+ * sketches, raw SQLite); `driveWith` runs the engine alone on the real or a no-sync log.
  *
  * It writes the `meta` and `events` tables of RunObject and DurableObjectEventLog directly (their
  * layout is copied here): a change of either layout must be mirrored, and the replay check
