@@ -20,6 +20,8 @@ export default defineConfig({
                 LITTLE_ADMIN_TOKEN: "test-admin-token",
                 LITTLE_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
                 LITTLE_WEBHOOK_TENANT: "dev",
+                // A fixed test key for the encrypted secret store (32 bytes, base64).
+                LITTLE_SECRETS_KEY: "dGVzdC1vbmx5LXNlY3JldHMta2V5LTMyLWJ5dGVzISE=",
                 // Seeds per seeded reliability test: small on CI, `npm run torture -- --seeds N` for more.
                 LITTLE_TORTURE_SEEDS: process.env.LITTLE_TORTURE_SEEDS ?? "20",
               },

@@ -375,6 +375,7 @@ export class RunObject extends DurableObject<Env> {
         runs: wiring.runs,
         blobs: wiring.blobs,
         sandbox: wiring.sandbox,
+        secrets: wiring.secrets,
         models: wiring.models,
         clock: wiring.clock,
         workflows: wiring.workflows,

@@ -7,6 +7,7 @@ import { exports } from "cloudflare:workers";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
+import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
@@ -14,6 +15,7 @@ import { ContainerSandbox } from "./adapters/sandbox-container/container-sandbox
 import { openSandboxes } from "./adapters/sandbox-container/sandbox-binding.ts";
 import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
+import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
 import type { BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
@@ -23,6 +25,7 @@ import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
+import type { SecretStore } from "./ports/secret-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import { workflowCatalog } from "./workflows.ts";
 
@@ -32,6 +35,7 @@ export type WiringOverrides = {
   workflows?: WorkflowCatalog;
   clock?: Clock;
   sliceMs?: number;
+  secrets?: SecretStore;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -54,6 +58,7 @@ export type Wiring = {
   readonly blobs: BlobStore;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
+  readonly secrets: SecretStore;
   readonly clock: Clock;
   readonly workflows: WorkflowCatalog;
   readonly sliceMs: number;
@@ -83,6 +88,7 @@ export function wire(env: Env): Wiring {
             networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
             memory: new D1MemoryStore(env.DB),
           }),
+    secrets: overrides.secrets ?? new SealedSecretStore(new D1SealedRows(env.DB), stringVar(vars.LITTLE_SECRETS_KEY)),
     clock: overrides.clock ?? systemClock,
     workflows: overrides.workflows ?? workflowCatalog,
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),

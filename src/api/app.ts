@@ -15,6 +15,7 @@ import { definitionRoutes } from "./routes/definitions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { lwirRoutes } from "./routes/lwir.ts";
 import { runRoutes } from "./routes/runs.ts";
+import { secretRoutes } from "./routes/secrets.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { triggerRoutes } from "./routes/triggers.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -89,6 +90,7 @@ app.route("/v1", lwirRoutes);
 app.route("/v1", tokenRoutes);
 app.route("/v1", triggerRoutes);
 app.route("/v1", approvalRoutes);
+app.route("/v1", secretRoutes);
 app.route("/v1", webhookRoutes);
 // The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
 app.route("/", inspectorRoutes);

@@ -2,6 +2,7 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import { digestJson } from "../identity/digest.ts";
 import { DefinitionNotApprovedError } from "../sdk/errors/definition-not-approved-error.ts";
 import { DefinitionProjectionMissingError } from "../sdk/errors/definition-projection-missing-error.ts";
+import { SecretsKeyMissingError } from "../sdk/errors/secret-errors.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 
@@ -36,6 +37,12 @@ export async function admitDefinition(
         "definition_projection_mismatch",
         `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,
       );
+  }
+  const secretNames = capabilities.snapshot.secrets ?? [];
+  if (secretNames.length > 0) {
+    // Fail closed before anything is created: no key, or a secret the tenant has not set.
+    if (!services.secrets.keyConfigured) throw new SecretsKeyMissingError();
+    await services.secrets.reveal(tenant, secretNames);
   }
   return {
     ...(approval ? { approvedDefinitionHash: hash } : {}),

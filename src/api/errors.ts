@@ -16,6 +16,10 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   canonical_json_rejected: 400,
   definition_not_approved: 403,
   definition_projection_missing: 409,
+  secrets_key_missing: 409,
+  secrets_key_invalid: 409,
+  secret_missing: 409,
+  secret_undecryptable: 409,
 };
 
 /** Maps any thrown value to a JSON response: named errors to 4xx, anything else to a logged 500. */

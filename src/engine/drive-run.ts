@@ -1,6 +1,7 @@
 import { AISDKError, APICallError } from "ai";
 import { appendEvents, type HarnessContext, SliceYieldSignal } from "../harness/harness-context.ts";
 import { Journal } from "../harness/journal.ts";
+import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import type { Digest } from "../identity/digest.ts";
@@ -42,6 +43,8 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
   const runDeadline = runTimeoutMs !== undefined ? state.requestedAt + runTimeoutMs : undefined;
   const runTimeout = runDeadline !== undefined ? AbortSignal.timeout(Math.max(0, runDeadline - env.clock.now())) : undefined;
   const signals = [env.signal, runTimeout].filter((s): s is AbortSignal => s !== undefined);
+  const secrets = await revealSecrets(env, state.request);
+  const redact = "values" in secrets ? secretRedactor(secrets.values) : undefined;
   const ctx: HarnessContext = {
     runId: env.runId,
     log: env.log,
@@ -50,10 +53,14 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     deadline: env.clock.now() + env.sliceMs,
     sleep: env.sleep,
     ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
+    ...(redact ? { redact } : {}),
+    ...("values" in secrets ? { secrets: secrets.values } : {}),
   };
   const timedOut = () => new RunFailure("run_timeout", `The run passed its ${runTimeoutMs} ms timeout`);
   try {
     if (runDeadline !== undefined && env.clock.now() >= runDeadline) throw timedOut();
+    // Fail closed before any step: a definition that binds secrets runs only with all of them.
+    if ("failure" in secrets) throw secrets.failure;
     const output = await drive(env, ctx, state);
     return await finish(env, ctx, state, { type: "RunCompleted", output });
   } catch (error) {
@@ -142,6 +149,25 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
     if (cycle >= maxCycles)
       throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
     current = deriveRunState(await env.log.all());
+  }
+}
+
+/** The secrets the definition binds, decrypted for this slice, or why they cannot be. */
+async function revealSecrets(
+  env: RunEnvironment,
+  request: NonNullable<RunState["request"]>,
+): Promise<{ values: Record<string, string> } | { failure: RunFailure }> {
+  const names = env.workflows.get(request.workflowId)?.definition.secrets ?? [];
+  if (names.length === 0) return { values: {} };
+  if (!env.secrets?.keyConfigured)
+    return {
+      failure: new RunFailure("secrets_unavailable", "The workflow binds secrets and no secrets key is configured (LITTLE_SECRETS_KEY)"),
+    };
+  try {
+    return { values: await env.secrets.reveal(request.tenant, names) };
+  } catch (error) {
+    if (LittleError.is(error)) return { failure: new RunFailure("secrets_unavailable", error.message) };
+    throw error;
   }
 }
 

@@ -4,6 +4,7 @@ import type { EventLog } from "../ports/event-log.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
+import type { SecretStore } from "../ports/secret-store.ts";
 import type { VersionStore } from "../ports/version-store.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
@@ -34,6 +35,8 @@ export type RunEnvironment = {
   readonly sliceMs: number;
   /** Aborted when the run is cancelled while the slice runs. */
   readonly signal?: AbortSignal;
+  /** Where the secrets a definition binds are decrypted from (absent: such runs fail closed). */
+  readonly secrets?: SecretStore;
 };
 
 /** A catalog over a fixed list. */

@@ -2,6 +2,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { EventLog } from "../ports/event-log.ts";
 import type { NewRunEvent, RunEvent } from "../ports/run-events.ts";
 import type { Journal } from "./journal.ts";
+import type { Redactor } from "./redact-secrets.ts";
 
 /**
  * Thrown before a live call when the drive slice's time is up. Not an error: the run object
@@ -28,11 +29,15 @@ export type HarnessContext = {
   readonly sleep: (ms: number) => Promise<void>;
   /** Aborted when the run is cancelled: in-flight model and tool calls stop. */
   readonly signal?: AbortSignal;
+  /** Applied to every event before it is appended: no secret value enters the log. */
+  readonly redact?: Redactor;
+  /** The secret values this run's version is permitted (LWIR `permissions.secrets`), for its tools. */
+  readonly secrets?: Readonly<Record<string, string>>;
 };
 
 /** Appends events durably and indexes them in the journal. */
 export async function appendEvents(ctx: HarnessContext, events: readonly NewRunEvent[]): Promise<RunEvent[]> {
-  const appended = await ctx.log.append(events);
+  const appended = await ctx.log.append(ctx.redact ? ctx.redact(events) : events);
   for (const event of appended) ctx.journal.record(event);
   return appended;
 }

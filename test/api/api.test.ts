@@ -343,6 +343,8 @@ describe("OpenAPI", () => {
         "/v1/runs/{runId}/triggers",
         "/v1/runs/{runId}/approvals",
         "/v1/runs/{runId}/approvals/{approvalId}",
+        "/v1/secrets",
+        "/v1/secrets/{name}",
         "/v1/lwir/runs",
         "/v1/lwir/validate",
         "/v1/runs",

@@ -42,11 +42,16 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   if (typeof live.execute !== "function") throw new StepAttemptError("tool_not_executable", `Tool "${id}" has no execute function`, false);
   await awaitApproval(step, a, live, input);
   const idempotencyKey = `${a.ctx.runId}:${a.stepPath}:a${a.attempt}`;
+  // Only the secrets this version's permissions name; never part of the recorded input.
+  const permitted = a.locked.lock.capabilityManifest.secrets;
+  const secrets = Object.fromEntries(
+    permitted.flatMap((name) => (a.ctx.secrets?.[name] !== undefined ? [[name, a.ctx.secrets[name]]] : [])),
+  );
   let output: unknown;
   try {
     output = await live.execute(
       input as never,
-      { toolCallId: idempotencyKey, messages: [], abortSignal: a.signal, context: { idempotencyKey } } as never,
+      { toolCallId: idempotencyKey, messages: [], abortSignal: a.signal, context: { idempotencyKey, secrets } } as never,
     );
   } catch (error) {
     if (a.signal.aborted) throw error;
