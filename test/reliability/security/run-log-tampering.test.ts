@@ -64,11 +64,15 @@ function changeOne(rng: Rng, text: string, alphabet: string, from = 0): string {
 }
 
 type Lwir = { steps: { with: Record<string, unknown> }[] };
-const fileOf = (p: Payload) =>
-  ((p.lwir as Lwir).steps[1]?.with.files as Record<string, { content: string; sha256: string }>)["finish.js"] as {
-    content: string;
-    sha256: string;
-  };
+type CodeFile = { content: string; sha256: string };
+
+/** The finish step's code file inside a RunRequested payload (edited in place). */
+function fileOf(p: Payload): CodeFile {
+  const files = (p.lwir as Lwir).steps[1]?.with.files as Record<string, CodeFile> | undefined;
+  const file = files?.["finish.js"];
+  if (!file) throw new Error("the pinned LWIR has no finish.js");
+  return file;
+}
 
 const TARGETS: Target[] = [
   {
