@@ -62,6 +62,7 @@ export async function runScenarios(scenarios: readonly Scenario[], options: { re
     log: (message) => console.log(`  ${message}`),
   };
   let broken = 0;
+  const targets: string[] = [];
   try {
     for (const scenario of scenarios) {
       console.log(`\n== ${scenario.id}: ${scenario.title}`);
@@ -79,6 +80,10 @@ export async function runScenarios(scenarios: readonly Scenario[], options: { re
         };
         const file = await writeResult(result);
         printRows(result.rows);
+        for (const r of result.rows.filter((row) => row.target))
+          targets.push(
+            `${r.met === true ? "met   " : r.met === false ? "MISSED" : "—     "} ${scenario.id}: ${r.figure} = ${r.ours} (target ${r.target})`,
+          );
         for (const note of result.notes) console.log(`  note: ${note}`);
         console.log(`  → ${file}`);
       } catch (error) {
@@ -90,6 +95,10 @@ export async function runScenarios(scenarios: readonly Scenario[], options: { re
   } finally {
     // A dev that never started has nothing to stop (its start error was reported per scenario).
     if (shared.dev) await shared.dev.then((d) => d.dispose()).catch(() => undefined);
+  }
+  if (targets.length > 0) {
+    console.log("\nTargets:");
+    for (const t of targets) console.log(`  ${t}`);
   }
   const rendered = await renderBenchmarks();
   console.log(`\nBENCHMARKS.md: ${rendered.length > 0 ? `tables refreshed for ${rendered.join(", ")}` : "no markers found"}`);
