@@ -8,8 +8,11 @@ import { parseStepPath } from "./step-path.ts";
  * the same code; the page applies each event from the live stream as it arrives.
  */
 
-/** A node's colour. `stopped`: it was in flight when the run failed or was cancelled. */
-export type StepStatus = "pending" | "scheduled" | "running" | "retrying" | "succeeded" | "failed" | "skipped" | "stopped";
+/**
+ * A node's colour. `waiting`: a tool call of the step waits for an approval; `stopped`: it was in
+ * flight when the run failed or was cancelled.
+ */
+export type StepStatus = "pending" | "scheduled" | "running" | "waiting" | "retrying" | "succeeded" | "failed" | "skipped" | "stopped";
 
 export type CallStatus = "running" | "succeeded" | "failed";
 
@@ -59,6 +62,18 @@ export type AttemptView = {
   error: RecordedError | null;
 };
 
+export type ApprovalView = {
+  readonly approvalId: string;
+  readonly path: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly requestedAt: number;
+  readonly expiresAt: number;
+  decidedAt: number | null;
+  decision: "approved" | "denied" | null;
+  reason: string | null;
+};
+
 export type BranchView = { readonly key: string; readonly path: string; status: StepStatus };
 
 export type StepView = {
@@ -75,6 +90,7 @@ export type StepView = {
   modelCalls: ModelCallView[];
   toolCalls: ToolCallView[];
   sessions: SessionView[];
+  approvals: ApprovalView[];
 };
 
 /** One occurrence of a section (a run serving many triggers). */
@@ -329,6 +345,42 @@ export function applyRunEvent(view: RunView, event: RunEvent): void {
         },
       );
       return;
+    case "ApprovalRequested": {
+      const p = event.payload;
+      stepEvent(
+        view,
+        p.stepPath,
+        () => "waiting",
+        (step, path) => {
+          step.approvals.push({
+            approvalId: p.approvalId,
+            path,
+            tool: p.tool,
+            args: p.args,
+            requestedAt: event.at,
+            expiresAt: p.expiresAt,
+            decidedAt: null,
+            decision: null,
+            reason: null,
+          });
+        },
+      );
+      return;
+    }
+    case "ApprovalDecided": {
+      for (const step of Object.values(view.steps)) {
+        const approval = step.approvals.find((a) => a.approvalId === event.payload.approvalId);
+        if (!approval) continue;
+        approval.decidedAt = event.at;
+        approval.decision = event.payload.decision;
+        approval.reason = event.payload.reason ?? null;
+        // The step goes on (an approved call runs; a denied one fails the call, and the step's own events say what follows).
+        if (step.status === "waiting") step.status = "running";
+        const branch = step.branches.find((b) => b.path === approval.path);
+        if (branch?.status === "waiting") branch.status = "running";
+      }
+      return;
+    }
     case "OccurrenceQueued":
       occurrenceOf(view, event.payload.occurrenceId);
       return;
@@ -397,6 +449,7 @@ function newStep(id: string): StepView {
     modelCalls: [],
     toolCalls: [],
     sessions: [],
+    approvals: [],
   };
 }
 
@@ -495,7 +548,7 @@ function addUsage(view: RunView, usage: TokenUsage): void {
   };
 }
 
-const IN_FLIGHT: ReadonlySet<StepStatus> = new Set(["scheduled", "running", "retrying"]);
+const IN_FLIGHT: ReadonlySet<StepStatus> = new Set(["scheduled", "running", "waiting", "retrying"]);
 
 function stopInFlight(view: RunView): void {
   for (const step of Object.values(view.steps)) {

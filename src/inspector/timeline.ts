@@ -4,11 +4,11 @@ import type { RunEvent } from "../ports/run-events.ts";
  * The run's timeline: one entry per thing that took time (a compile, a session, a model or tool
  * call, a step attempt) paired from its start and end events, plus one entry per instant (a
  * retry, a skip, a version registered, the run's end). A section's occurrences are entries too.
- * Event types this build does not know (approvals, whatever comes next) still get an entry named
- * by their type.
+ * Approvals wait from request to decision. Event types this build does not know still get an
+ * entry named by their type.
  */
 
-export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "step" | "retry" | "section" | "other";
+export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "approval" | "step" | "retry" | "section" | "other";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -171,6 +171,24 @@ export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
           event.payload.summary ?? null,
         );
         break;
+      case "ApprovalRequested": {
+        const p = event.payload;
+        push(
+          { seq: event.seq, kind: "approval", label: `approval of ${p.tool} for ${p.stepPath}`, startedAt: event.at, stepPath: p.stepPath },
+          `approval:${p.approvalId}`,
+        );
+        break;
+      }
+      case "ApprovalDecided": {
+        const p = event.payload;
+        close(
+          `approval:${p.approvalId}`,
+          event.at,
+          p.decision === "approved" ? "ok" : "failed",
+          `${p.decision}${p.reason ? `: ${p.reason}` : ""}`,
+        );
+        break;
+      }
       case "OccurrenceQueued":
         instant(event, "section", `occurrence ${event.payload.occurrenceId} queued`, "info", `trigger ${event.payload.trigger.kind}`);
         break;

@@ -174,6 +174,38 @@ describe("reduceRunEvents", () => {
     expect(second.occurrences[1]).toMatchObject({ status: "failed", failure: { causeCode: "step_failed", message: "boom" } });
   });
 
+  it("shows a step waiting for an approval, and going on once it is decided", () => {
+    const digest = `sha256:${"e".repeat(64)}` as const;
+    const events: NewRunEvent[] = [
+      ...completedRun.slice(0, 7),
+      { type: "StepStarted", payload: { stepPath: "c1/refund", attempt: 1 } },
+      {
+        type: "ApprovalRequested",
+        payload: {
+          approvalId: "ap1",
+          stepPath: "c1/refund",
+          tool: "payments.refund",
+          args: { amount: 5 },
+          argsHash: digest,
+          expiresAt: 9_999,
+        },
+      },
+    ];
+    const waiting = reduceRunEvents(logOf(events));
+    expect(waiting.steps.refund?.status).toBe("waiting");
+    expect(waiting.steps.refund?.approvals).toEqual([
+      expect.objectContaining({ approvalId: "ap1", tool: "payments.refund", decision: null }),
+    ]);
+    const decided = reduceRunEvents(
+      logOf([
+        ...events,
+        { type: "ApprovalDecided", payload: { approvalId: "ap1", decision: "denied", argsHash: digest, reason: "too much" } },
+      ]),
+    );
+    expect(decided.steps.refund?.status).toBe("running");
+    expect(decided.steps.refund?.approvals[0]).toMatchObject({ decision: "denied", reason: "too much", decidedAt: 1_900 });
+  });
+
   it("marks the run cancelled with its reason, and only advances lastSeq for event types it does not know", () => {
     const view = reduceRunEvents(logOf([...completedRun.slice(0, 9), { type: "RunCancelled", payload: { reason: "by user" } }]));
     expect(view).toMatchObject({ status: "cancelled", cancelReason: "by user" });

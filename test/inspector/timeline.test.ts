@@ -45,6 +45,27 @@ describe("timelineOf", () => {
     ]);
   });
 
+  it("times an approval from its request to its decision", () => {
+    const digest = `sha256:${"f".repeat(64)}` as const;
+    const entries = timelineOf(
+      logOf([
+        ...completedRun.slice(0, 7),
+        {
+          type: "ApprovalRequested",
+          payload: { approvalId: "ap1", stepPath: "c1/refund", tool: "payments.refund", args: {}, argsHash: digest, expiresAt: 9_999 },
+        },
+        { type: "ApprovalDecided", payload: { approvalId: "ap1", decision: "approved", argsHash: digest } },
+      ]),
+    );
+    expect(entries.find((e) => e.kind === "approval")).toMatchObject({
+      label: "approval of payments.refund for c1/refund",
+      outcome: "ok",
+      detail: "approved",
+      startedAt: 1_700,
+      endedAt: 1_800,
+    });
+  });
+
   it("shows retries, fixer sessions, failures with their cause, and unknown types such as sections", () => {
     const digest = `sha256:${"d".repeat(64)}` as const;
     const events = logOf([

@@ -38,6 +38,13 @@ export function renderDetails(body, stepId, lwirStep, step, runStartedAt) {
       a.outcome,
       a.error ? a.error.message : "",
     ]),
+    section("Approvals", step?.approvals ?? [], ["Tool", "Requested", "Decision", "Reason", "Waited"], (x) => [
+      x.tool,
+      offset(x.requestedAt),
+      x.decision ?? "waiting",
+      x.reason ?? "",
+      x.decidedAt === null ? "—" : fmtDuration(x.decidedAt - x.requestedAt),
+    ]),
     step?.branches.length
       ? section("Branches", step.branches, ["Branch", "Status"], (b) => [b.key, h("span", { class: `badge status-${b.status}` }, b.status)])
       : null,

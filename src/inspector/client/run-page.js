@@ -8,7 +8,7 @@ import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
-const STATUSES = ["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skipped", "stopped"];
+const STATUSES = ["pending", "scheduled", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "stopped"];
 const RECONNECT_MS = [500, 1000, 2000, 5000];
 const VERSION_RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
 
