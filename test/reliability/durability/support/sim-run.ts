@@ -10,6 +10,7 @@ import { deriveRunState } from "../../../../src/engine/run-state.ts";
 import { digestJson } from "../../../../src/identity/digest.ts";
 import type { RunEvent } from "../../../../src/ports/run-events.ts";
 import { defineWorkflow } from "../../../../src/sdk/define-workflow.ts";
+import { RunTerminatedError } from "../../../../src/sdk/errors/run-terminated-error.ts";
 import { model } from "../../../../src/sdk/model.ts";
 import { tool } from "../../../../src/sdk/tool.ts";
 import { promptText, result } from "../../../support/scripted-models.ts";
@@ -216,7 +217,10 @@ export async function simulate(seed: number): Promise<SimOutcome> {
       if (cancelAt === n && !faults.cancelled) {
         faults.cancelled = true;
         // RunObject.cancel: append RunCancelled, abort the slice in flight.
-        void log.base.append([{ type: "RunCancelled", payload: { reason: "simulated cancel" } }]);
+        // A cancel that arrives after the run ended changes nothing (RunObject.cancel checks first).
+        log.base.append([{ type: "RunCancelled", payload: { reason: "simulated cancel" } }]).catch((error: unknown) => {
+          if (!(error instanceof RunTerminatedError)) throw error;
+        });
         controller.abort(new Error("run cancelled"));
       }
     };
