@@ -50,6 +50,16 @@ export type StartedRun = {
  * input differ (409).
  */
 export async function startRun(args: StartRunArgs): Promise<StartedRun> {
+  // An anchor minted before its run: ownership is checked before any side effect; another
+  // tenant's anchor is simply not found.
+  const anchor = await args.services.runs.findAnchor(args.runId);
+  if (anchor && anchor.tenant !== args.tenant) throw notFound("run", args.runId);
+  if (anchor && anchor.workflowId !== args.workflowId)
+    throw new ApiError(
+      409,
+      "anchor_workflow_mismatch",
+      `Run "${args.runId}" was minted for "${anchor.workflowId}", not "${args.workflowId}"`,
+    );
   const registered = args.services.workflows.get(args.workflowId);
   if (!registered) throw notFound("workflow", args.workflowId);
   const capabilities = await capabilitiesOf(registered);
@@ -61,6 +71,9 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = args.location ?? (args.continent ? HINT_BY_CONTINENT[args.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
+  // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
+  // run object (one per id) creates the run once whichever start reaches it first.
+  if (anchor) await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now());
   const client = runClient(args.env.RUNS, args.tenant, args.runId, placement);
   const started = await client.start({
     runId: args.runId,

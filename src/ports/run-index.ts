@@ -41,4 +41,11 @@ export interface RunIndex {
   list(query: RunQuery): Promise<RunIndexEntry[]>;
   /** Whether any of the tenant's runs was compiled to this version (versions are shared by hash). */
   tenantUsesVersion(tenant: string, versionId: string): Promise<boolean>;
+  /** A minted anchor with this run id, whichever tenant minted it (anchor ids are unique). */
+  findAnchor(runId: string): Promise<RunIndexEntry | null>;
+  /**
+   * Claims a minted anchor for its start: moves it from `minted` to `pending` only if it is still
+   * minted (compare-and-set). True for exactly one of any number of concurrent claims.
+   */
+  claimAnchor(tenant: string, runId: string, at: number): Promise<boolean>;
 }

@@ -338,6 +338,7 @@ describe("OpenAPI", () => {
         "/v1/definitions/{hash}/approve",
         "/v1/definitions/{hash}/pin",
         "/v1/workflows/{workflowId}/definition",
+        "/v1/workflows/{workflowId}/anchors",
         "/v1/hooks/{workflowId}",
         "/v1/hooks/{workflowId}/runs/{runId}",
         "/v1/runs/{runId}/triggers",

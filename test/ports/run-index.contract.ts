@@ -597,4 +597,30 @@ export function runIndexContract(name: string, makeIndex: MakeRunIndex): void {
       });
     });
   });
+
+  describe(`RunIndex contract (anchors): ${name}`, () => {
+    it("finds a minted anchor by id alone, and lets exactly one of many concurrent claims win", async () => {
+      const index = await makeIndex();
+      const tenant = uniqueTenant("anchor");
+      const runId = `run_${nonce().slice(0, 24)}`;
+      await index.upsert(entry(tenant, runId, { status: "minted", triggerKind: "anchor" }));
+      expect(await index.findAnchor(runId)).toMatchObject({ tenant, runId, status: "minted" });
+      expect(await index.claimAnchor(uniqueTenant("other"), runId, T0 + 1)).toBe(false);
+      const claims = await Promise.all(Array.from({ length: 8 }, () => index.claimAnchor(tenant, runId, T0 + 2)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await index.findAnchor(runId)).toBeNull();
+      expect(await index.get(tenant, runId)).toMatchObject({ status: "pending", updatedAt: T0 + 2 });
+      // The run object's upsert adopts the same row: still one row, moving forward.
+      await index.upsert(entry(tenant, runId, { status: "running", updatedAt: T0 + 3 }));
+      expect(await index.list({ tenant, limit: 10 })).toHaveLength(1);
+    });
+
+    it("a status never moves back to minted", async () => {
+      const index = await makeIndex();
+      const tenant = uniqueTenant("anchor2");
+      await index.upsert(entry(tenant, "r1", { status: "pending" }));
+      await index.upsert(entry(tenant, "r1", { status: "minted" }));
+      expect((await index.get(tenant, "r1"))?.status).toBe("pending");
+    });
+  });
 }

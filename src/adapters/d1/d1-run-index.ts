@@ -63,6 +63,24 @@ export class D1RunIndex implements RunIndex {
     return rows.map(toEntry);
   }
 
+  async findAnchor(runId: string): Promise<RunIndexEntry | null> {
+    const row = await this.db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.runId, runId), eq(runs.status, "minted")))
+      .get();
+    return row ? toEntry(row) : null;
+  }
+
+  async claimAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .update(runs)
+      .set({ status: "pending", updatedAt: at })
+      .where(and(eq(runs.tenant, tenant), eq(runs.runId, runId), eq(runs.status, "minted")))
+      .run();
+    return result.meta.changes === 1;
+  }
+
   async tenantUsesVersion(tenant: string, versionId: string): Promise<boolean> {
     const row = await this.db
       .select({ runId: runs.runId })

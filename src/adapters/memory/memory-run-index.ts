@@ -43,6 +43,19 @@ export class MemoryRunIndex implements RunIndex {
       .map((r) => ({ ...r }));
   }
 
+  async findAnchor(runId: string): Promise<RunIndexEntry | null> {
+    const row = [...this.rows.values()].find((r) => r.runId === runId && r.status === "minted");
+    return row ? { ...row } : null;
+  }
+
+  async claimAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+    const key = `${tenant}\u0000${runId}`;
+    const row = this.rows.get(key);
+    if (row?.status !== "minted") return false;
+    this.rows.set(key, { ...row, status: "pending", updatedAt: at });
+    return true;
+  }
+
   async tenantUsesVersion(tenant: string, versionId: string): Promise<boolean> {
     return [...this.rows.values()].some((r) => r.tenant === tenant && r.versionId === versionId);
   }

@@ -82,7 +82,11 @@ const getRoute = createRoute({
 runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
   const { client, entry } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
-  const view = await client.status();
+  // A minted anchor has no run object yet: the index row is all there is.
+  const view: RunView =
+    entry.status === "minted"
+      ? { runId, status: "minted", workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt }
+      : await client.status();
   return c.json(
     {
       run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } },
@@ -177,3 +181,36 @@ function decodeCursor(cursor: string): { createdAt: number; runId: string } {
   }
   throw new ApiError(400, "invalid_cursor", "The cursor is not one this API returned");
 }
+
+const mintRoute = createRoute({
+  method: "post",
+  path: "/workflows/{workflowId}/anchors",
+  summary: "Mint a run anchor: a run id reserved before its run starts",
+  description:
+    "For a scheduler or a webhook that must name a run before it can start it. Start it later with `POST /v1/workflows/{workflowId}/runs` and this `runId`: the start adopts the anchor (one row, a guarded compare-and-set), and two concurrent starts yield one run. Another tenant cannot start it.",
+  request: { params: z.object({ workflowId: z.string() }) },
+  responses: { 201: json(RunResponse, "The minted anchor"), ...commonErrors },
+});
+
+runRoutes.openapi(mintRoute, async (c) => {
+  const { workflowId } = c.req.valid("param");
+  const services = c.get("services");
+  if (!services.workflows.get(workflowId)) throw new ApiError(404, "workflow_not_found", `No workflow "${workflowId}"`);
+  const runId = `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+  const at = services.clock.now();
+  await services.runs.upsert({
+    tenant: c.get("tenant"),
+    runId,
+    workflowId,
+    status: "minted",
+    triggerKind: "anchor",
+    definitionHash: null,
+    versionId: null,
+    causeCode: null,
+    placement: {},
+    createdAt: at,
+    updatedAt: at,
+  });
+  const run = { runId, workflowId, status: "minted" as const, eventCount: 0, createdAt: at };
+  return c.json({ run, links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 201);
+});
