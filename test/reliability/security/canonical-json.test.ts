@@ -4,7 +4,7 @@ import { digestJson, digestText } from "../../../src/identity/digest.ts";
 import { CanonicalJsonError, type CanonicalJsonRejection } from "../../../src/sdk/errors/canonical-json-error.ts";
 import { pathOf } from "../../../src/sdk/json-path.ts";
 import { containerPaths, permuteKeys, randomJson, referenceCanonical, setOwn, valueAt } from "./support/json-documents.ts";
-import { Rng, reportFigure, tortureSeeds } from "./support/random.ts";
+import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";
 
 // Item 6 of the reliability suite: RFC 8785 vectors, random documents with permuted keys, and the
 // rejection list injected anywhere in random documents.
@@ -101,27 +101,31 @@ describe("RFC 8785 vectors", () => {
 });
 
 describe("random documents", () => {
-  it("permuting keys never changes the canonical text or digest, and it agrees with a reference canonicalizer", () => {
-    const count = tortureSeeds() * 100;
-    const rng = new Rng(0x6a09e667);
-    let permutations = 0;
-    for (let i = 0; i < count; i++) {
-      const doc = randomJson(rng, 1 + rng.int(5));
-      const text = canonicalJson(doc);
-      const digest = digestJson(doc);
-      expect(text, `document ${i}`).toBe(referenceCanonical(doc));
-      expect(digest).toBe(digestText(text));
-      // A round trip through JSON is a fixed point: canonical text is its own canonical form.
-      expect(canonicalJson(JSON.parse(text))).toBe(text);
-      for (let p = 0; p < 3; p++) {
-        const permuted = permuteKeys(doc, rng);
-        permutations++;
-        expect(canonicalJson(permuted), `document ${i}, permutation ${p}`).toBe(text);
-        expect(digestJson(permuted)).toBe(digest);
+  it(
+    "permuting keys never changes the canonical text or digest, and it agrees with a reference canonicalizer",
+    () => {
+      const count = tortureSeeds() * 100;
+      const rng = new Rng(0x6a09e667);
+      let permutations = 0;
+      for (let i = 0; i < count; i++) {
+        const doc = randomJson(rng, 1 + rng.int(5));
+        const text = canonicalJson(doc);
+        const digest = digestJson(doc);
+        expect(text, `document ${i}`).toBe(referenceCanonical(doc));
+        expect(digest).toBe(digestText(text));
+        // A round trip through JSON is a fixed point: canonical text is its own canonical form.
+        expect(canonicalJson(JSON.parse(text))).toBe(text);
+        for (let p = 0; p < 3; p++) {
+          const permuted = permuteKeys(doc, rng);
+          permutations++;
+          expect(canonicalJson(permuted), `document ${i}, permutation ${p}`).toBe(text);
+          expect(digestJson(permuted)).toBe(digest);
+        }
       }
-    }
-    reportFigure("canonical-json permutations", { documents: count, permutations, digestMismatches: 0 });
-  });
+      reportFigure("canonical-json permutations", { documents: count, permutations, digestMismatches: 0 });
+    },
+    tortureTimeout(1500),
+  );
 });
 
 type Injection = { reason: CanonicalJsonRejection; make: (container: JsonValue) => unknown; key?: string };
@@ -176,49 +180,57 @@ function inject(root: JsonValue, path: (string | number)[], value: unknown, key 
 }
 
 describe("the rejection list, injected anywhere", () => {
-  it("every rejected value is refused with its reason and path, wherever it sits", () => {
-    const count = tortureSeeds() * 50;
-    const rng = new Rng(0xbb67ae85);
-    const byReason = new Map<string, number>();
-    let tried = 0;
-    for (let i = 0; i < count; i++) {
-      for (const injection of INJECTIONS) {
-        let root = randomJson(rng, 1 + rng.int(4));
-        if (root === null || typeof root !== "object") root = { wrap: root };
-        const paths = containerPaths(root);
-        const at = rng.pick(paths);
-        const keyPath = inject(root, at, injection.make(valueAt(root, at)), injection.key);
-        let thrown: unknown;
-        try {
-          canonicalJson(root);
-        } catch (error) {
-          thrown = error;
+  it(
+    "every rejected value is refused with its reason and path, wherever it sits",
+    () => {
+      const count = tortureSeeds() * 50;
+      const rng = new Rng(0xbb67ae85);
+      const byReason = new Map<string, number>();
+      let tried = 0;
+      for (let i = 0; i < count; i++) {
+        for (const injection of INJECTIONS) {
+          let root = randomJson(rng, 1 + rng.int(4));
+          if (root === null || typeof root !== "object") root = { wrap: root };
+          const paths = containerPaths(root);
+          const at = rng.pick(paths);
+          const keyPath = inject(root, at, injection.make(valueAt(root, at)), injection.key);
+          let thrown: unknown;
+          try {
+            canonicalJson(root);
+          } catch (error) {
+            thrown = error;
+          }
+          tried++;
+          expect(thrown, `${injection.reason} at ${pathOf(keyPath)}`).toBeInstanceOf(CanonicalJsonError);
+          expect((thrown as CanonicalJsonError).reason).toBe(injection.reason);
+          expect((thrown as CanonicalJsonError).path).toBe(pathOf(keyPath));
+          // Nothing is hashed either: digestJson goes through the same gate.
+          expect(() => digestJson(root)).toThrow(CanonicalJsonError);
+          byReason.set(injection.reason, (byReason.get(injection.reason) ?? 0) + 1);
         }
-        tried++;
-        expect(thrown, `${injection.reason} at ${pathOf(keyPath)}`).toBeInstanceOf(CanonicalJsonError);
-        expect((thrown as CanonicalJsonError).reason).toBe(injection.reason);
-        expect((thrown as CanonicalJsonError).path).toBe(pathOf(keyPath));
-        // Nothing is hashed either: digestJson goes through the same gate.
-        expect(() => digestJson(root)).toThrow(CanonicalJsonError);
-        byReason.set(injection.reason, (byReason.get(injection.reason) ?? 0) + 1);
       }
-    }
-    reportFigure("canonical-json rejections", { injected: tried, accepted: 0, ...Object.fromEntries(byReason) });
-  });
+      reportFigure("canonical-json rejections", { injected: tried, accepted: 0, ...Object.fromEntries(byReason) });
+    },
+    tortureTimeout(1500),
+  );
 
-  it("a shared (non-cyclic) reference is accepted; nesting past the limit is refused wherever the deep branch sits", () => {
-    const rng = new Rng(0x3c6ef372);
-    const count = tortureSeeds() * 5;
-    for (let i = 0; i < count; i++) {
-      const shared = randomJson(rng, 2);
-      expect(canonicalJson({ a: shared, b: [shared, shared] })).toBe(referenceCanonical({ a: shared, b: [shared, shared] }));
-      let deep: JsonValue = randomJson(rng, 0);
-      for (let d = 0; d < MAX_CANONICAL_DEPTH; d++) deep = rng.bool() ? [deep] : { d: deep };
-      let root = randomJson(rng, 2);
-      if (root === null || typeof root !== "object") root = [root];
-      inject(root, rng.pick(containerPaths(root)), deep);
-      expect(() => canonicalJson(root)).toThrow(expect.objectContaining({ reason: "too_deep" }));
-    }
-    reportFigure("canonical-json depth and sharing", { sharedAccepted: count, tooDeepRefused: count });
-  });
+  it(
+    "a shared (non-cyclic) reference is accepted; nesting past the limit is refused wherever the deep branch sits",
+    () => {
+      const rng = new Rng(0x3c6ef372);
+      const count = tortureSeeds() * 5;
+      for (let i = 0; i < count; i++) {
+        const shared = randomJson(rng, 2);
+        expect(canonicalJson({ a: shared, b: [shared, shared] })).toBe(referenceCanonical({ a: shared, b: [shared, shared] }));
+        let deep: JsonValue = randomJson(rng, 0);
+        for (let d = 0; d < MAX_CANONICAL_DEPTH; d++) deep = rng.bool() ? [deep] : { d: deep };
+        let root = randomJson(rng, 2);
+        if (root === null || typeof root !== "object") root = [root];
+        inject(root, rng.pick(containerPaths(root)), deep);
+        expect(() => canonicalJson(root)).toThrow(expect.objectContaining({ reason: "too_deep" }));
+      }
+      reportFigure("canonical-json depth and sharing", { sharedAccepted: count, tooDeepRefused: count });
+    },
+    tortureTimeout(500),
+  );
 });

@@ -5,7 +5,7 @@ import type { RunEvent } from "../../../src/ports/run-events.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { driveToEnd, rawRunStub, runStub } from "../../support/drive.ts";
 import { resolverFor, scriptedPlanner, scriptedWorker } from "../../support/scripted-models.ts";
-import { Rng, reportFigure, tortureSeeds } from "./support/random.ts";
+import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";
 import { liveSeed } from "./support/seed-lwir.ts";
 
 // Item 7 of the reliability suite, at run time: a run with a model step and a code.run step is
@@ -144,53 +144,57 @@ async function tamper(runId: string, target: Target, rng: Rng): Promise<void> {
 }
 
 describe("a run's log changed between slices", () => {
-  it("every single-character change to the version a run holds fails it closed, with no model call or code.run after", async () => {
-    const lwir = await lwirWithCodeStep();
-    const rng = new Rng(0x1f83d9ac);
-    const perTarget = Math.max(2, Math.floor(tortureSeeds() / 5));
-    const causes = new Map<string, number>();
-    const leaks: string[] = [];
-    let tried = 0;
-    for (const target of TARGETS) {
-      for (let i = 0; i < perTarget; i++) {
-        const runId = `run_tamper_log_${tried}_${crypto.randomUUID().slice(0, 6)}`;
-        const worker = scriptedWorker();
-        let crashed = false;
-        overrideWiring({
-          models: resolverFor(scriptedPlanner(), worker),
-          afterAppend: (events, ctx) => {
-            if (!crashed && events.some((e) => e.type === "StepSucceeded")) {
-              crashed = true;
-              ctx.abort();
-            }
-          },
-        });
-        await runStub(runId).start({ runId, workflowId: "support.summarize-ticket", input: INPUT, trigger: { kind: "lwir" }, lwir });
-        await driveToEnd(runId, 1).catch(() => undefined);
-        expect(crashed, `${target.name}: the run stopped after its first step`).toBe(true);
-        const callsBefore = worker.doGenerateCalls.length;
-        const seqBefore = (await runStub(runId).events({ limit: 1000 })).length;
-        await tamper(runId, target, rng);
-        overrideWiring({ models: resolverFor(scriptedPlanner(), worker) });
-        const view = await driveToEnd(runId);
-        tried++;
-        const cause = view.cause?.code ?? view.status;
-        causes.set(cause, (causes.get(cause) ?? 0) + 1);
-        const after = (await runStub(runId).events({ limit: 1000 })).slice(seqBefore);
-        const ran = after.filter((e) => ["StepStarted", "StepSucceeded", "harness.model.called"].includes(e.type));
-        if (view.status !== "failed" || worker.doGenerateCalls.length !== callsBefore || ran.length > 0)
-          leaks.push(
-            `${target.name}: ${view.status} ${cause}, ${worker.doGenerateCalls.length - callsBefore} model calls, ${ran.map((e) => e.type).join(",")}`,
-          );
-        expect(view.cause?.code ?? "", target.name).toMatch(/^(capability_drift|code_integrity|lwir_invalid)$/);
+  it(
+    "every single-character change to the version a run holds fails it closed, with no model call or code.run after",
+    async () => {
+      const lwir = await lwirWithCodeStep();
+      const rng = new Rng(0x1f83d9ac);
+      const perTarget = Math.max(2, Math.floor(tortureSeeds() / 5));
+      const causes = new Map<string, number>();
+      const leaks: string[] = [];
+      let tried = 0;
+      for (const target of TARGETS) {
+        for (let i = 0; i < perTarget; i++) {
+          const runId = `run_tamper_log_${tried}_${crypto.randomUUID().slice(0, 6)}`;
+          const worker = scriptedWorker();
+          let crashed = false;
+          overrideWiring({
+            models: resolverFor(scriptedPlanner(), worker),
+            afterAppend: (events, ctx) => {
+              if (!crashed && events.some((e) => e.type === "StepSucceeded")) {
+                crashed = true;
+                ctx.abort();
+              }
+            },
+          });
+          await runStub(runId).start({ runId, workflowId: "support.summarize-ticket", input: INPUT, trigger: { kind: "lwir" }, lwir });
+          await driveToEnd(runId, 1).catch(() => undefined);
+          expect(crashed, `${target.name}: the run stopped after its first step`).toBe(true);
+          const callsBefore = worker.doGenerateCalls.length;
+          const seqBefore = (await runStub(runId).events({ limit: 1000 })).length;
+          await tamper(runId, target, rng);
+          overrideWiring({ models: resolverFor(scriptedPlanner(), worker) });
+          const view = await driveToEnd(runId);
+          tried++;
+          const cause = view.cause?.code ?? view.status;
+          causes.set(cause, (causes.get(cause) ?? 0) + 1);
+          const after = (await runStub(runId).events({ limit: 1000 })).slice(seqBefore);
+          const ran = after.filter((e) => ["StepStarted", "StepSucceeded", "harness.model.called"].includes(e.type));
+          if (view.status !== "failed" || worker.doGenerateCalls.length !== callsBefore || ran.length > 0)
+            leaks.push(
+              `${target.name}: ${view.status} ${cause}, ${worker.doGenerateCalls.length - callsBefore} model calls, ${ran.map((e) => e.type).join(",")}`,
+            );
+          expect(view.cause?.code ?? "", target.name).toMatch(/^(capability_drift|code_integrity|lwir_invalid)$/);
+        }
       }
-    }
-    reportFigure("tampering (run log)", {
-      changes: tried,
-      refused: tried - leaks.length,
-      callsAfterDetection: leaks.length,
-      causes: JSON.stringify(Object.fromEntries(causes)),
-    });
-    expect(leaks).toEqual([]);
-  });
+      reportFigure("tampering (run log)", {
+        changes: tried,
+        refused: tried - leaks.length,
+        callsAfterDetection: leaks.length,
+        causes: JSON.stringify(Object.fromEntries(causes)),
+      });
+      expect(leaks).toEqual([]);
+    },
+    tortureTimeout(3000),
+  );
 });

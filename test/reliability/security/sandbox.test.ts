@@ -8,7 +8,7 @@ import { digestText } from "../../../src/identity/digest.ts";
 import type { CodePolicy, RunCodeRequest, RunCodeResult } from "../../../src/ports/sandbox.ts";
 import { GATE_BYPASSES, NETWORK_TECHNIQUES, randomTarget } from "./support/escape-variants.ts";
 import { loaderCalls } from "./support/loader-call-sites.ts";
-import { Rng, reportFigure, tortureSeeds } from "./support/random.ts";
+import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";
 
 // Item 9 of the reliability suite: generated variants of the network escapes of
 // test/adapters/sandbox-isolate/escapes.test.ts (obfuscated fetch, sockets, WebSocket, imports,
@@ -43,48 +43,56 @@ const runTechnique = (body: string, url: string, policy: CodePolicy = DENY, netw
   });
 
 describe("network escapes, generated", () => {
-  it("no technique reaches any host spelling, port or scheme from code.run under network deny", async () => {
-    const rng = new Rng(0x1f83d9ab);
-    const perTechnique = Math.max(2, tortureSeeds());
-    const techniques = Object.entries(NETWORK_TECHNIQUES);
-    const escapes: string[] = [];
-    const outcomes = new Map<string, number>();
-    let attempted = 0;
-    for (const [name, body] of techniques) {
-      const targets = Array.from({ length: perTechnique }, () => randomTarget(rng));
-      const results = await Promise.all(targets.map((url) => runTechnique(body, url)));
-      results.forEach((r, i) => {
-        attempted++;
-        const outcome = r.ok ? "ok" : r.error.code;
-        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-        if (r.ok) escapes.push(`${name} → ${targets[i]}: ${JSON.stringify(r.output)}`);
+  it(
+    "no technique reaches any host spelling, port or scheme from code.run under network deny",
+    async () => {
+      const rng = new Rng(0x1f83d9ab);
+      const perTechnique = Math.max(2, tortureSeeds());
+      const techniques = Object.entries(NETWORK_TECHNIQUES);
+      const escapes: string[] = [];
+      const outcomes = new Map<string, number>();
+      let attempted = 0;
+      for (const [name, body] of techniques) {
+        const targets = Array.from({ length: perTechnique }, () => randomTarget(rng));
+        const results = await Promise.all(targets.map((url) => runTechnique(body, url)));
+        results.forEach((r, i) => {
+          attempted++;
+          const outcome = r.ok ? "ok" : r.error.code;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          if (r.ok) escapes.push(`${name} → ${targets[i]}: ${JSON.stringify(r.output)}`);
+        });
+      }
+      reportFigure("sandbox network escapes (code.run)", {
+        attempted,
+        techniques: techniques.length,
+        escapes: escapes.length,
+        outcomes: JSON.stringify(Object.fromEntries(outcomes)),
       });
-    }
-    reportFigure("sandbox network escapes (code.run)", {
-      attempted,
-      techniques: techniques.length,
-      escapes: escapes.length,
-      outcomes: JSON.stringify(Object.fromEntries(outcomes)),
-    });
-    expect(escapes).toEqual([]);
-  });
+      expect(escapes).toEqual([]);
+    },
+    tortureTimeout(3000),
+  );
 
-  it("no technique reaches the network from node in bash", async () => {
-    const rng = new Rng(0x5be0cd19);
-    const s = await sandbox.openSession({ sessionId: `rel-esc-${crypto.randomUUID()}`, skills: [] });
-    const escapes: string[] = [];
-    let attempted = 0;
-    const count = Math.min(Object.keys(NETWORK_TECHNIQUES).length, Math.max(8, tortureSeeds()));
-    for (const [name, body] of rng.shuffle(Object.entries(NETWORK_TECHNIQUES)).slice(0, count)) {
-      const url = randomTarget(rng);
-      const script = `const u = ${JSON.stringify(url)}; const out = await (async () => { ${body} })(); console.log("REACHED", out);`;
-      const r = await s.exec(`node -e '${script.replaceAll("'", `'"'"'`)}'`);
-      attempted++;
-      if (r.exitCode === 0 || r.stdout.includes("REACHED")) escapes.push(`${name} → ${url}: ${r.stdout}`);
-    }
-    reportFigure("sandbox network escapes (node)", { attempted, escapes: escapes.length });
-    expect(escapes).toEqual([]);
-  });
+  it(
+    "no technique reaches the network from node in bash",
+    async () => {
+      const rng = new Rng(0x5be0cd19);
+      const s = await sandbox.openSession({ sessionId: `rel-esc-${crypto.randomUUID()}`, skills: [] });
+      const escapes: string[] = [];
+      let attempted = 0;
+      const count = Math.min(Object.keys(NETWORK_TECHNIQUES).length, Math.max(8, tortureSeeds()));
+      for (const [name, body] of rng.shuffle(Object.entries(NETWORK_TECHNIQUES)).slice(0, count)) {
+        const url = randomTarget(rng);
+        const script = `const u = ${JSON.stringify(url)}; const out = await (async () => { ${body} })(); console.log("REACHED", out);`;
+        const r = await s.exec(`node -e '${script.replaceAll("'", `'"'"'`)}'`);
+        attempted++;
+        if (r.exitCode === 0 || r.stdout.includes("REACHED")) escapes.push(`${name} → ${url}: ${r.stdout}`);
+      }
+      reportFigure("sandbox network escapes (node)", { attempted, escapes: escapes.length });
+      expect(escapes).toEqual([]);
+    },
+    tortureTimeout(2000),
+  );
 
   it("with network allowed for an allowlist, the gate answers 403 for every host outside it", async () => {
     const rng = new Rng(0x6a09e668);

@@ -6,7 +6,7 @@ import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolve
 import { type Digest, digestJson } from "../../../src/identity/digest.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { api } from "./support/api-call.ts";
-import { Rng, reportFigure, tortureSeeds } from "./support/random.ts";
+import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";
 
 // Item 7 of the reliability suite, stored artifacts: single-character changes to the versions,
 // locks, planner manifests and definition snapshots a real run wrote to D1, read back through the
@@ -131,63 +131,71 @@ const write = (t: Target, value: string) =>
   env.DB.prepare(`UPDATE ${t.table} SET ${t.column} = ? WHERE ${t.keyColumn} = ?`).bind(value, t.key()).run();
 
 describe("stored artifacts changed in D1", () => {
-  it("every single-character change to a version, lock, manifest or definition is refused with a named cause", async () => {
-    const store = new D1VersionStore(env.DB);
-    const rng = new Rng(0xa54ff53a);
-    const perTarget = tortureSeeds() * 5;
-    const served: string[] = [];
-    let tried = 0;
-    let hashMismatchLeftToCaller = 0;
-    for (const target of TARGETS) {
-      const original = await cell(target);
-      // Untampered, the read succeeds: the refusals below are not the adapter refusing everything.
-      await expect(target.read(store)).resolves.toBeTruthy();
-      for (let i = 0; i < perTarget; i++) {
-        await write(target, changeOneCharacter(rng, original));
-        tried++;
-        try {
-          const read = await target.read(store);
-          // A definition is served when it still parses canonically; its consumer compares its hash.
-          if (target.kind === "definition" && digestJson(read) !== target.key()) hashMismatchLeftToCaller++;
-          else served.push(`${target.name}: served`);
-        } catch (error) {
-          if (!(error instanceof StoredArtifactTamperedError)) served.push(`${target.name}: ${String(error)}`);
-          else expect(error.kind).toBe(target.kind);
+  it(
+    "every single-character change to a version, lock, manifest or definition is refused with a named cause",
+    async () => {
+      const store = new D1VersionStore(env.DB);
+      const rng = new Rng(0xa54ff53a);
+      const perTarget = tortureSeeds() * 5;
+      const served: string[] = [];
+      let tried = 0;
+      let hashMismatchLeftToCaller = 0;
+      for (const target of TARGETS) {
+        const original = await cell(target);
+        // Untampered, the read succeeds: the refusals below are not the adapter refusing everything.
+        await expect(target.read(store)).resolves.toBeTruthy();
+        for (let i = 0; i < perTarget; i++) {
+          await write(target, changeOneCharacter(rng, original));
+          tried++;
+          try {
+            const read = await target.read(store);
+            // A definition is served when it still parses canonically; its consumer compares its hash.
+            if (target.kind === "definition" && digestJson(read) !== target.key()) hashMismatchLeftToCaller++;
+            else served.push(`${target.name}: served`);
+          } catch (error) {
+            if (!(error instanceof StoredArtifactTamperedError)) served.push(`${target.name}: ${String(error)}`);
+            else expect(error.kind).toBe(target.kind);
+          }
         }
+        await write(target, original);
+        await expect(target.read(store)).resolves.toBeTruthy();
       }
-      await write(target, original);
-      await expect(target.read(store)).resolves.toBeTruthy();
-    }
-    reportFigure("tampering (D1 adapter)", {
-      changes: tried,
-      targets: TARGETS.length,
-      servedOrUnnamed: served.length,
-      definitionHashMismatchLeftToCaller: hashMismatchLeftToCaller,
-    });
-    expect(served).toEqual([]);
-  });
+      reportFigure("tampering (D1 adapter)", {
+        changes: tried,
+        targets: TARGETS.length,
+        servedOrUnnamed: served.length,
+        definitionHashMismatchLeftToCaller: hashMismatchLeftToCaller,
+      });
+      expect(served).toEqual([]);
+    },
+    tortureTimeout(1500),
+  );
 
-  it("the API refuses a changed version or lock with a 4xx stored_artifact_tampered, never a 500 or the changed text", async () => {
-    const rng = new Rng(0x9b05688d);
-    const count = tortureSeeds();
-    const path = `/v1/versions/${registered.versionId}`;
-    expect((await api("GET", path)).status).toBe(200);
-    let tried = 0;
-    for (const target of TARGETS.filter((t) => t.table === "workflow_versions" || t.table === "compiler_locks")) {
-      const original = await cell(target);
-      for (let i = 0; i < count; i++) {
-        const changed = changeOneCharacter(rng, original);
-        await write(target, changed);
-        const r = await api("GET", path);
-        tried++;
-        expect(r.status, `${target.name}: ${r.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
-        expect(r.status).toBeLessThan(500);
-        expect(r.code).toBe("stored_artifact_tampered");
-        expect(r.json.version).toBeUndefined();
+  it(
+    "the API refuses a changed version or lock with a 4xx stored_artifact_tampered, never a 500 or the changed text",
+    async () => {
+      const rng = new Rng(0x9b05688d);
+      const count = tortureSeeds();
+      const path = `/v1/versions/${registered.versionId}`;
+      expect((await api("GET", path)).status).toBe(200);
+      let tried = 0;
+      for (const target of TARGETS.filter((t) => t.table === "workflow_versions" || t.table === "compiler_locks")) {
+        const original = await cell(target);
+        for (let i = 0; i < count; i++) {
+          const changed = changeOneCharacter(rng, original);
+          await write(target, changed);
+          const r = await api("GET", path);
+          tried++;
+          expect(r.status, `${target.name}: ${r.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+          expect(r.status).toBeLessThan(500);
+          expect(r.code).toBe("stored_artifact_tampered");
+          expect(r.json.version).toBeUndefined();
+        }
+        await write(target, original);
       }
-      await write(target, original);
-    }
-    expect((await api("GET", path)).status).toBe(200);
-    reportFigure("tampering (API)", { changes: tried, served: 0, serverErrors: 0 });
-  });
+      expect((await api("GET", path)).status).toBe(200);
+      reportFigure("tampering (API)", { changes: tried, served: 0, serverErrors: 0 });
+    },
+    tortureTimeout(1500),
+  );
 });

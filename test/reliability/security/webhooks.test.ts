@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { rawRunStub, runStub } from "../../support/drive.ts";
-import { Rng, reportFigure, tortureSeeds } from "./support/random.ts";
+import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";
 import { deliver, nowSeconds, passedVerification, signDelivery, WEBHOOK_SECRET } from "./support/webhook-delivery.ts";
 import { mutate } from "./support/webhook-mutations.ts";
 
@@ -59,72 +59,80 @@ describe("Standard Webhooks reference vector", () => {
 });
 
 describe("mutated deliveries", () => {
-  it("no mutation of a valid delivery passes verification", async () => {
-    const count = tortureSeeds() * 100;
-    const rng = new Rng(0x510e527f);
-    const byKind = new Map<string, number>();
-    const forgeries: string[] = [];
-    const statuses = new Map<number, number>();
-    let serverErrors = 0;
-    const at = nowSeconds();
-    for (let start = 0; start < count; start += 25) {
-      const batch = Array.from({ length: Math.min(25, count - start) }, (_, k) => {
-        const id = `msg_fuzz_${start + k}_${rng.int(1e9)}`;
-        const mutant = mutate(rng, BODY, signDelivery(id, BODY, at));
-        return deliver(mutant.body, mutant.headers).then((answer) => ({ mutant, answer }));
-      });
-      for (const { mutant, answer } of await Promise.all(batch)) {
-        byKind.set(mutant.kind, (byKind.get(mutant.kind) ?? 0) + 1);
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        if (answer.status >= 500) serverErrors++;
-        if (passedVerification(answer)) forgeries.push(`${mutant.kind}: ${answer.status} ${JSON.stringify(mutant.headers)}`);
+  it(
+    "no mutation of a valid delivery passes verification",
+    async () => {
+      const count = tortureSeeds() * 100;
+      const rng = new Rng(0x510e527f);
+      const byKind = new Map<string, number>();
+      const forgeries: string[] = [];
+      const statuses = new Map<number, number>();
+      let serverErrors = 0;
+      const at = nowSeconds();
+      for (let start = 0; start < count; start += 25) {
+        const batch = Array.from({ length: Math.min(25, count - start) }, (_, k) => {
+          const id = `msg_fuzz_${start + k}_${rng.int(1e9)}`;
+          const mutant = mutate(rng, BODY, signDelivery(id, BODY, at));
+          return deliver(mutant.body, mutant.headers).then((answer) => ({ mutant, answer }));
+        });
+        for (const { mutant, answer } of await Promise.all(batch)) {
+          byKind.set(mutant.kind, (byKind.get(mutant.kind) ?? 0) + 1);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          if (answer.status >= 500) serverErrors++;
+          if (passedVerification(answer)) forgeries.push(`${mutant.kind}: ${answer.status} ${JSON.stringify(mutant.headers)}`);
+        }
       }
-    }
-    reportFigure("webhook mutations", {
-      tried: count,
-      forgeriesAccepted: forgeries.length,
-      serverErrors,
-      kinds: byKind.size,
-      statuses: JSON.stringify(Object.fromEntries(statuses)),
-    });
-    expect(
-      forgeries
-        .map((f) => f.split(":")[0])
-        .sort()
-        .filter((k, i, a) => a.indexOf(k) === i),
-    ).toEqual([]);
-    expect(forgeries).toEqual([]);
-    expect(serverErrors).toBe(0);
-    expect(byKind.size).toBeGreaterThanOrEqual(25);
-  });
+      reportFigure("webhook mutations", {
+        tried: count,
+        forgeriesAccepted: forgeries.length,
+        serverErrors,
+        kinds: byKind.size,
+        statuses: JSON.stringify(Object.fromEntries(statuses)),
+      });
+      expect(
+        forgeries
+          .map((f) => f.split(":")[0])
+          .sort()
+          .filter((k, i, a) => a.indexOf(k) === i),
+      ).toEqual([]);
+      expect(forgeries).toEqual([]);
+      expect(serverErrors).toBe(0);
+      expect(byKind.size).toBeGreaterThanOrEqual(25);
+    },
+    tortureTimeout(3000),
+  );
 
-  it("timestamps signed correctly but outside the 5-minute tolerance are refused; inside it they pass", async () => {
-    const rng = new Rng(0x9b05688c);
-    const count = tortureSeeds() * 5;
-    const now = nowSeconds();
-    for (let i = 0; i < count; i++) {
-      const skew = (rng.bool() ? 1 : -1) * (310 + rng.int(10 ** (2 + rng.int(6))));
-      const r = await deliver(BODY, signDelivery(`msg_skew_${i}`, BODY, now + skew));
-      expect(r.status, `skew ${skew}`).toBe(401);
-      expect(r.code).toBe("webhook_timestamp_invalid");
-    }
-    // Controls, so the refusals above are not vacuous: inside the tolerance, with extra signatures.
-    for (const [name, skew] of [
-      ["290 s old", -290],
-      ["290 s ahead", 290],
-    ] as const) {
-      const r = await deliver(BODY, signDelivery(`msg_inside_${name}_${rng.int(1e9)}`, BODY, now + skew));
-      expect(r.status, name).toBe(202);
-    }
-    const rotated = signDelivery(`msg_rotated_${rng.int(1e9)}`, BODY, now);
-    const old = signDelivery(rotated["webhook-id"], BODY, now, "whsec_dGhpcyBpcyBhbiBvbGQga2V5IHRoYXQgaXMgcm90YXRlZA==");
-    const r = await deliver(BODY, {
-      ...rotated,
-      "webhook-signature": `${old["webhook-signature"]} v2,xyz ${rotated["webhook-signature"]}`,
-    });
-    expect(r.status).toBe(202);
-    reportFigure("webhook timestamp skew", { outsideRefused: count, insideAccepted: 3 });
-  });
+  it(
+    "timestamps signed correctly but outside the 5-minute tolerance are refused; inside it they pass",
+    async () => {
+      const rng = new Rng(0x9b05688c);
+      const count = tortureSeeds() * 5;
+      const now = nowSeconds();
+      for (let i = 0; i < count; i++) {
+        const skew = (rng.bool() ? 1 : -1) * (310 + rng.int(10 ** (2 + rng.int(6))));
+        const r = await deliver(BODY, signDelivery(`msg_skew_${i}`, BODY, now + skew));
+        expect(r.status, `skew ${skew}`).toBe(401);
+        expect(r.code).toBe("webhook_timestamp_invalid");
+      }
+      // Controls, so the refusals above are not vacuous: inside the tolerance, with extra signatures.
+      for (const [name, skew] of [
+        ["290 s old", -290],
+        ["290 s ahead", 290],
+      ] as const) {
+        const r = await deliver(BODY, signDelivery(`msg_inside_${name}_${rng.int(1e9)}`, BODY, now + skew));
+        expect(r.status, name).toBe(202);
+      }
+      const rotated = signDelivery(`msg_rotated_${rng.int(1e9)}`, BODY, now);
+      const old = signDelivery(rotated["webhook-id"], BODY, now, "whsec_dGhpcyBpcyBhbiBvbGQga2V5IHRoYXQgaXMgcm90YXRlZA==");
+      const r = await deliver(BODY, {
+        ...rotated,
+        "webhook-signature": `${old["webhook-signature"]} v2,xyz ${rotated["webhook-signature"]}`,
+      });
+      expect(r.status).toBe(202);
+      reportFigure("webhook timestamp skew", { outsideRefused: count, insideAccepted: 3 });
+    },
+    tortureTimeout(1000),
+  );
 });
 
 describe("duplicate deliveries make exactly one run", () => {

@@ -54,3 +54,11 @@ export class Rng {
 export function reportFigure(item: string, figures: Record<string, number | string>): void {
   console.log(`[reliability] ${item}: ${JSON.stringify(figures)}`);
 }
+
+/**
+ * A per-test timeout for a test whose work grows with the seed count: the project's 30 s, or
+ * `perSeedMs` per seed when that is more (a torture run with hundreds of seeds takes minutes).
+ */
+export function tortureTimeout(perSeedMs: number): number {
+  return Math.max(30_000, tortureSeeds() * perSeedMs);
+}
