@@ -364,7 +364,7 @@ export class RunObject extends DurableObject<Env> {
     if (!runId || (await this.eventLog(runId).page({ after: 0, limit: 1 })).length === 0) return;
     // Armed first: if this slice crashes, the run resumes from its log when this fires.
     await this.ctx.storage.setAlarm(Date.now() + RESUME_AFTER_MS);
-    const wiring = wire(this.env);
+    const wiring = wire(this.env, { runId: `${this.getMeta("tenant") ?? "default"}:${runId}` });
     const inflight = new AbortController();
     this.inflight = inflight;
     try {

@@ -64,8 +64,11 @@ export type Wiring = {
   readonly sliceMs: number;
 };
 
-/** Builds the ports from the Worker's bindings, vars and secrets. */
-export function wire(env: Env): Wiring {
+/**
+ * Builds the ports from the Worker's bindings, vars and secrets. `runId` scopes per-run resources:
+ * the container sandbox keeps one set of containers per run across its slices.
+ */
+export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
   const vars = env as unknown as Record<string, unknown>;
   return {
     versions: new D1VersionStore(env.DB),
@@ -82,7 +85,11 @@ export function wire(env: Env): Wiring {
     // LITTLE_SANDBOX: an unknown value throws SandboxConfigurationError (sandbox_config_invalid).
     sandbox:
       parseSandboxKind(stringVar(vars.LITTLE_SANDBOX)) === "container"
-        ? new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory: new D1MemoryStore(env.DB) })
+        ? new ContainerSandbox({
+            open: openSandboxes(env.SANDBOX),
+            memory: new D1MemoryStore(env.DB),
+            ...(scope.runId ? { scope: scope.runId } : {}),
+          })
         : new IsolateSandbox({
             loader: env.LOADER,
             networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
