@@ -152,6 +152,44 @@ export function eventLogContract(name: string, withLog: WithLog, options: EventL
         });
       });
 
+      it("concurrent appends get dense seq in call order, each its own events, all in the log", async () => {
+        const runId = uniqueRunId("concurrent");
+        await withLog(runId, fakeClock(3), async (log) => {
+          await log.append([REQUESTED]);
+          // Sixteen appends issued together, as fan-out branches do, of 1 or 2 events each.
+          const batches = Array.from({ length: 16 }, (_, i) =>
+            i % 2 === 0 ? [started(`b${i}`)] : [started(`b${i}`), succeeded(`b${i}`, i)],
+          );
+          const results = await Promise.all(batches.map((batch) => log.append(batch)));
+          let next = 2;
+          results.forEach((appended, i) => {
+            const expected = batches[i] as NewRunEvent[];
+            expect(appended.map((e) => e.type)).toEqual(expected.map((e) => e.type));
+            expect(appended.map((e) => e.payload)).toEqual(expected.map((e) => e.payload));
+            expect(seqs(appended)).toEqual(expected.map(() => next++));
+          });
+          const all = await log.all();
+          expect(seqs(all)).toEqual(Array.from({ length: next - 1 }, (_, i) => i + 1));
+          expect(all.slice(1)).toEqual(results.flat());
+        });
+      });
+
+      it("of concurrent appends after a terminal one, only the terminal's batch and those before it land", async () => {
+        await withLog(uniqueRunId("concurrent_terminal"), fakeClock(), async (log) => {
+          const first = log.append([REQUESTED, started("a")]);
+          const end = log.append([TERMINAL_EVENTS.RunCancelled]);
+          // Settled at once: it is refused before the earlier appends are durable.
+          const late = log.append([started("late")]).then(
+            () => null,
+            (error: unknown) => error,
+          );
+          expect(seqs(await first)).toEqual([1, 2]);
+          expect(seqs(await end)).toEqual([3]);
+          expect(await late).toMatchObject({ code: "run_terminated" });
+          expect(seqs(await log.all())).toEqual([1, 2, 3]);
+        });
+      });
+
       it("appends a batch of 1,000 events with seq 1..1000", async () => {
         const runId = uniqueRunId("thousand");
         await withLog(runId, fakeClock(7), async (log) => {
