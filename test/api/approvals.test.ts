@@ -3,15 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
-import { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
 import { digestJson } from "../../src/identity/digest.ts";
 import { describeTool } from "../../src/identity/tool-descriptors.ts";
-import { LWIR_API_VERSION, LWIR_KIND } from "../../src/lwir/types.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { runStub } from "../support/drive.ts";
+import { toolCallLwir } from "../support/tool-call-lwir.ts";
 import { call, runEvents } from "./support/api-call.ts";
 
 /** Refunds actually made, by order id: the side effect approvals guard. */
@@ -41,27 +40,13 @@ const refundWorkflow: RegisteredWorkflow = {
   tools: {},
 };
 
-async function refundLwir(timeoutMs?: number) {
-  const caps = await snapshotDefinition(refundWorkflow.definition);
-  return {
-    apiVersion: LWIR_API_VERSION,
-    kind: LWIR_KIND,
-    metadata: { name: "approve.refund", version: "0.1.0", description: "refund" },
-    input: { schema: caps.inputSchema },
-    output: { schema: caps.outputSchema },
-    permissions: { models: [], tools: ["refund"], secrets: [], network: [] },
-    steps: [
-      {
-        id: "refund",
-        uses: "tool.call",
-        needs: [],
-        with: { tool: "refund", input: { orderId: "{{ input.orderId }}", amount: "{{ input.amount }}" } },
-        output: caps.requestedOutput,
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      },
-    ],
-  };
-}
+const refundLwir = (timeoutMs?: number) =>
+  toolCallLwir(
+    refundWorkflow,
+    "refund",
+    { orderId: "{{ input.orderId }}", amount: "{{ input.amount }}" },
+    timeoutMs !== undefined ? { timeoutMs } : {},
+  );
 
 beforeEach(() =>
   overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), workflows: catalogOf([refundWorkflow]) }),

@@ -7,13 +7,12 @@ import { D1SealedRows } from "../../src/adapters/d1/d1-sealed-rows.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { SealedSecretStore } from "../../src/adapters/secrets/sealed-secret-store.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
-import { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
-import { LWIR_API_VERSION, LWIR_KIND } from "../../src/lwir/types.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { rawRunStub, runStub } from "../support/drive.ts";
+import { toolCallLwir } from "../support/tool-call-lwir.ts";
 import { call, tenantToken } from "./support/api-call.ts";
 
 /** What the tool saw in its context, by run: proof the secret reached the tool. */
@@ -58,26 +57,8 @@ const canaryWorkflow: RegisteredWorkflow = {
   tools: {},
 };
 
-async function canaryLwir() {
-  const caps = await snapshotDefinition(canaryWorkflow.definition);
-  return {
-    apiVersion: LWIR_API_VERSION,
-    kind: LWIR_KIND,
-    metadata: { name: "secrets.canary", version: "0.1.0", description: "canary" },
-    input: { schema: caps.inputSchema },
-    output: { schema: caps.outputSchema },
-    permissions: { models: [], tools: ["leak"], secrets: ["CRM_TOKEN"], network: [] },
-    steps: [
-      {
-        id: "leak",
-        uses: "tool.call",
-        needs: [],
-        with: { tool: "leak", input: { ref: "{{ input.ref }}", fail: "{{ input.fail }}" } },
-        output: caps.requestedOutput,
-      },
-    ],
-  };
-}
+const canaryLwir = () =>
+  toolCallLwir(canaryWorkflow, "leak", { ref: "{{ input.ref }}", fail: "{{ input.fail }}" }, { secrets: ["CRM_TOKEN"] });
 
 const offline = new EnvModelResolver({ mode: "offline", secrets: {} });
 beforeEach(() => overrideWiring({ models: offline, workflows: catalogOf([canaryWorkflow]) }));

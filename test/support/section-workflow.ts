@@ -1,11 +1,10 @@
 import { openai } from "@ai-sdk/openai";
 import { z } from "zod";
 import { catalogOf, type RegisteredWorkflow, type WorkflowCatalog } from "../../src/engine/run-environment.ts";
-import { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
-import { LWIR_API_VERSION, LWIR_KIND } from "../../src/lwir/types.ts";
 import { type BodyFailurePolicy, defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
+import { toolCallLwir } from "./tool-call-lwir.ts";
 
 /** Calls of the echo tool by text, across every test of a file (module state survives aborts). */
 export const echoCalls = new Map<string, number>();
@@ -42,25 +41,8 @@ export function sectionWorkflow(id: string, onBodyFailure?: BodyFailurePolicy, m
 }
 
 /** The section body as LWIR (no planner needed): one tool.call step bound to the workflow. */
-export async function sectionLwir(workflow: RegisteredWorkflow): Promise<Record<string, unknown>> {
-  const caps = await snapshotDefinition(workflow.definition, workflow.tools);
-  return {
-    apiVersion: LWIR_API_VERSION,
-    kind: LWIR_KIND,
-    metadata: { name: workflow.definition.id, version: "0.1.0", description: "echo body" },
-    input: { schema: caps.inputSchema },
-    output: { schema: caps.outputSchema },
-    permissions: { models: [], tools: ["echo"], secrets: [], network: [] },
-    steps: [
-      {
-        id: "echo",
-        uses: "tool.call",
-        needs: [],
-        with: { tool: "echo", input: { text: "{{ input.text }}", fail: "{{ input.fail }}" } },
-        output: caps.requestedOutput,
-      },
-    ],
-  };
+export function sectionLwir(workflow: RegisteredWorkflow): Promise<Record<string, unknown>> {
+  return toolCallLwir(workflow, "echo", { text: "{{ input.text }}", fail: "{{ input.fail }}" });
 }
 
 /** Section workflows under every policy, by id. */
