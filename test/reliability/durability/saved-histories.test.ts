@@ -124,8 +124,9 @@ describe("saved histories (item 3): replay with no outbound call allowed", () =>
   it.fails("BUG: a run resumed after its outer loop accepted (before RunCompleted) plans again instead of completing", async () => {
     const history = histories.get("outer-loop-replan") as SavedHistory;
     const scenario = SCENARIOS.find((s) => s.name === "outer-loop-replan");
+    if (!scenario) throw new Error("the outer-loop-replan scenario is missing");
     const io = scenarioIo(false);
-    const outcome = await replayShallow(history.events, scenario?.build(io) as never, history.runId).catch((error: unknown) => error);
+    const outcome = await replayShallow(history.events, scenario.build(io), history.runId).catch((error: unknown) => error);
     // Fixed, the resume appends the saved RunCompleted and calls nothing; today the planner is called.
     expect(io.outbound.total()).toBe(0);
     expect((outcome as { appended?: unknown }).appended).toEqual((outcome as { expected?: unknown }).expected);
