@@ -1,10 +1,16 @@
 import { catalogOf, type RegisteredWorkflow } from "./engine/run-environment.ts";
+import { billingRefund } from "./examples/billing-refund.ts";
 import { summarizeTicket } from "./examples/support-summarize-ticket.ts";
+import { triageInbox } from "./examples/support-triage-inbox.ts";
 
 /**
  * The workflows this Worker can run, by id, each with the tool registry its `globalTools` resolve
  * against. Add yours here.
  */
-export const registeredWorkflows: RegisteredWorkflow[] = [{ definition: summarizeTicket, tools: {} }];
+export const registeredWorkflows: RegisteredWorkflow[] = [
+  { definition: summarizeTicket, tools: {} },
+  { definition: triageInbox, tools: {} },
+  { definition: billingRefund, tools: {} },
+];
 
 export const workflowCatalog = catalogOf(registeredWorkflows);

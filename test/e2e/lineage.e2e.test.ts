@@ -1,0 +1,150 @@
+/**
+ * Long-lived runs and deploy lineage against a real `wrangler dev` (real workerd, D1, Durable
+ * Objects, HTTP): a section run of `support.triage-inbox` fed by HTTP triggers and a signed
+ * webhook, a `billing.refund` tool call held for an approval bound to its arguments, and a
+ * definition approved and pinned so the next run makes no planner call.
+ */
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, expectApiError, type RunEvent, runOf } from "./support/api.ts";
+import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
+
+let dev: WranglerDev;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  dev = await startWranglerDev({ offlineLatencyMs: 20 });
+  api = client(dev.url, dev.devToken);
+});
+afterAll(async () => {
+  await dev?.dispose();
+});
+
+const message = (n: number) => ({ from: `user${n}@example.com`, subject: `Issue ${n}`, body: `My invoice ${n} is wrong.` });
+type Occurrences = { total: number; completed: number; failed: number; pending: number };
+const plannerSessions = (events: RunEvent[]) =>
+  events.filter((e) => e.type === "harness.session.started" && e.payload.role === "planner").length;
+
+async function untilOccurrences(runId: string, completed: number): Promise<Occurrences> {
+  for (let i = 0; i < 150; i++) {
+    const run = runOf(await api.call("GET", `/v1/runs/${runId}`)) as { occurrences?: Occurrences };
+    if ((run.occurrences?.completed ?? 0) >= completed && run.occurrences?.pending === 0) return run.occurrences;
+    await sleep(100);
+  }
+  throw new Error(`run ${runId} did not complete ${completed} occurrences`);
+}
+
+let sectionVersion = "";
+
+describe("a section run over HTTP", () => {
+  it("plans once, serves HTTP triggers and a signed webhook as occurrences, and ends on cancel", async () => {
+    const started = await api.call("POST", "/v1/workflows/support.triage-inbox/runs?wait=30", { body: { input: message(1) } });
+    expect(started.status, started.text).toBe(202);
+    const run = runOf(started) as ReturnType<typeof runOf> & { occurrences?: Occurrences };
+    expect(run.status).toBe("waiting");
+    sectionVersion = run.versionId ?? "";
+    expect(sectionVersion).toMatch(/^wfver_/);
+
+    const second = await api.call("POST", `/v1/runs/${run.runId}/triggers?wait=30`, {
+      body: { input: message(2) },
+      headers: { "idempotency-key": "msg-2" },
+    });
+    expect(second.status, second.text).toBe(202);
+    expect(second.json).toMatchObject({ occurrenceId: "o2", created: true, run: { status: "waiting" } });
+
+    const body = JSON.stringify(message(3));
+    const sendHook = () => {
+      const at = new Date();
+      return api.call("POST", `/v1/hooks/support.triage-inbox/runs/${run.runId}`, {
+        token: null,
+        raw: body,
+        headers: {
+          "webhook-id": "msg_inbox_3",
+          "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+          "webhook-signature": new Webhook(dev.webhookSecret).sign("msg_inbox_3", at, body),
+        },
+      });
+    };
+    const hooked = await sendHook();
+    expect(hooked.status, hooked.text).toBe(202);
+    expect(hooked.json).toMatchObject({ occurrenceId: "o3", created: true });
+    expect((await sendHook()).json).toMatchObject({ occurrenceId: "o3", created: false });
+    expect(await untilOccurrences(run.runId, 3)).toMatchObject({ total: 3, completed: 3, failed: 0, pending: 0 });
+
+    const events = await api.events(run.runId);
+    expect(plannerSessions(events)).toBe(1);
+    expect(events.filter((e) => e.type === "OccurrenceCompleted").map((e) => e.payload.occurrenceId)).toEqual(["o1", "o2", "o3"]);
+
+    expect(runOf(await api.call("POST", `/v1/runs/${run.runId}/cancel`)).status).toBe("cancelled");
+    expectApiError(await api.call("POST", `/v1/runs/${run.runId}/triggers`, { body: { input: message(4) } }), 409, "run_ended");
+  });
+});
+
+describe("an approved, pinned definition", () => {
+  it("runs the pinned version with no planner call", async () => {
+    const live = await api.call("GET", "/v1/workflows/support.triage-inbox/definition");
+    expect(live.json.snapshot).toMatchObject({ section: { kind: "onTrigger", onBodyFailure: "continue" } });
+    const hash = live.json.definitionHash as string;
+    expect((await api.call("POST", `/v1/definitions/${hash}/approve`)).status).toBe(200);
+    const pinned = await api.call("POST", `/v1/definitions/${hash}/pin`, { body: { versionId: sectionVersion } });
+    expect(pinned.status, pinned.text).toBe(200);
+    const started = await api.call("POST", "/v1/workflows/support.triage-inbox/runs?wait=30", { body: { input: message(9) } });
+    const run = runOf(started);
+    expect(run).toMatchObject({ status: "waiting", versionId: sectionVersion });
+    expect(plannerSessions(await api.events(run.runId))).toBe(0);
+    await api.call("POST", `/v1/runs/${run.runId}/cancel`);
+  });
+});
+
+describe("a tool call held for approval", () => {
+  it("waits as waiting_for_approval, refuses a decision for other arguments, and refunds once when approved", async () => {
+    const catalog = await api.call("GET", "/v1/workflows");
+    const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
+      (w) => w.id === "billing.refund",
+    );
+    if (!refund) throw new Error("billing.refund is not registered");
+    const lwir = {
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
+      input: { schema: refund.inputSchema },
+      output: { schema: refund.requestedOutput.schema },
+      permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
+      steps: [
+        {
+          id: "refund",
+          uses: "tool.call",
+          needs: [],
+          with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
+          output: refund.requestedOutput,
+        },
+      ],
+    };
+    const started = await api.call("POST", "/v1/lwir/runs", {
+      body: { lwir, input: { orderId: "o-77", amountCents: 1250, reason: "late" } },
+    });
+    expect(started.status, started.text).toBe(202);
+    const runId = runOf(started).runId;
+    let approval: { approvalId: string; argsHash: string; status: string; args: unknown } | undefined;
+    for (let i = 0; i < 100 && !approval; i++) {
+      approval = ((await api.call("GET", `/v1/runs/${runId}/approvals`)).json.approvals as (typeof approval)[])[0];
+      if (!approval) await sleep(100);
+    }
+    if (!approval) throw new Error("no approval requested");
+    expect(approval).toMatchObject({ status: "waiting_for_approval", args: { orderId: "o-77", amountCents: 1250 } });
+    const path = `/v1/runs/${runId}/approvals/${approval.approvalId}`;
+    expectApiError(
+      await api.call("POST", path, { body: { decision: "approve", argsHash: `sha256:${"0".repeat(64)}` } }),
+      409,
+      "approval_args_mismatch",
+    );
+    expect((await api.call("POST", path, { body: { decision: "approve", argsHash: approval.argsHash } })).status).toBe(200);
+    const { run } = await api.pollUntilEnded(runId);
+    expect(run).toMatchObject({
+      status: "completed",
+      output: { orderId: "o-77", amountCents: 1250, refundId: expect.stringMatching(/^rf_/) },
+    });
+    const events = await api.events(runId);
+    expect(events.filter((e) => e.type === "ApprovalDecided")).toHaveLength(1);
+  });
+});
