@@ -1,0 +1,19 @@
+import { call } from "../../../api/support/api-call.ts";
+
+/**
+ * Everything the API serves about a run: the run, every events page, the SSE stream (which ends
+ * after the terminal event, so only for ended runs) and the approvals list.
+ */
+export async function servedFor(runId: string, token: string, ended: boolean): Promise<string[]> {
+  const texts = [(await call("GET", `/v1/runs/${runId}`, { token })).text];
+  for (let after = 0; ; ) {
+    const page = await call("GET", `/v1/runs/${runId}/events?after=${after}&limit=50`, { token });
+    texts.push(page.text);
+    const events = (page.json.events ?? []) as { seq: number }[];
+    if (events.length < 50) break;
+    after = (events.at(-1) as { seq: number }).seq;
+  }
+  if (ended) texts.push((await call("GET", `/v1/runs/${runId}/events/stream`, { token })).text);
+  texts.push((await call("GET", `/v1/runs/${runId}/approvals`, { token })).text);
+  return texts;
+}
