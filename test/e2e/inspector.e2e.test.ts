@@ -347,6 +347,60 @@ describe("a failed run", () => {
   });
 });
 
+describe("a section run and an approval", () => {
+  it("lists a section's occurrences, and shows a step waiting for approval turn succeeded live once approved", async () => {
+    const message = (n: number) => ({ from: `u${n}@example.com`, subject: `Subject ${n}`, body: `Body ${n}` });
+    const section = runOf(await api.call("POST", "/v1/workflows/support.triage-inbox/runs?wait=30", { body: { input: message(1) } }));
+    expect(section.status).toBe("waiting");
+    await api.call("POST", `/v1/runs/${section.runId}/triggers?wait=30`, { body: { input: message(2) } });
+    const sectionPage = await openRun(section.runId);
+    await sectionPage.waitForSelector('#occurrences tr[data-occurrence="o2"]');
+    expect(await sectionPage.locator("#occurrences tr[data-occurrence]").count()).toBe(2);
+    expect(await sectionPage.getAttribute("#run-status", "data-status")).toBe("waiting");
+    await screenshot(sectionPage, "section-run");
+    await sectionPage.close();
+
+    const catalog = await api.call("GET", "/v1/workflows");
+    const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
+      (w) => w.id === "billing.refund",
+    ) as { inputSchema: unknown; requestedOutput: { schema: unknown } };
+    const lwir = {
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
+      input: { schema: refund.inputSchema },
+      output: { schema: refund.requestedOutput.schema },
+      permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
+      steps: [
+        {
+          id: "refund",
+          uses: "tool.call",
+          needs: [],
+          with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
+          output: refund.requestedOutput,
+        },
+      ],
+    };
+    const held = runOf(
+      await api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId: "o-1", amountCents: 500, reason: "x" } } }),
+    );
+    const page = await openRun(held.runId);
+    await page.waitForSelector('#dag g.node[data-step="refund"][data-status=waiting]');
+    await screenshot(page, "waiting-for-approval");
+    const [approval] = (await api.call("GET", `/v1/runs/${held.runId}/approvals`)).json.approvals as {
+      approvalId: string;
+      argsHash: string;
+    }[];
+    if (!approval) throw new Error("no approval listed");
+    await api.call("POST", `/v1/runs/${held.runId}/approvals/${approval.approvalId}`, {
+      body: { decision: "approve", argsHash: approval.argsHash },
+    });
+    await page.waitForSelector('#dag g.node[data-step="refund"][data-status=succeeded]');
+    await page.waitForSelector("#run-status[data-status=completed]");
+    await page.close();
+  });
+});
+
 // Last: it restarts wrangler dev.
 describe("a broken stream", () => {
   it("reconnects after the Worker is killed and restarted mid-run, and follows the run to its end without reloading", async () => {
