@@ -5,6 +5,7 @@ import { contentAddress } from "../identity/workflow-version.ts";
 import { terminalSteps, upstreamSets } from "../lwir/graph.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import type { NewRunEvent } from "../ports/run-events.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { runFanOut } from "./fan-out.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
@@ -92,8 +93,10 @@ export async function executeVersion(args: {
           skipped.add(step.id);
           continue;
         }
-        // Once per step: its needs are met and it takes a place among the steps in flight.
-        if (!state.scheduled.has(stepPath)) await appendEvents(ctx, [{ type: "StepScheduled", payload: { stepPath } }]);
+        // Once per step: its needs are met and it takes a place among the steps in flight. It is
+        // logged in the same batch as the step's first StepStarted (one sync, same order): the
+        // step appends it synchronously when called below, before any await.
+        const scheduling: NewRunEvent[] = state.scheduled.has(stepPath) ? [] : [{ type: "StepScheduled", payload: { stepPath } }];
         const base = {
           env: args.env,
           ctx,
@@ -109,8 +112,8 @@ export async function executeVersion(args: {
         running.set(
           step.id,
           (step.forEach
-            ? runFanOut({ ...step, forEach: step.forEach }, base, state, signal, maxConcurrency)
-            : runStep(step, base, state.steps.get(stepPath), signal)
+            ? runFanOut({ ...step, forEach: step.forEach }, base, state, signal, maxConcurrency, scheduling)
+            : runStep(step, base, state.steps.get(stepPath), signal, scheduling)
           ).then(
             (output) => ({ id: step.id, output }),
             (error: unknown) => ({ id: step.id, error }),

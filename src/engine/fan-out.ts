@@ -1,6 +1,7 @@
 import { appendEvents } from "../harness/harness-context.ts";
 import { renderTemplate } from "../lwir/evaluate-template.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable, resolveRecorded } from "./blob-refs.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
@@ -24,6 +25,7 @@ export async function runFanOut(
   state: RunState,
   parent: AbortSignal,
   defaultConcurrency: number,
+  leading: readonly NewRunEvent[] = [],
 ): Promise<unknown> {
   const { ctx, stepPath } = base;
   const fail = async (code: string, message: string): Promise<never> => {
@@ -32,7 +34,10 @@ export async function runFanOut(
     ]);
     throw new RunFailure("step_failed", `Step ${stepPath}: ${message}`, { stepPath, code });
   };
-  if (!state.steps.get(stepPath)?.started) await appendEvents(ctx, [{ type: "StepStarted", payload: { stepPath, attempt: 1 } }]);
+  // `leading` (a StepScheduled made just now) shares the StepStarted batch: one sync for both.
+  if (!state.steps.get(stepPath)?.started)
+    await appendEvents(ctx, [...leading, { type: "StepStarted", payload: { stepPath, attempt: 1 } }]);
+  else if (leading.length > 0) await appendEvents(ctx, leading);
   const scope = { input: base.input, steps: base.outputs };
   const items = renderTemplate(step.forEach.items, scope);
   if (!Array.isArray(items))

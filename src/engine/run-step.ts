@@ -1,6 +1,7 @@
 import { appendEvents, SliceYieldSignal } from "../harness/harness-context.ts";
 import { digestJson, digestPrefix } from "../identity/digest.ts";
 import type { LwirStep } from "../lwir/types.ts";
+import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable } from "./blob-refs.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { StepProgress } from "./run-state.ts";
@@ -22,12 +23,17 @@ const MAX_IN_SLICE_WAIT_MS = 2_000;
  * step has `timeoutMs`), `StepRetried` with the time of the next attempt (exponential backoff with
  * deterministic jitter), `StepSucceeded` or `StepFailed`. Deadlines and retry times live in the
  * log, so they hold across resumes.
+ *
+ * `leading` are events that belong right before this step's first append (its `StepScheduled`,
+ * when it was scheduled just now): they go in the same batch as the first `StepStarted`, so the
+ * pair costs one sync. Nothing with a side effect happens between them either way.
  */
 export async function runStep(
   step: LwirStep,
   base: Omit<StepAttempt, "attempt" | "signal">,
   progress: StepProgress | undefined,
   parent: AbortSignal,
+  leading: readonly NewRunEvent[] = [],
 ): Promise<unknown> {
   const { ctx, stepPath } = base;
   // An ai.generate output that fails its schema may be repaired twice by default (the model is told why).
@@ -37,11 +43,22 @@ export async function runStep(
   let deadline = progress?.deadline;
   let previousError = progress?.previousError;
   const retryAt = progress?.retryAt;
+  // Only a fresh step has `leading` events; anything else logs them on their own, first, as before.
+  let pending = leading;
+  if (pending.length > 0 && (started || retryAt !== undefined)) {
+    await appendEvents(ctx, pending);
+    pending = [];
+  }
   if (retryAt !== undefined && !started) await waitUntil(base, retryAt);
   for (;;) {
     if (!started) {
       deadline = step.timeoutMs !== undefined ? ctx.clock.now() + step.timeoutMs : undefined;
-      await appendEvents(ctx, [{ type: "StepStarted", payload: { stepPath, attempt, ...(deadline !== undefined ? { deadline } : {}) } }]);
+      const startedEvent: NewRunEvent = {
+        type: "StepStarted",
+        payload: { stepPath, attempt, ...(deadline !== undefined ? { deadline } : {}) },
+      };
+      await appendEvents(ctx, [...pending, startedEvent]);
+      pending = [];
     }
     try {
       const output = await attemptOnce(step, { ...base, attempt, signal: parent, ...(previousError ? { previousError } : {}) }, deadline);
