@@ -68,8 +68,8 @@ export const injectionWorkflow: RegisteredWorkflow = {
           if (mode === "throw")
             throw Object.assign(new Error(`CRM refused ${JSON.stringify(leakyValue(token, pick))}`), { retriable: seed % 2 === 0 });
           if (mode === "big") return { padding: "x".repeat(BIG_OUTPUT_BYTES), token, plain: `Bearer ${token}` };
-          // A Basic auth header: base64 of "user:<token>", where the token does not start on a 3-byte boundary.
-          if (mode === "basic") return { plain: "see header", header: `Basic ${btoa(`me:${token}`)}`, other: btoa(`x${token}`) };
+          // Base64 of a text that holds the token 1 and 2 bytes past a 3-byte boundary (a Basic auth header, "xy:<token>").
+          if (mode === "basic") return { offset1: btoa(`x${token}`), offset2: btoa(`xy${token}`) };
           return { plain: `Bearer ${token}`, ...leakyValue(token, pick) };
         },
       }),

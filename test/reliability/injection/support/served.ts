@@ -1,11 +1,14 @@
 import { call } from "../../../api/support/api-call.ts";
 
 /**
- * Everything the API serves about a run: the run, every events page, the SSE stream (which ends
+ * Everything the API serves about a run: the run, its version, every events page, the SSE stream (which ends
  * after the terminal event, so only for ended runs) and the approvals list.
  */
 export async function servedFor(runId: string, token: string, ended: boolean): Promise<string[]> {
-  const texts = [(await call("GET", `/v1/runs/${runId}`, { token })).text];
+  const run = await call("GET", `/v1/runs/${runId}`, { token });
+  const texts = [run.text];
+  const versionId = (run.json.run as { versionId?: string } | undefined)?.versionId;
+  if (versionId) texts.push((await call("GET", `/v1/versions/${versionId}`, { token })).text);
   for (let after = 0; ; ) {
     const page = await call("GET", `/v1/runs/${runId}/events?after=${after}&limit=50`, { token });
     texts.push(page.text);

@@ -2,14 +2,19 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { rawRunStub } from "../../../support/drive.ts";
 
-/** Every row of every D1 table, as text (the approach of test/api/secrets.test.ts). */
-export async function dumpD1(): Promise<string> {
+/** Every row of every D1 table, as text by table (the approach of test/api/secrets.test.ts). */
+export async function dumpD1Tables(): Promise<Record<string, string>> {
   const tables = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
   ).all<{ name: string }>();
-  const parts: string[] = [];
-  for (const { name } of tables.results) parts.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
-  return parts.join("\n");
+  const out: Record<string, string> = {};
+  for (const { name } of tables.results) out[name] = JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results);
+  return out;
+}
+
+/** Every row of every D1 table, as one text. */
+export async function dumpD1(): Promise<string> {
+  return Object.values(await dumpD1Tables()).join("\n");
 }
 
 /** Every row of every table in a run object's SQLite. */

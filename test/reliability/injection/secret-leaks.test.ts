@@ -1,0 +1,193 @@
+/**
+ * Reliability item 10: the paths where a secret does get out, each pinned as `it.fails` with its
+ * reason (the engine is another engineer's change; the fix is described in RELIABILITY.md row 10),
+ * and two error paths that hold. Each test says what it expects the system to do.
+ */
+import { APICallError } from "@ai-sdk/provider";
+import { MockLanguageModelV4 } from "ai/test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { catalogOf } from "../../../src/engine/run-environment.ts";
+import { overrideWiring } from "../../../src/wiring.ts";
+import { call, tenantToken } from "../../api/support/api-call.ts";
+import { driveToEnd } from "../../support/drive.ts";
+import { hijackedPlanner, leakingWorker, resolverOf } from "./support/adversarial-models.ts";
+import { echoStep, guardedArgs, injectionLwir, injectionWorkflow, leakStep } from "./support/injection-workflow.ts";
+import { canary, formsFound, secretForms } from "./support/secret-forms.ts";
+import { servedFor } from "./support/served.ts";
+import { dumpBlobs, dumpD1Tables, dumpRunObject } from "./support/storage-dump.ts";
+
+afterEach(() => overrideWiring({}));
+
+type RunBody = { runId: string; status: string };
+
+async function tenantWithSecret(tag: string): Promise<{ tenant: string; token: string; secret: string }> {
+  const tenant = `leak_${tag}_${crypto.randomUUID().slice(0, 8)}`;
+  const token = await tenantToken(tenant);
+  const secret = canary(tag);
+  expect((await call("PUT", "/v1/secrets/CRM_TOKEN", { token, body: { value: secret } })).status).toBe(200);
+  return { tenant, token, secret };
+}
+
+/** The forms of the secret found, by where: each D1 table, the blob bucket, the run object, and served. */
+async function leakedForms(runId: string, tenant: string, token: string, secret: string): Promise<Record<string, string[]>> {
+  const places: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(await dumpD1Tables()).map(([name, text]) => [`d1:${name}`, text])),
+    blobs: await dumpBlobs(),
+    runObject: await dumpRunObject(runId, tenant),
+    served: (await servedFor(runId, token, true)).join("\n"),
+  };
+  return Object.fromEntries(
+    Object.entries(places).flatMap(([place, text]) => {
+      const found = formsFound(text, secret);
+      return found.length > 0 ? [[place, found]] : [];
+    }),
+  );
+}
+
+describe("secret leaks (item 10)", () => {
+  // LEAK 1. `recordable` (src/engine/blob-refs.ts) writes an output over 256 KiB to the blob store
+  // *before* the redactor runs (the redactor sees only the `{ $blob, bytes }` reference in the
+  // event), so the R2 object holds the secret in plain text; `GET /v1/runs/:id` resolves the blob
+  // (`resolveRunOutput`) and serves it. Expected: the blob holds the redacted output.
+  it.fails("a tool output over the inline limit that carries the secret is neither stored in the blob bucket nor served", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("big");
+    const worker = leakingWorker(() => secret, 1, false);
+    overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
+    const r = await call("POST", "/v1/lwir/runs?wait=20", {
+      token,
+      body: { lwir: await injectionLwir([leakStep], ["leak"], []), input: { mode: "big", seed: 1 } },
+    });
+    const run = r.json.run as RunBody;
+    expect(run.status).toBe("completed");
+    expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
+  });
+
+  // LEAK 2. The redactor (src/harness/redact-secrets.ts) searches for base64 of the secret alone, which
+  // is only a substring of base64(prefix + secret) when the prefix is a multiple of 3 bytes. A tool
+  // that returns a Basic auth header for "xy:<token>" or any base64 blob containing the token 1 or 2
+  // bytes past a boundary is stored and served as is. Expected: the three alignments are searched.
+  it.fails("base64 of a text that contains the secret off a 3-byte boundary (a Basic auth header) is not stored or served", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("basic");
+    const worker = leakingWorker(() => secret, 1, false);
+    overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
+    const r = await call("POST", "/v1/lwir/runs?wait=20", {
+      token,
+      body: { lwir: await injectionLwir([leakStep], ["leak"], []), input: { mode: "basic", seed: 1 } },
+    });
+    const run = r.json.run as RunBody;
+    expect(run.status).toBe("completed");
+    const offsets = [btoa(`x${secret}`), btoa(`xy${secret}`)];
+    const text = [(await servedFor(run.runId, token, true)).join("\n"), await dumpRunObject(run.runId, tenant)].join("\n");
+    expect(offsets.filter((form) => text.includes(form))).toEqual([]);
+  });
+
+  // LEAK 3. A planner that writes the secret as a literal into a permitted tool's `with.input` (a
+  // prompt-injected planner that saw it) gets its LWIR accepted; the version is content-addressed
+  // and stored unredacted in D1 `workflow_versions` and served by `GET /v1/versions/:id` (plain and
+  // base64). Events are redacted; the version store is not. Expected: `submit_lwir` refuses a
+  // draft containing any form of a bound secret (a finding), so nothing is stored.
+  it.fails("a planner that writes the secret into a permitted tool's arguments gets nothing stored or served", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("args");
+    const forms = secretForms(secret);
+    const lwir = async () =>
+      injectionLwir(
+        [
+          {
+            id: "note",
+            uses: "tool.call",
+            needs: [],
+            with: { tool: "guarded", input: { note: `token ${secret}`, encoded: (forms[1] as { text: string }).text } },
+            output: { mode: "json" },
+          },
+        ],
+        ["guarded"],
+        [],
+      );
+    const draft = await lwir();
+    const planner = hijackedPlanner(() => secret, [() => draft]);
+    const worker = leakingWorker(() => secret, 1, false);
+    overrideWiring({ models: resolverOf(planner, worker), workflows: catalogOf([injectionWorkflow]) });
+    const calls = guardedArgs.length;
+    const r = await call("POST", "/v1/workflows/inject.secrets/runs?wait=30", { token, body: { input: { mode: "return", seed: 1 } } });
+    const run = r.json.run as RunBody;
+    expect(run.status, r.text).toBe("completed");
+    expect(guardedArgs.length).toBe(calls + 1);
+    expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
+  });
+
+  it("a worker model whose call throws an error that is not an API error, quoting the secret: nothing stored or served", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("throw");
+    const worker = new MockLanguageModelV4({
+      provider: "openai.chat",
+      modelId: "gpt-4o-mini",
+      doGenerate: async () => {
+        throw new Error(`provider rejected key ${secret}`);
+      },
+    });
+    overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
+    const r = await call("POST", "/v1/lwir/runs", {
+      token,
+      body: { lwir: await injectionLwir([leakStep, echoStep], ["leak"]), input: { mode: "return", seed: 1 } },
+    });
+    const runId = (r.json.run as RunBody).runId;
+    const ended = await driveToEnd(runId, 12, tenant);
+    expect(ended.status).toBe("failed");
+    expect(await leakedForms(runId, tenant, token, secret)).toEqual({});
+  });
+
+  it("a worker model whose call fails with an API error quoting the secret (message, URL, body): nothing stored or served", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("api");
+    const worker = new MockLanguageModelV4({
+      provider: "openai.chat",
+      modelId: "gpt-4o-mini",
+      doGenerate: async () => {
+        throw new APICallError({
+          message: `401 for key ${secret}`,
+          url: `https://api.example/?key=${encodeURIComponent(secret)}`,
+          requestBodyValues: { key: secret },
+          statusCode: 401,
+          responseBody: `{"error":"bad key ${secret}"}`,
+          isRetryable: false,
+        });
+      },
+    });
+    overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
+    const r = await call("POST", "/v1/lwir/runs?wait=20", {
+      token,
+      body: { lwir: await injectionLwir([leakStep, echoStep], ["leak"]), input: { mode: "return", seed: 1 } },
+    });
+    const run = r.json.run as RunBody;
+    expect(run.status).toBe("failed");
+    expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
+  });
+
+  // LEAK 4 (logs, not storage). `RunObject.onDriveError` (durable-objects/run.ts) passes the raw error
+  // of a failed drive slice to `console.error`, unredacted: a model call that throws a plain Error
+  // quoting the secret writes it to the Worker's logs (Workers Logs / `wrangler tail`). Expected: the
+  // logged message goes through the run's redactor.
+  it.fails("a worker model error quoting the secret is not written to the Worker's logs", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("logs");
+    const worker = new MockLanguageModelV4({
+      provider: "openai.chat",
+      modelId: "gpt-4o-mini",
+      doGenerate: async () => {
+        throw new Error(`provider rejected key ${secret}`);
+      },
+    });
+    overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      logged.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack ?? ""}` : String(a))).join(" "));
+    });
+    try {
+      const r = await call("POST", "/v1/lwir/runs", {
+        token,
+        body: { lwir: await injectionLwir([leakStep, echoStep], ["leak"]), input: { mode: "return", seed: 1 } },
+      });
+      expect((await driveToEnd((r.json.run as RunBody).runId, 12, tenant)).status).toBe("failed");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(formsFound(logged.join("\n"), secret)).toEqual([]);
+  });
+});
