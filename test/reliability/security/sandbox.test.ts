@@ -6,7 +6,14 @@ import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sa
 import { hostAllowed } from "../../../src/adapters/sandbox-isolate/network-gate.ts";
 import { digestText } from "../../../src/identity/digest.ts";
 import type { CodePolicy, RunCodeRequest, RunCodeResult } from "../../../src/ports/sandbox.ts";
-import { GATE_BYPASSES, NETWORK_TECHNIQUES, randomTarget } from "./support/escape-variants.ts";
+import {
+  BUILTIN_MODULES,
+  GATE_BYPASSES,
+  IMPORT_TECHNIQUES,
+  LOOKS_LOADED,
+  NETWORK_TECHNIQUES,
+  randomTarget,
+} from "./support/escape-variants.ts";
 import { loaderCalls } from "./support/loader-call-sites.ts";
 import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";
 
@@ -124,15 +131,50 @@ describe("network escapes, generated", () => {
   });
 });
 
+describe("Node built-ins under fs deny, generated", () => {
+  it(
+    "no spelling of an import, require or getBuiltinModule loads a Node built-in in code.run",
+    async () => {
+      const rng = new Rng(0x9b05688e);
+      const loaded: string[] = [];
+      const outcomes = new Map<string, number>();
+      let attempted = 0;
+      for (const [name, body] of Object.entries(IMPORT_TECHNIQUES)) {
+        const code = `const looksLoaded = ${LOOKS_LOADED};\nexport async function run({ input }) { const m = input.m; const ns = await (async () => { ${body} })(); return { loaded: looksLoaded(ns) }; }`;
+        const modules = rng.shuffle(BUILTIN_MODULES).slice(0, Math.min(BUILTIN_MODULES.length, Math.max(4, tortureSeeds())));
+        const results = await Promise.all(
+          modules.map((m) =>
+            sandbox.runCode({ files: files(code), entrypoint: "main.js", input: { m }, policy: DENY, limits: { wallMs: 3_000 } }),
+          ),
+        );
+        results.forEach((r, i) => {
+          attempted++;
+          const outcome = r.ok ? `ok:${(r.output as { loaded: boolean }).loaded}` : r.error.code;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          if (r.ok && (r.output as { loaded: boolean }).loaded) loaded.push(`${name} → ${modules[i]}`);
+        });
+      }
+      reportFigure("sandbox built-in imports (code.run)", {
+        attempted,
+        loaded: loaded.length,
+        outcomes: JSON.stringify(Object.fromEntries(outcomes)),
+      });
+      expect(loaded).toEqual([]);
+    },
+    tortureTimeout(2000),
+  );
+});
+
 describe("the isolate's env equals its allowlist (empty) under every policy", () => {
   const probe = [
     'import * as workers from "cloudflare:workers";',
-    "export function run() {",
+    "export async function run() {",
     "  const names = Object.getOwnPropertyNames(globalThis).filter((n) => /^[A-Z][A-Z0-9_]+$/.test(n) && n !== 'JSON' && n !== 'URL');",
     "  return {",
     "    workersEnv: Object.keys(workers.env ?? {}),",
     "    thisEnv: this?.env === undefined ? null : Object.keys(this.env),",
     "    processEnv: typeof process === 'undefined' ? null : Object.keys(process.env ?? {}),",
+    "    nodeProcessEnv: Object.keys((await import('node:process').catch(() => null))?.env ?? {}),",
     "    bindingLikeGlobals: names,",
     "  };",
     "}",
@@ -159,11 +201,13 @@ describe("the isolate's env equals its allowlist (empty) under every policy", ()
         workersEnv: string[];
         thisEnv: string[] | null;
         processEnv: string[] | null;
+        nodeProcessEnv: string[];
         bindingLikeGlobals: string[];
       };
       expect(seen.workersEnv).toEqual([]);
       expect(seen.thisEnv ?? []).toEqual([]);
       expect(seen.processEnv ?? []).toEqual([]);
+      expect(seen.nodeProcessEnv).toEqual([]);
       expect(seen.bindingLikeGlobals).toEqual([]);
       reportFigure("sandbox env", { policy: JSON.stringify(policy), visibleNames: 0 });
     },

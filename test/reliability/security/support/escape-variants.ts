@@ -96,3 +96,43 @@ export const GATE_BYPASSES = [
   "http://169.254.169.254/",
   "http://api%2eexample%2ecom.evil.test/",
 ];
+
+/** Node built-ins a denied filesystem must keep out, each spelled several ways. */
+export const BUILTIN_MODULES = [
+  "node:fs",
+  "fs",
+  "node:fs/promises",
+  "node:child_process",
+  "child_process",
+  "node:net",
+  "node:os",
+  "node:worker_threads",
+  "node:process",
+  "node:module",
+  "node:vm",
+];
+
+/**
+ * Ways to load a module named `m` (a variable in scope) at run time: plain, built from pieces,
+ * decoded, through a data: module that re-exports it, through a computed template. Each resolves
+ * to the module namespace.
+ */
+export const IMPORT_TECHNIQUES: Record<string, string> = {
+  "import(m)": "return await import(m);",
+  "import(concat)": "const [a, b] = [m.slice(0, 3), m.slice(3)]; return await import(a + b);",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: source code for the isolate, not a template here
+  "import(template)": "return await import(`${m}`);",
+  "import(atob)": "return await import(atob(btoa(m)));",
+  "import(reversed)": 'return await import(m.split("").reverse().reverse().join(""));',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: source code for the isolate, not a template here
+  "data: re-export": 'return await import("data:text/javascript," + encodeURIComponent(`export * from "${m}";`));',
+  "require via globalThis": "return globalThis.require(m);",
+  "process.getBuiltinModule": "return globalThis.process.getBuiltinModule(m);",
+  // node:process loads even without nodejs_compat (workerd's own), with an empty env.
+  "node:process getBuiltinModule": 'const p = await import("node:process"); return (p.getBuiltinModule ?? p.default.getBuiltinModule)(m);',
+  "module.createRequire": 'const { createRequire } = await import("node:" + "module"); return createRequire("/")(m);',
+};
+
+/** Whether a loaded namespace is a real Node built-in (something with its functions). */
+export const LOOKS_LOADED =
+  "(ns) => ns != null && ['readFileSync', 'readFile', 'execSync', 'spawn', 'connect', 'createServer', 'hostname', 'Worker', 'cwd', 'createRequire', 'runInThisContext'].some((k) => typeof ns[k] === 'function' || typeof ns.default?.[k] === 'function')";
