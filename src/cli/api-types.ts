@@ -4,6 +4,8 @@ export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiti
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const ENDED_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];
+/** Where `--wait` stops: the run ended, or a section run has run every queued occurrence. */
+export const SETTLED_STATUSES: readonly string[] = [...ENDED_STATUSES, "waiting"];
 
 export type Usage = { inputTokens: number; outputTokens: number; totalTokens: number };
 
@@ -18,6 +20,20 @@ export type RunView = {
   eventCount?: number;
   createdAt?: number | null;
   input?: unknown;
+  /** A section run's occurrences. */
+  occurrences?: { total: number; completed: number; failed: number; pending: number };
+};
+
+/** A tool call held for approval (`GET /v1/runs/:runId/approvals`). */
+export type Approval = {
+  approvalId: string;
+  stepPath: string;
+  tool: string;
+  args: unknown;
+  argsHash: string;
+  expiresAt: number;
+  status: string;
+  reason?: string;
 };
 
 export type RunLinks = { self?: string; events?: string; stream?: string };

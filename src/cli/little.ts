@@ -25,6 +25,9 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   events: async () => (await import("./commands/events.ts")).eventsCommand,
   versions: async () => (await import("./commands/versions.ts")).versionsCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
+  trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
+  approvals: async () => (await import("./commands/approve.ts")).approvalsCommand,
+  approve: async () => (await import("./commands/approve.ts")).approveCommand,
   token: async () => (await import("./commands/token.ts")).tokenCommand,
 };
 

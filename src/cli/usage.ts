@@ -6,6 +6,9 @@ export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--limit <
 export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
+export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
+export const APPROVALS_USAGE = "approvals <run-id> [--json]";
+export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
 export const TOKEN_USAGE = "token create --tenant <name> [--label <l>] [--admin-token <t>] [--json]";
 
 /** `little help`. */
@@ -30,6 +33,12 @@ API commands (human output; --json for machines):
                            show a workflow version: hash, locks and LWIR steps
   ${CANCEL_USAGE}
                            cancel a run
+  ${TRIGGER_USAGE}
+                           queue an occurrence of a section run (onTrigger)
+  ${APPROVALS_USAGE}
+                           list a run's tool calls held for approval
+  ${APPROVE_USAGE}
+                           approve (or deny) a held tool call, bound to the arguments it shows
   ${TOKEN_USAGE}
                            mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN)
   help                     show this text

@@ -4,11 +4,14 @@
  * webhook, a `billing.refund` tool call held for an approval bound to its arguments, and a
  * definition approved and pinned so the next run makes no planner call.
  */
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, expectApiError, type RunEvent, runOf } from "./support/api.ts";
 import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
 
+const CLI = resolve(import.meta.dirname, "../../src/cli/little.ts");
 let dev: WranglerDev;
 let api: ReturnType<typeof client>;
 
@@ -19,6 +22,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await dev?.dispose();
 });
+
+/** The real `little` CLI as a child process against this wrangler dev. */
+function little(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, LITTLE_URL: dev.url, LITTLE_TOKEN: dev.devToken, NO_COLOR: "1" } },
+      (error, stdout, stderr) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 const message = (n: number) => ({ from: `user${n}@example.com`, subject: `Issue ${n}`, body: `My invoice ${n} is wrong.` });
 type Occurrences = { total: number; completed: number; failed: number; pending: number };
@@ -146,5 +161,61 @@ describe("a tool call held for approval", () => {
     });
     const events = await api.events(runId);
     expect(events.filter((e) => e.type === "ApprovalDecided")).toHaveLength(1);
+  });
+});
+
+describe("the little CLI for sections and approvals", () => {
+  it("triggers a section run, and approves a held refund after showing its arguments", async () => {
+    const started = await little(["run", "support.triage-inbox", "--input", JSON.stringify(message(20)), "--wait", "30", "--json"]);
+    expect(started.code, started.stderr).toBe(0);
+    const runId = (JSON.parse(started.stdout) as { run: { runId: string; status: string } }).run.runId;
+    expect(JSON.parse(started.stdout).run.status).toBe("waiting");
+    const triggered = await little(["trigger", runId, "--input", JSON.stringify(message(21)), "--wait", "30", "--json"]);
+    expect(triggered.code, triggered.stderr).toBe(0);
+    expect(JSON.parse(triggered.stdout)).toMatchObject({ occurrenceId: "o2", created: true, run: { status: "waiting" } });
+    const bad = await little(["trigger", runId, "--input", "{not json"]);
+    expect(bad.code).toBe(2);
+    await little(["cancel", runId]);
+
+    const catalog = await api.call("GET", "/v1/workflows");
+    const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
+      (w) => w.id === "billing.refund",
+    ) as { inputSchema: unknown; requestedOutput: { schema: unknown } };
+    const lwir = {
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
+      input: { schema: refund.inputSchema },
+      output: { schema: refund.requestedOutput.schema },
+      permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
+      steps: [
+        {
+          id: "refund",
+          uses: "tool.call",
+          needs: [],
+          with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
+          output: refund.requestedOutput,
+        },
+      ],
+    };
+    const held = runOf(
+      await api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId: "o-cli", amountCents: 900, reason: "cli" } } }),
+    );
+    let listed = { code: 1, stdout: "", stderr: "" };
+    for (let i = 0; i < 100; i++) {
+      listed = await little(["approvals", held.runId, "--json"]);
+      if ((JSON.parse(listed.stdout || "{}") as { approvals?: unknown[] }).approvals?.length) break;
+      await sleep(100);
+    }
+    const [approval] = (JSON.parse(listed.stdout) as { approvals: { approvalId: string; status: string }[] }).approvals;
+    expect(approval?.status).toBe("waiting_for_approval");
+    const approved = await little(["approve", held.runId, approval?.approvalId as string]);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain('billing.issue-refund {"amountCents":900,"orderId":"o-cli"}');
+    expect(approved.stdout).toContain("approved");
+    const { run } = await api.pollUntilEnded(held.runId);
+    expect(run).toMatchObject({ status: "completed", output: { orderId: "o-cli", amountCents: 900 } });
+    const missing = await little(["approve", held.runId, "apr_nope"]);
+    expect(missing.code).toBe(2);
   });
 });

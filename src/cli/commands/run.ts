@@ -1,9 +1,10 @@
 import { ApiClient, connectionFrom, segment } from "../api-client.ts";
-import { ENDED_STATUSES, type StartRunResponse } from "../api-types.ts";
+import { SETTLED_STATUSES, type StartRunResponse } from "../api-types.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print } from "../output.ts";
 import { readJsonDocument } from "../read-document.ts";
+import { readInput } from "../read-input.ts";
 import { renderRun } from "../render-run.ts";
 import { startSpinner } from "../spinner.ts";
 import { RUN_USAGE } from "../usage.ts";
@@ -47,7 +48,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   const waitSeconds = parseWait(values.wait);
   const runId = nonEmptyFlag("run", "run-id", values["run-id"]);
   const idempotencyKey = nonEmptyFlag("run", "idempotency-key", values["idempotency-key"]);
-  const input = await readInput(values.input);
+  const input = await readInput("run", values.input);
   const client = new ApiClient(connectionFrom(values));
   const started = Date.now();
   const deadline = started + (waitSeconds ?? 0) * 1000;
@@ -63,7 +64,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       timeoutMs: ((serverWait ?? 0) + 30) * 1000,
     });
     response = body;
-    while (waitSeconds !== undefined && !ENDED_STATUSES.includes(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
+    while (waitSeconds !== undefined && !SETTLED_STATUSES.includes(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
       spinner?.update(`run ${response.run.runId} ${response.run.status}`);
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
       const { body: polled } = await client.get<{ run: StartRunResponse["run"] }>(`/v1/runs/${segment(response.run.runId)}`);
@@ -72,10 +73,9 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   } finally {
     spinner?.stop();
   }
-  const ended = ENDED_STATUSES.includes(response.run.status);
   if (values.json) print(JSON.stringify(response, null, 2));
   else print(renderRun(response.run, response.links, painter(colorEnabled())));
-  if (waitSeconds !== undefined && waitSeconds > 0 && !ended) {
+  if (waitSeconds !== undefined && waitSeconds > 0 && !SETTLED_STATUSES.includes(response.run.status)) {
     process.stderr.write(
       `little: run ${response.run.runId} is still ${response.run.status} after ${waitSeconds}s; follow it with: little events ${response.run.runId} --follow\n`,
     );
@@ -117,22 +117,4 @@ function parseWait(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value)) throw new CliInputError("usage", `little run: --wait takes a number of seconds, not "${value}"`);
   return Number(value);
-}
-
-/** `--input` is inline JSON, `@file`, or `@-` for stdin; a file or JSON problem is exit 2. */
-async function readInput(raw: string): Promise<unknown> {
-  if (raw.startsWith("@")) {
-    const path = raw.slice(1);
-    if (path === "") throw new CliInputError("usage", "little run: --input @ needs a file name (or @- for stdin)");
-    const { readJsonDocument } = await import("../read-document.ts");
-    return (await readJsonDocument(path)).value;
-  }
-  try {
-    return JSON.parse(raw);
-  } catch (error) {
-    throw new CliInputError(
-      "invalid_json",
-      `--input is not valid JSON (${error instanceof Error ? error.message : String(error)}); pass JSON, or @file`,
-    );
-  }
 }
