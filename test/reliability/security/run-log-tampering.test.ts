@@ -143,6 +143,92 @@ async function tamper(runId: string, target: Target, rng: Rng): Promise<void> {
   await evictDurableObject(rawRunStub(runId));
 }
 
+/** What the planner's run holds about its version and manifest: the recorded LWIR and the session's manifest hash. */
+const PLANNER_TARGETS: Target[] = [
+  {
+    name: "planner's recorded LWIR (prompt)",
+    type: "harness.session.completed",
+    alphabet: PRINTABLE,
+    edit: (p, rng) => {
+      const w = ((p.output as { lwir: Lwir }).lwir.steps[0]?.with ?? {}) as { prompt: string };
+      w.prompt = changeOne(rng, w.prompt, PRINTABLE);
+    },
+  },
+  {
+    name: "planner session's manifest hash",
+    type: "harness.session.started",
+    alphabet: HEX,
+    edit: (p, rng) => {
+      p.manifestHash = changeOne(rng, p.manifestHash as string, HEX, "sha256:".length);
+    },
+  },
+];
+
+/** Starts planner runs, stops each after RunStarted, applies the target's change, resumes; tallies the outcome. */
+async function plannerRunsTampered(target: Target, count: number, rng: Rng) {
+  const causes = new Map<string, number>();
+  const leaks: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const runId = `run_tamper_plan_${i}_${crypto.randomUUID().slice(0, 6)}`;
+    const planner = scriptedPlanner();
+    const worker = scriptedWorker();
+    let crashed = false;
+    overrideWiring({
+      models: resolverFor(planner, worker),
+      afterAppend: (events, ctx) => {
+        if (!crashed && events.some((e) => e.type === "RunStarted")) {
+          crashed = true;
+          ctx.abort();
+        }
+      },
+    });
+    await runStub(runId).start({ runId, workflowId: "support.summarize-ticket", input: INPUT, trigger: { kind: "http" } });
+    await driveToEnd(runId, 1).catch(() => undefined);
+    expect(crashed, `${target.name}: the run stopped after RunStarted`).toBe(true);
+    const calls = { planner: planner.doGenerateCalls.length, worker: worker.doGenerateCalls.length };
+    await tamper(runId, target, rng);
+    overrideWiring({ models: resolverFor(planner, worker) });
+    const view = await driveToEnd(runId);
+    const cause = view.cause?.code ?? view.status;
+    causes.set(cause, (causes.get(cause) ?? 0) + 1);
+    const now = { planner: planner.doGenerateCalls.length, worker: worker.doGenerateCalls.length };
+    if (view.status !== "failed" || JSON.stringify(now) !== JSON.stringify(calls))
+      leaks.push(`${target.name}: ${view.status} ${cause}, calls ${JSON.stringify(calls)} → ${JSON.stringify(now)}`);
+  }
+  return { causes, leaks };
+}
+
+describe("a planner run's log changed between slices", () => {
+  it(
+    "a changed recorded LWIR fails the resumed run closed before the worker is called",
+    async () => {
+      const count = Math.max(2, Math.floor(tortureSeeds() / 4));
+      const { causes, leaks } = await plannerRunsTampered(PLANNER_TARGETS[0] as Target, count, new Rng(0x5be0cd1a));
+      reportFigure("tampering (planner run log)", {
+        changes: count,
+        refused: count - leaks.length,
+        callsAfterDetection: leaks.length,
+        causes: JSON.stringify(Object.fromEntries(causes)),
+      });
+      expect(leaks).toEqual([]);
+      // A change that breaks the prompt's template no longer validates: the same misnamed cause as in
+      // capability-drift.test.ts (a registered cycle that no longer compiles is reported as
+      // planner_validation_exhausted although no planner ran). Either way it fails closed.
+      expect([...causes.keys()].every((c) => c === "capability_drift" || c === "planner_validation_exhausted")).toBe(true);
+    },
+    tortureTimeout(3000),
+  );
+
+  // BUG (src/harness session replay, not fixed here): a *completed* session is replayed from its
+  // recorded output without comparing the manifest hash in its `harness.session.started` event to
+  // the live manifest, so a changed recorded manifest hash goes unnoticed and the run completes.
+  // (A session still in flight is checked: see capability-drift.test.ts, "start".)
+  it.fails("a changed manifest hash of a completed planner session is refused (fails: completed sessions are not re-checked)", async () => {
+    const { leaks } = await plannerRunsTampered(PLANNER_TARGETS[1] as Target, 1, new Rng(0x5be0cd1b));
+    expect(leaks).toEqual([]);
+  });
+});
+
 describe("a run's log changed between slices", () => {
   it(
     "every single-character change to the version a run holds fails it closed, with no model call or code.run after",
