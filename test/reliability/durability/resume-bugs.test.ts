@@ -25,7 +25,7 @@ import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { model } from "../../../src/sdk/model.ts";
 import { tool } from "../../../src/sdk/tool.ts";
 import { CountingSink } from "./support/counting-sink.ts";
-import { CrashingLog, SimulatedCrash } from "./support/crashing-log.ts";
+import { CrashingLog, lastAppendWith, SimulatedCrash } from "./support/crashing-log.ts";
 import { driveLog, ManualClock, RefusingSandbox, requestEvent } from "./support/log-driver.ts";
 
 const UNUSED = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
@@ -66,9 +66,6 @@ describe("a crash between StepFailed and RunFailed", () => {
   it.fails("BUG: the resumed run calls the failed tool again and logs a second StepFailed", async () => {
     const { sink, definition, lwir } = failingRun();
     const clock = new ManualClock();
-    // Engine appends: 1 WorkflowVersionRegistered, 2 RunStarted, 3 StepScheduled, 4 StepStarted, 5 StepFailed.
-    const log = new CrashingLog("run_bug_step_failed", clock, [{ append: 5, when: "after" }]);
-    await log.base.append([requestEvent("bug.step-failed", {}, lwir)]);
     const setup = {
       runId: "run_bug_step_failed",
       registered: { definition, tools: {} },
@@ -76,6 +73,18 @@ describe("a crash between StepFailed and RunFailed", () => {
       sandbox: new RefusingSandbox(),
       clock,
     };
+    // A clean run first, to learn which append writes StepFailed (the engine may batch events).
+    const probe = new CrashingLog("run_bug_step_failed", clock, []);
+    await probe.base.append([requestEvent("bug.step-failed", {}, lwir)]);
+    await driveLog(
+      probe.incarnation(() => undefined),
+      setup,
+    );
+    const at = lastAppendWith(probe, "StepFailed");
+    expect(at).toBeGreaterThan(0);
+    sink.clear();
+    const log = new CrashingLog("run_bug_step_failed", clock, [{ append: at, when: "after" }]);
+    await log.base.append([requestEvent("bug.step-failed", {}, lwir)]);
     await driveLog(
       log.incarnation(() => undefined),
       setup,
@@ -161,8 +170,7 @@ describe("a crash after a model call's final failure was logged", () => {
       clean.incarnation(() => undefined),
       setup(clock, "run_outage_probe"),
     );
-    const events = await clean.base.all();
-    const lastFailure = events.map((e) => e.type).lastIndexOf("harness.model.failed");
+    const lastFailure = lastAppendWith(clean, "harness.model.failed");
     expect(lastFailure).toBeGreaterThan(0);
     const log = new CrashingLog("run_outage_crash", clock, [{ append: lastFailure, when: "after" }]);
     await log.base.append([requestEvent("bug.model-outage", {}, lwir)]);

@@ -24,6 +24,8 @@ export class CrashingLog {
   readonly base: MemoryEventLog;
   appends = 0;
   crashes = 0;
+  /** The event types of each durable append, in order (the engine may write several in one batch). */
+  readonly batches: string[][] = [];
   private readonly points: Map<number, "before" | "after">;
   /** Runs synchronously after each durable append (API calls arriving mid-slice). */
   onAppended: ((n: number) => void) | null = null;
@@ -49,6 +51,7 @@ export class CrashingLog {
         const when = this.points.get(n);
         if (when === "before") throw die(n, when);
         const written = await this.base.append(events);
+        this.batches.push(written.map((e) => e.type));
         if (when === "after") throw die(n, when);
         this.onAppended?.(n);
         return written;
@@ -57,4 +60,10 @@ export class CrashingLog {
       page: (options) => this.base.page(options),
     };
   }
+}
+
+/** The 1-based append number of the last durable batch holding an event of `type`, or 0. */
+export function lastAppendWith(log: CrashingLog, type: string): number {
+  for (let i = log.batches.length - 1; i >= 0; i--) if (log.batches[i]?.includes(type)) return i + 1;
+  return 0;
 }

@@ -14,6 +14,8 @@ export type GoldenOutcome = {
   rig: GoldenRig;
   /** Alarm handlers that threw (workerd retries them). */
   alarmErrors: number;
+  /** The seqs of each durable append, in order (the engine writes some events in one batch). */
+  batches: number[][];
 };
 
 /**
@@ -28,14 +30,22 @@ export async function runGolden(
   wrap: (wired: Required<Pick<WiringOverrides, "models" | "workflows">>) => WiringOverrides = (wired) => wired,
 ): Promise<GoldenOutcome> {
   const rig = goldenRig();
-  overrideWiring({ ...wrap({ models: rig.models, workflows: catalogOf([rig.catalogEntry]) }), ...hooks });
+  const batches: number[][] = [];
+  overrideWiring({
+    ...wrap({ models: rig.models, workflows: catalogOf([rig.catalogEntry]) }),
+    ...hooks,
+    afterAppend: (events, ctx) => {
+      batches.push(events.map((e) => e.seq));
+      hooks.afterAppend?.(events, ctx);
+    },
+  });
   // A crash inside start (its RunRequested append) rejects the call; its alarm is already armed.
   await runStub(runId)
     .start({ runId, workflowId: GOLDEN_WORKFLOW_ID, input: GOLDEN_INPUT, trigger: { kind: "http" } })
     .catch(() => undefined);
   const { view, alarmErrors } = await driveThroughFaults(runId, maxAlarms);
   const events = await runStub(runId).events({ limit: 10_000 });
-  return { view, events, deliveries: maskKeys(rig.sink.deliveries, runId), rig, alarmErrors };
+  return { view, events, deliveries: maskKeys(rig.sink.deliveries, runId), rig, alarmErrors, batches };
 }
 
 /** Sink keys with the run id masked, so two runs' deliveries compare. */
