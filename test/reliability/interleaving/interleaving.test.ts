@@ -24,6 +24,7 @@ const totals = {
   seeds: 0,
   operations: 0,
   whilePending: 0,
+  midRunCancels: 0,
   maxBurst: 0,
   acceptedTriggers: 0,
   coalescedRetries: 0,
@@ -42,7 +43,7 @@ beforeEach(() =>
 afterEach(() => overrideWiring({}));
 afterAll(() => {
   console.log(
-    `[item 12] seeds ${totals.seeds}, concurrent operations ${totals.operations} (${totals.whilePending} answered while a model call was pending; largest burst ${totals.maxBurst}), accepted triggers ${totals.acceptedTriggers} (+${totals.coalescedRetries} retries coalesced), approval decisions ${totals.decisions}, runs cancelled ${totals.cancelled}, sink executions ${totals.sinkRuns}; lost updates, double dispatches, double decisions, events after cancel, seq gaps, unexpected answers: ${totals.violations}`,
+    `[item 12] seeds ${totals.seeds}, concurrent operations ${totals.operations} (${totals.whilePending} answered while a model call was pending; largest burst ${totals.maxBurst}), accepted triggers ${totals.acceptedTriggers} (+${totals.coalescedRetries} retries coalesced), approval decisions ${totals.decisions}, runs cancelled ${totals.cancelled} (${totals.midRunCancels} mid-run, the rest once idle), sink executions ${totals.sinkRuns}; lost updates, double dispatches, double decisions, events after cancel, seq gaps, unexpected answers: ${totals.violations}`,
   );
 });
 
@@ -94,6 +95,7 @@ describe("interleaving (item 12)", () => {
       totals.seeds++;
       totals.operations += verdict.operations;
       totals.whilePending += pendingOps;
+      if (ops.some((o) => o.kind === "cancel" && o.phase !== "final" && o.status === 200)) totals.midRunCancels++;
       totals.maxBurst = Math.max(totals.maxBurst, ...bursts);
       totals.acceptedTriggers += verdict.acceptedTriggers;
       totals.coalescedRetries += verdict.coalescedRetries;

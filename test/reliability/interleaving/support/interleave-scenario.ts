@@ -108,7 +108,7 @@ export async function runScenario(seed: number): Promise<Scenario> {
   }
   for (let u = rng.int(0, 2); u > 0; u--) first.push(trigger("burst", undefined, text(`u${u}`)));
   for (let r = rng.int(1, 3); r > 0; r--) first.push(read("burst"));
-  if (rng.chance(0.25)) for (let c = rng.int(1, 2); c > 0; c--) first.push(cancel("burst"));
+  if (rng.chance(0.4)) for (let c = rng.int(1, 2); c > 0; c--) first.push(cancel("burst"));
   await burst(first);
 
   // Rounds: decide every waiting approval concurrently (2–3 decisions, sometimes conflicting).
