@@ -43,8 +43,11 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
         const lastFailure = record?.failures[record.failures.length - 1];
         if (lastFailure && !lastFailure.error.retriable) throw recordedToError(lastFailure.error);
         assertSliceTime(ctx);
+        // The session's held `harness.session.started` goes first, in this batch: durable before the call.
+        const leading = cursor.takeLeading();
         if (!record?.called) {
           await appendEvents(ctx, [
+            ...leading,
             {
               type: "harness.model.called",
               payload: {
@@ -58,7 +61,7 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
               },
             },
           ]);
-        }
+        } else if (leading.length > 0) await appendEvents(ctx, leading);
         for (let attempt = (record?.failures.length ?? 0) + 1; ; attempt++) {
           try {
             const result = await doGenerate();

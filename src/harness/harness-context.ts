@@ -53,9 +53,26 @@ export class SessionCursor {
   private modelCalls = 0;
   private toolCallsInTurn = 0;
   currentModelCallId = "";
+  private leading: NewRunEvent[] = [];
 
   constructor(sessionId: string) {
     this.sessionId = sessionId;
+  }
+
+  /**
+   * Holds events (the session's `harness.session.started`) back so they go out in the same batch
+   * as the session's next append, which comes before its first side effect (the model call): one
+   * sync instead of two, same order. The session's next append must {@link takeLeading} them.
+   */
+  holdLeading(events: readonly NewRunEvent[]): void {
+    this.leading.push(...events);
+  }
+
+  /** The held events, to put first in the append being made now; none are held afterwards. */
+  takeLeading(): NewRunEvent[] {
+    const held = this.leading;
+    this.leading = [];
+    return held;
   }
 
   /** The next model call's id: `<session>/model/<n>`, 1-based. */

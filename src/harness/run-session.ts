@@ -8,6 +8,7 @@ import type { Digest } from "../identity/digest.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
 import type { HarnessRole, HarnessTaskKind, RunCauseCode } from "../ports/run-events.ts";
 import { CapabilityDriftError, diffManifests } from "../sdk/errors/capability-drift-error.ts";
+import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import { durableModel, type ModelSlotRef } from "./durable-model.ts";
 import { durableTools, type HarnessTool } from "./durable-tools.ts";
 import { appendEvents, type HarnessContext, SessionCursor } from "./harness-context.ts";
@@ -63,8 +64,11 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
         diffManifests(stored, spec.manifest, canonicalJson),
       );
     }
-  } else {
-    await appendEvents(ctx, [
+  }
+  const cursor = new SessionCursor(spec.sessionId);
+  if (!record?.started) {
+    // Logged with the session's first append (its first model call), before any side effect.
+    cursor.holdLeading([
       {
         type: "harness.session.started",
         payload: {
@@ -79,21 +83,10 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
       },
     ]);
   }
-  const cursor = new SessionCursor(spec.sessionId);
-  const result = await generateText({
-    model: durableModel(spec.model, ctx, cursor, spec.slot),
-    system: spec.system,
-    prompt: spec.prompt,
-    ...(spec.tools ? { tools: durableTools(spec.tools, ctx, cursor) } : {}),
-    ...(spec.stopWhen ? { stopWhen: spec.stopWhen } : {}),
-    ...(spec.output ? { output: spec.output } : {}),
-    // Retries are the durable wrapper's job, so each attempt is journaled.
-    maxRetries: 0,
-    ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
-  });
-  const outcome = spec.interpret(result);
+  const outcome = await interpretedLoop(spec, ctx, cursor);
   if (outcome.ok) {
     await appendEvents(ctx, [
+      ...cursor.takeLeading(),
       {
         type: "harness.session.completed",
         payload: {
@@ -106,6 +99,7 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
     ]);
   } else {
     await appendEvents(ctx, [
+      ...cursor.takeLeading(),
       {
         type: "harness.session.failed",
         payload: { sessionId: spec.sessionId, role: spec.role, causeCode: outcome.causeCode, message: outcome.message },
@@ -113,4 +107,34 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
     ]);
   }
   return outcome;
+}
+
+/**
+ * The agent loop and its interpretation. Should it end before the session's first append (a
+ * throw before any model call, e.g. the slice's time is up), the held `harness.session.started`
+ * is logged on its way out, so the log reads as if it had been appended up front.
+ */
+async function interpretedLoop(spec: SessionSpec, ctx: HarnessContext, cursor: SessionCursor): Promise<SessionOutcome> {
+  try {
+    const result = await generateText({
+      model: durableModel(spec.model, ctx, cursor, spec.slot),
+      system: spec.system,
+      prompt: spec.prompt,
+      ...(spec.tools ? { tools: durableTools(spec.tools, ctx, cursor) } : {}),
+      ...(spec.stopWhen ? { stopWhen: spec.stopWhen } : {}),
+      ...(spec.output ? { output: spec.output } : {}),
+      // Retries are the durable wrapper's job, so each attempt is journaled.
+      maxRetries: 0,
+      ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
+    });
+    return spec.interpret(result);
+  } catch (error) {
+    const leading = cursor.takeLeading();
+    // A run that has already ended (cancelled meanwhile) takes nothing more; the loop's own error is the one to report.
+    if (leading.length > 0)
+      await appendEvents(ctx, leading).catch((flushError: unknown) => {
+        if (!(flushError instanceof RunTerminatedError)) throw flushError;
+      });
+    throw error;
+  }
 }
