@@ -10,6 +10,8 @@ export type Op = {
   readonly key?: string;
   readonly approvalId?: string;
   readonly decision?: "approve" | "deny";
+  issuedAt?: number;
+  answeredAt?: number;
   /** A model call was in flight when the answer came back. */
   whilePending?: boolean;
   status: number;
@@ -39,22 +41,28 @@ export async function runScenario(seed: number): Promise<Scenario> {
   const lwir = await interleavingLwir();
   const ops: Op[] = [];
   const bursts: number[] = [];
-  const record = (op: Op) => {
+  // A logical clock: which calls were issued after which were answered, whatever their timing.
+  let clock = 0;
+  const record = (issuedAt: number, op: Op) => {
     op.whilePending = modelCallsInFlight() > 0;
+    op.issuedAt = issuedAt;
+    op.answeredAt = ++clock;
     ops.push(op);
   };
   const text = (label: string) => `${rng.chance(0.4) ? APPROVAL_PREFIX : ""}s${seed}-${label}-${runId}`;
 
   const start = (phase: Op["phase"]) => async () => {
+    const issued = ++clock;
     const r = await call("POST", "/v1/lwir/runs", { body: { runId, lwir, input: { text: `s${seed}-start-${runId}` } } });
-    record({ kind: "start", phase, status: r.status, ...codeOf(r.json) });
+    record(issued, { kind: "start", phase, status: r.status, ...codeOf(r.json) });
   };
   const trigger = (phase: Op["phase"], key: string | undefined, input: string) => async () => {
+    const issued = ++clock;
     const r = await call("POST", `/v1/runs/${runId}/triggers`, {
       body: { input: { text: input } },
       ...(key ? { headers: { "idempotency-key": key } } : {}),
     });
-    record({
+    record(issued, {
       kind: "trigger",
       phase,
       ...(key ? { key } : {}),
@@ -65,17 +73,20 @@ export async function runScenario(seed: number): Promise<Scenario> {
     });
   };
   const cancel = (phase: Op["phase"]) => async () => {
+    const issued = ++clock;
     const r = await call("POST", `/v1/runs/${runId}/cancel`, { body: { reason: `seed ${seed}` } });
-    record({ kind: "cancel", phase, status: r.status, ...codeOf(r.json), ...runStatusOf(r.json) });
+    record(issued, { kind: "cancel", phase, status: r.status, ...codeOf(r.json), ...runStatusOf(r.json) });
   };
   const read = (phase: Op["phase"]) => async () => {
+    const issued = ++clock;
     const path = rng.chance(0.5) ? `/v1/runs/${runId}` : `/v1/runs/${runId}/approvals`;
     const r = await call("GET", path);
-    record({ kind: "read", phase, status: r.status, ...codeOf(r.json) });
+    record(issued, { kind: "read", phase, status: r.status, ...codeOf(r.json) });
   };
   const decide = (phase: Op["phase"], a: Approval, decision: "approve" | "deny") => async () => {
+    const issued = ++clock;
     const r = await call("POST", `/v1/runs/${runId}/approvals/${a.approvalId}`, { body: { decision, argsHash: a.argsHash } });
-    record({
+    record(issued, {
       kind: "decide",
       phase,
       approvalId: a.approvalId,

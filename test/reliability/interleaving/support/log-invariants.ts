@@ -75,6 +75,15 @@ export function checkScenario(ops: readonly Op[], events: readonly RunEvent[]): 
   const unexpectedAnswers = ops.flatMap((o) =>
     expected(o) ? [] : [`${o.phase} ${o.kind}${o.key ? ` ${o.key}` : ""}: ${o.status} ${o.code ?? ""}`],
   );
+  // A refusal is only a refusal when its cause already happened: "not found" for a call issued
+  // after a start was answered, or "ended" for one answered before any cancel was issued, is a lost update.
+  const firstStarted = Math.min(...ops.filter((o) => o.kind === "start" && o.status < 300).map((o) => o.answeredAt ?? Infinity));
+  const firstCancel = Math.min(...ops.filter((o) => o.kind === "cancel").map((o) => o.issuedAt ?? Infinity));
+  for (const o of ops) {
+    if (o.status === 404 && (o.issuedAt ?? 0) > firstStarted) lostUpdates.push(`${o.kind} issued after the start answered got 404`);
+    if (o.code === "run_ended" && (o.answeredAt ?? 0) < firstCancel)
+      lostUpdates.push(`${o.kind} answered run_ended before any cancel was issued`);
+  }
 
   return {
     operations: ops.length,
