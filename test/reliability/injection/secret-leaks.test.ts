@@ -8,25 +8,18 @@ import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
-import { call, tenantToken } from "../../api/support/api-call.ts";
+import { call } from "../../api/support/api-call.ts";
 import { driveToEnd } from "../../support/drive.ts";
 import { hijackedPlanner, leakingWorker, resolverOf } from "./support/adversarial-models.ts";
 import { echoStep, guardedArgs, injectionLwir, injectionWorkflow, leakStep } from "./support/injection-workflow.ts";
-import { canary, formsFound, secretForms } from "./support/secret-forms.ts";
+import { formsFound, secretForms } from "./support/secret-forms.ts";
+import { tenantWithSecret } from "./support/secret-tenant.ts";
 import { servedFor } from "./support/served.ts";
 import { dumpBlobs, dumpD1Tables, dumpRunObject } from "./support/storage-dump.ts";
 
 afterEach(() => overrideWiring({}));
 
 type RunBody = { runId: string; status: string };
-
-async function tenantWithSecret(tag: string): Promise<{ tenant: string; token: string; secret: string }> {
-  const tenant = `leak_${tag}_${crypto.randomUUID().slice(0, 8)}`;
-  const token = await tenantToken(tenant);
-  const secret = canary(tag);
-  expect((await call("PUT", "/v1/secrets/CRM_TOKEN", { token, body: { value: secret } })).status).toBe(200);
-  return { tenant, token, secret };
-}
 
 /** The forms of the secret found, by where: each D1 table, the blob bucket, the run object, and served. */
 async function leakedForms(runId: string, tenant: string, token: string, secret: string): Promise<Record<string, string[]>> {

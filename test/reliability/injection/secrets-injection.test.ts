@@ -18,11 +18,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
-import { call, tenantToken } from "../../api/support/api-call.ts";
+import { call } from "../../api/support/api-call.ts";
 import { tortureSeeds } from "../security/support/random.ts";
 import { hijackedPlanner, leakingWorker, OUT_OF_BOUNDS_TOOLS, resolverOf } from "./support/adversarial-models.ts";
 import { echoStep, injectionLwir, injectionWorkflow, leakStep, reached } from "./support/injection-workflow.ts";
-import { canary, formsFound, secretForms } from "./support/secret-forms.ts";
+import { formsFound, secretForms } from "./support/secret-forms.ts";
+import { tenantWithSecret } from "./support/secret-tenant.ts";
 import { servedFor } from "./support/served.ts";
 import { dumpBlobs, dumpD1, dumpRunObject } from "./support/storage-dump.ts";
 
@@ -32,16 +33,6 @@ const REDACTED = "[redacted:CRM_TOKEN]";
 afterEach(() => overrideWiring({}));
 
 type RunBody = { runId: string; status: string; output?: unknown; cause?: { code?: string; causeCode?: string; message: string } };
-
-/** A tenant with its own token and `CRM_TOKEN` set to a fresh canary. */
-async function tenantWithSecret(tag: string): Promise<{ tenant: string; token: string; secret: string; served: string[] }> {
-  const tenant = `inj_${tag}_${crypto.randomUUID().slice(0, 8)}`;
-  const token = await tenantToken(tenant);
-  const secret = canary(tag);
-  const put = await call("PUT", "/v1/secrets/CRM_TOKEN", { token, body: { value: secret } });
-  expect(put.status).toBe(200);
-  return { tenant, token, secret, served: [put.text, (await call("GET", "/v1/secrets", { token })).text] };
-}
 
 /** Everything stored (D1, each run object, the blob bucket) and served, as one text. */
 async function everything(runIds: string[], tenant: string, token: string, served: string[]): Promise<string> {
