@@ -3,6 +3,7 @@ import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts
 import { driveRun } from "../src/engine/drive-run.ts";
 import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
 import { type ApprovalProgress, deriveRunState, type RunState } from "../src/engine/run-state.ts";
+import { canonicalJson } from "../src/identity/canonical-json.ts";
 import type { Digest } from "../src/identity/digest.ts";
 import { decodeTagged } from "../src/identity/tagged-json.ts";
 import { isTerminalType, type RunEvent, type RunStatus, type RunTrigger } from "../src/ports/run-events.ts";
@@ -143,6 +144,8 @@ export class RunObject extends DurableObject<Env> {
     const log = this.eventLog(request.runId, tenant);
     if ((await log.page({ after: 0, limit: 1 })).length > 0) return { ...(await this.status()), created: false };
     const placement = request.placement ?? {};
+    // Refuse what the log cannot hold (a lone surrogate, a NaN) before arming anything.
+    canonicalJson({ input: request.input ?? null, lwir: request.lwir ?? null });
     // Armed before the request is appended: a crash between the two still resumes the run.
     await this.ctx.storage.setAlarm(Date.now());
     const [requested] = await log.append([

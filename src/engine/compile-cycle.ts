@@ -128,8 +128,13 @@ async function planAndLock(args: CycleArgs): Promise<{ locked: LockedVersion; ma
   try {
     return { locked: compileAndLock(lwir, capabilities), manifest: { manifest, hash } };
   } catch (error) {
+    // On resume the planner's LWIR is the recorded one: if it no longer binds, the capabilities
+    // it was compiled against changed under the run (drift), not the planner.
     if (LittleError.is(error))
-      throw new RunFailure("planner_validation_exhausted", `The planner's accepted LWIR no longer validates: ${error.message}`);
+      throw new RunFailure(
+        args.registered ? "capability_drift" : "planner_validation_exhausted",
+        `The planner's accepted LWIR no longer validates: ${error.message}`,
+      );
     throw error;
   }
 }

@@ -5,7 +5,7 @@ import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import type { Digest } from "../identity/digest.ts";
-import { encodeTagged } from "../identity/tagged-json.ts";
+import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
@@ -105,6 +105,9 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   const givenLwir = request.lwir ?? (request.pinnedVersionId !== undefined ? await pinnedLwir(env, request.pinnedVersionId) : undefined);
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   const maxCycles = capabilities.snapshot.maxOuterCycles;
+  // Crashed after supervise accepted a cycle, before RunCompleted: that cycle's output is the run's.
+  const accepted = state.cyclesCompleted.find((c) => c.decision === "accept");
+  if (accepted) return decodeTagged(accepted.output);
   // Each cycle reads the run as the log now tells it (a re-plan appends to it).
   let current = state;
   for (let cycle = current.cyclesCompleted.length + 1; ; cycle++) {
@@ -250,6 +253,8 @@ function toRunFailure(error: unknown): RunFailure | null {
     }
   }
   if (APICallError.isInstance(error) || AISDKError.isInstance(error)) return new RunFailure("model_error", error.message);
+  // A model failure replayed from the log is rebuilt by name only (`AI_…`): still a model error.
+  if (error instanceof Error && error.name.startsWith("AI_")) return new RunFailure("model_error", error.message);
   return null;
 }
 

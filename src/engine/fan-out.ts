@@ -34,6 +34,8 @@ export async function runFanOut(
     ]);
     throw new RunFailure("step_failed", `Step ${stepPath}: ${message}`, { stepPath, code });
   };
+  const recorded = state.steps.get(stepPath)?.failed;
+  if (recorded) throw new RunFailure("step_failed", `Step ${stepPath}: ${recorded.message}`, { stepPath, code: recorded.code });
   // `leading` (a StepScheduled made just now) shares the StepStarted batch: one sync for both.
   if (!state.steps.get(stepPath)?.started)
     await appendEvents(ctx, [...leading, { type: "StepStarted", payload: { stepPath, attempt: 1 } }]);

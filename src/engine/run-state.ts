@@ -44,6 +44,8 @@ export type StepProgress = {
   readonly retryAt?: number;
   /** Why the previous attempt failed (a repairing model is told). */
   readonly previousError?: { readonly code: string; readonly message: string };
+  /** The step failed for good (`StepFailed`): a resume must not run it again. */
+  readonly failed?: { readonly code?: string; readonly message: string; readonly attempt: number };
 };
 
 /** Folds events into a {@link RunState}. Pure: the same events always give the same state. */
@@ -133,6 +135,20 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
           previousError: { code: event.payload.error.code ?? "", message: event.payload.error.message },
         });
         break;
+      case "StepFailed": {
+        const prior = steps.get(event.payload.stepPath);
+        steps.set(event.payload.stepPath, {
+          attempt: event.payload.attempt,
+          started: true,
+          ...(prior?.deadline !== undefined ? { deadline: prior.deadline } : {}),
+          failed: {
+            ...(event.payload.error.code ? { code: event.payload.error.code } : {}),
+            message: event.payload.error.message,
+            attempt: event.payload.attempt,
+          },
+        });
+        break;
+      }
       case "StepSucceeded":
         stepOutputs.set(event.payload.stepPath, event.payload.output);
         break;

@@ -36,6 +36,13 @@ export async function runStep(
   leading: readonly NewRunEvent[] = [],
 ): Promise<unknown> {
   const { ctx, stepPath } = base;
+  // Failed for good before a crash: the run fails as it would have, without calling anything again.
+  if (progress?.failed)
+    throw new RunFailure(
+      "step_failed",
+      `Step ${stepPath} failed after ${progress.failed.attempt} attempt${progress.failed.attempt === 1 ? "" : "s"}: ${progress.failed.message}`,
+      { stepPath, code: progress.failed.code },
+    );
   // An ai.generate output that fails its schema may be repaired twice by default (the model is told why).
   const maxAttempts = step.retry?.maxAttempts ?? (step.uses === "ai.generate" ? DEFAULT_AI_ATTEMPTS : 1);
   let attempt = progress?.attempt ?? 1;

@@ -62,7 +62,7 @@ describe("a crash between the outer loop's accept and RunCompleted", () => {
     expect(r.supervised).toEqual([1, 2]);
   });
 
-  it.fails("BUG: the resumed run plans a third cycle instead of completing", async () => {
+  it("was a bug, fixed: the resumed run plans a third cycle instead of completing", async () => {
     const r = await outerLoopRun("run_outer_crash", true).run();
     expect(r.crashed()).toBe(true);
     expect(r.view.status).toBe("completed");

@@ -63,7 +63,7 @@ function failingRun() {
 }
 
 describe("a crash between StepFailed and RunFailed", () => {
-  it.fails("BUG: the resumed run calls the failed tool again and logs a second StepFailed", async () => {
+  it("was a bug, fixed: the resumed run calls the failed tool again and logs a second StepFailed", async () => {
     const { sink, definition, lwir } = failingRun();
     const clock = new ManualClock();
     const setup = {
@@ -160,7 +160,7 @@ describe("a crash after a model call's final failure was logged", () => {
     expect((last.payload as { causeCode: string }).causeCode).toBe("model_error");
   });
 
-  it.fails("BUG: the resumed run does not fail with model_error (the replayed failure is an unrecognised Error)", async () => {
+  it("was a bug, fixed: the resumed run does not fail with model_error (the replayed failure is an unrecognised Error)", async () => {
     const { lwir, setup } = outageRun();
     const clock = new ManualClock();
     // Crash right after the third (final) harness.model.failed is durable.

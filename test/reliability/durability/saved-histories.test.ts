@@ -32,8 +32,8 @@ const SHALLOW_CAUSE: Record<Mutation, string> = {
   // The lock carries the planner manifest's hashes: re-locking the recorded LWIR gives another lock.
   planner_prompt_changed: "capability_drift",
   // A completed planner session is not drift-checked; its recorded LWIR is re-bound to the new
-  // snapshot, fails, and is reported as planner_validation_exhausted (fail closed, misleading code).
-  tool_removed: "planner_validation_exhausted",
+  // snapshot and fails: on resume that is reported as drift (it was planner_validation_exhausted).
+  tool_removed: "capability_drift",
   tool_input_changed: "capability_drift",
 };
 
@@ -121,7 +121,7 @@ describe("saved histories (item 3): replay with no outbound call allowed", () =>
     console.log(JSON.stringify({ item: 3, mutants, detected, rows }));
   }, 120_000);
 
-  it.fails("BUG: a run resumed after its outer loop accepted (before RunCompleted) plans again instead of completing", async () => {
+  it("was a bug, fixed: a run resumed after its outer loop accepted (before RunCompleted) plans again instead of completing", async () => {
     const history = histories.get("outer-loop-replan") as SavedHistory;
     const scenario = SCENARIOS.find((s) => s.name === "outer-loop-replan");
     if (!scenario) throw new Error("the outer-loop-replan scenario is missing");

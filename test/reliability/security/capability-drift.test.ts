@@ -77,7 +77,8 @@ const CHANGES: Change[] = [
 
 /**
  * Changes to what the planned LWIR itself names. At the start they are caught as drift; mid-run
- * they fail closed too, but as `planner_validation_exhausted` (see the it.fails below).
+ * they fail closed too, and since compile-cycle maps a resumed LWIR that no longer binds to drift,
+ * as `capability_drift` (it was `planner_validation_exhausted`; see the test below).
  */
 const LWIR_CHANGES: Change[] = [
   { name: "used tool removed", apply: (d, c) => ({ ...d, tools: { notify: notifyTool(c) } }) },
@@ -209,11 +210,10 @@ describe("capability drift", () => {
     });
   }
 
-  // BUG (src/engine/compile-cycle.ts, not fixed here): on resume a completed planner session is not
-  // manifest-checked, so a changed capability the LWIR names is first met by the binding pass, and
-  // planAndLock maps that to planner_validation_exhausted ("The planner's accepted LWIR no longer
-  // validates") although no planner ran: the run fails closed, under the wrong cause.
-  it.fails("changes to what the LWIR names are reported as capability_drift mid-run (fails: planner_validation_exhausted)", async () => {
+  // Was a bug, fixed in src/engine/compile-cycle.ts: on resume a completed planner session is not
+  // manifest-checked, so a changed capability the LWIR names is first met by the binding pass;
+  // planAndLock now reports that as capability_drift when the cycle was already registered.
+  it("changes to what the LWIR names are reported as capability_drift mid-run", async () => {
     const { missed } = await detections(PHASES[1] as Phase, LWIR_CHANGES);
     reportFigure("capability drift mid-run, LWIR-named changes", { changes: LWIR_CHANGES.length, misnamed: missed.length });
     expect(missed).toEqual([]);

@@ -282,12 +282,10 @@ describe("a D1 write that fails halfway", () => {
 });
 
 describe("input refused at the entry point leaves nothing behind", () => {
-  // BUG (durable-objects/run.ts, not fixed here): start() arms the alarm before appending
-  // RunRequested, and the append canonicalizes the input, which refuses a lone surrogate. The API
-  // answers 400 canonical_json_rejected correctly, but the object keeps an alarm over an empty log,
-  // and workerd logs "Uncaught (in promise) CanonicalJsonError". Fix: canonicalize (or validate)
-  // the input before arming the alarm, or refuse it in the API before calling start().
-  it.fails("an input with a lone surrogate is refused with 400 and leaves no run object alarm (fails: the alarm stays armed)", async () => {
+  // Was a bug, fixed in durable-objects/run.ts: start() armed the alarm before appending
+  // RunRequested, whose canonicalization refuses a lone surrogate, leaving an alarm over an empty
+  // log. start() now canonicalizes the input before arming anything.
+  it("an input with a lone surrogate is refused with 400 and leaves no run object alarm", async () => {
     const runId = `run_surrogate_${crypto.randomUUID().slice(0, 8)}`;
     const r = await api("POST", "/v1/workflows/support.summarize-ticket/runs", {
       body: `{"runId":"${runId}","input":{"ticketId":"\\ud800","transcript":"t"}}`,
