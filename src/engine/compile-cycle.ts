@@ -41,9 +41,13 @@ export async function compileCycle(args: {
       );
     }
   } else {
-    await env.versions.putVersion(locked.version, at);
-    await env.versions.putLock(locked.lock, locked.lockHash, at);
-    if (manifest) await env.versions.putPlannerManifest(manifest.manifest, manifest.hash, capabilities.definitionHash, at);
+    await env.versions.registerVersion({
+      version: locked.version,
+      lock: locked.lock,
+      lockHash: locked.lockHash,
+      ...(manifest ? { manifest: { ...manifest, definitionHash: capabilities.definitionHash } } : {}),
+      at,
+    });
     const warnings = locked.findings.filter((f) => f.severity === "warning");
     await appendEvents(ctx, [
       {

@@ -18,5 +18,16 @@ export interface VersionStore {
   /** Every lock registered for a version (one per definition it was compiled against). */
   locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]>;
   putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void>;
+  /**
+   * Registers a compiled version atomically: the version, its lock and (for a planned version) the
+   * planner manifest are all written, or none is — no version is ever visible without its lock.
+   */
+  registerVersion(entry: {
+    version: WorkflowVersion;
+    lock: CompilerLock;
+    lockHash: Digest;
+    manifest?: { manifest: PlannerManifest; hash: Digest; definitionHash: Digest };
+    at: number;
+  }): Promise<void>;
   getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null>;
 }

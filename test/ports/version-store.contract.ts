@@ -185,6 +185,21 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
     });
 
     describe("compiler locks", () => {
+      it("registers a version, its lock and its planner manifest together, idempotently", async () => {
+        await fresh();
+        const locked = compileAndLock(lwirFor(caps, nonce()), caps);
+        const manifest = plannerManifest(caps.snapshot, caps.definitionHash, uniqueDigest());
+        const hash = manifestHash(manifest);
+        const entry = { version: locked.version, lock: locked.lock, lockHash: locked.lockHash, at: 5_000 };
+        await store.registerVersion({ ...entry, manifest: { manifest, hash, definitionHash: caps.definitionHash } });
+        await expect(store.registerVersion(entry)).resolves.toBeUndefined();
+        expect((await store.getVersion(locked.version.id))?.hash).toBe(locked.version.hash);
+        expect(await store.locksOf(locked.version.id)).toEqual([
+          { lockHash: locked.lockHash, definitionHash: caps.definitionHash, lock: locked.lock },
+        ]);
+        expect(await store.getPlannerManifest(hash)).toEqual(manifest);
+      });
+
       it("round-trips a lock from compileAndLock", async () => {
         await fresh();
         const locked = compileAndLock(lwirFor(caps, nonce()), caps);

@@ -45,7 +45,29 @@ export class D1VersionStore implements VersionStore {
   }
 
   async putVersion(version: WorkflowVersion, at: number): Promise<void> {
-    await this.db
+    await this.versionInsert(version, at);
+  }
+
+  async putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void> {
+    await this.lockInsert(lock, lockHash, at);
+  }
+
+  async registerVersion(entry: {
+    version: WorkflowVersion;
+    lock: CompilerLock;
+    lockHash: Digest;
+    manifest?: { manifest: PlannerManifest; hash: Digest; definitionHash: Digest };
+    at: number;
+  }): Promise<void> {
+    // One D1 batch is one transaction: all three rows, or none.
+    const { version, lock, lockHash, manifest, at } = entry;
+    const writes = [this.versionInsert(version, at), this.lockInsert(lock, lockHash, at)] as const;
+    if (manifest) await this.db.batch([...writes, this.manifestInsert(manifest.manifest, manifest.hash, manifest.definitionHash, at)]);
+    else await this.db.batch(writes);
+  }
+
+  private versionInsert(version: WorkflowVersion, at: number) {
+    return this.db
       .insert(workflowVersions)
       .values({
         id: version.id,
@@ -57,8 +79,8 @@ export class D1VersionStore implements VersionStore {
       .onConflictDoNothing();
   }
 
-  async putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void> {
-    await this.db
+  private lockInsert(lock: CompilerLock, lockHash: Digest, at: number) {
+    return this.db
       .insert(compilerLocks)
       .values({
         lockHash,
@@ -67,6 +89,13 @@ export class D1VersionStore implements VersionStore {
         lockJson: canonicalJson(lock),
         createdAt: at,
       })
+      .onConflictDoNothing();
+  }
+
+  private manifestInsert(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number) {
+    return this.db
+      .insert(plannerManifests)
+      .values({ manifestHash, definitionHash, manifestJson: canonicalJson(manifest), createdAt: at })
       .onConflictDoNothing();
   }
 
@@ -102,10 +131,7 @@ export class D1VersionStore implements VersionStore {
   }
 
   async putPlannerManifest(manifest: PlannerManifest, manifestHash: Digest, definitionHash: Digest, at: number): Promise<void> {
-    await this.db
-      .insert(plannerManifests)
-      .values({ manifestHash, definitionHash, manifestJson: canonicalJson(manifest), createdAt: at })
-      .onConflictDoNothing();
+    await this.manifestInsert(manifest, manifestHash, definitionHash, at);
   }
 
   async getPlannerManifest(manifestHash: Digest): Promise<PlannerManifest | null> {

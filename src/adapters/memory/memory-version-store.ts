@@ -61,4 +61,17 @@ export class MemoryVersionStore implements VersionStore {
     const json = this.manifests.get(manifestHash);
     return json ? (JSON.parse(json) as PlannerManifest) : null;
   }
+
+  async registerVersion(entry: {
+    version: WorkflowVersion;
+    lock: CompilerLock;
+    lockHash: Digest;
+    manifest?: { manifest: PlannerManifest; hash: Digest; definitionHash: Digest };
+    at: number;
+  }): Promise<void> {
+    // Synchronous in memory: nothing can interleave, so the three writes are atomic.
+    await this.putVersion(entry.version);
+    await this.putLock(entry.lock, entry.lockHash);
+    if (entry.manifest) await this.putPlannerManifest(entry.manifest.manifest, entry.manifest.hash);
+  }
 }

@@ -270,12 +270,10 @@ describe("a D1 write that fails halfway", () => {
     });
   });
 
-  // BUG (src/engine/compile-cycle.ts + VersionStore port, not fixed here): putVersion, putLock and
-  // putPlannerManifest are separate D1 statements, so a failure on the lock insert leaves a
-  // workflow_versions row with no compiler_locks row until the run is retried. Nothing points at it
-  // yet (the run index learns the version only after WorkflowVersionRegistered), but the row is
-  // visible in D1. Fix: one VersionStore method that writes version, lock and manifest in one D1 batch.
-  it.fails("no version row is ever visible without its lock (fails: the lock insert is a separate statement)", async () => {
+  // Was a bug, fixed: putVersion, putLock and putPlannerManifest were separate D1 statements, so a
+  // failure on the lock insert left a version row with no lock until a retry. compile-cycle now
+  // calls VersionStore.registerVersion, one D1 batch (one transaction) for all three.
+  it("no version row is ever visible without its lock", async () => {
     const { partial } = await failHalfway();
     expect(partial).toEqual([]);
   });
