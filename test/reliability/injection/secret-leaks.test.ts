@@ -10,6 +10,7 @@ import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { call } from "../../api/support/api-call.ts";
 import { driveToEnd } from "../../support/drive.ts";
+import { result } from "../../support/scripted-models.ts";
 import { hijackedPlanner, leakingWorker, resolverOf } from "./support/adversarial-models.ts";
 import { echoStep, guardedArgs, injectionLwir, injectionWorkflow, leakStep } from "./support/injection-workflow.ts";
 import { formsFound, secretForms } from "./support/secret-forms.ts";
@@ -182,5 +183,33 @@ describe("secret leaks (item 10)", () => {
       spy.mockRestore();
     }
     expect(formsFound(logged.join("\n"), secret)).toEqual([]);
+  });
+
+  // LEAK 5. A planner's `bash` runs with the workflow's memory store mounted read-write (the default
+  // `memory.workflow: "rw"`); what a command writes under /mnt/memory/workflow is saved to D1
+  // `memory_files` as written, with no redaction, and mounted into every later session of the
+  // workflow. A hijacked planner that writes the secret there persists it. Expected: memory
+  // writes pass through the run's redactor (or are refused when they carry a bound secret).
+  it.fails("a hijacked planner that writes the secret into the workflow's read-write memory gets nothing stored", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("memory");
+    const valid = await injectionLwir([leakStep], ["leak"], []);
+    const planner = new MockLanguageModelV4({
+      provider: "openai.responses",
+      modelId: "gpt-5",
+      doGenerate: async (options) => {
+        const turn = options.prompt.filter((m) => m.role === "assistant").length + 1;
+        if (turn === 1) {
+          const command = `mkdir -p /mnt/memory/workflow && echo '${secret}' > /mnt/memory/workflow/notes.md && echo '${btoa(secret)}' >> /mnt/memory/workflow/notes.md`;
+          return result([{ type: "tool-call", toolCallId: "mem-1", toolName: "bash", input: JSON.stringify({ command }) }]);
+        }
+        return result([{ type: "tool-call", toolCallId: `mem-${turn}`, toolName: "submit_lwir", input: JSON.stringify({ lwir: valid }) }]);
+      },
+    });
+    const worker = leakingWorker(() => secret, 1, false);
+    overrideWiring({ models: resolverOf(planner, worker), workflows: catalogOf([injectionWorkflow]) });
+    const r = await call("POST", "/v1/workflows/inject.secrets/runs?wait=30", { token, body: { input: { mode: "return", seed: 2 } } });
+    const run = r.json.run as RunBody;
+    expect(run.status, r.text).toBe("completed");
+    expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
   });
 });
