@@ -21,7 +21,7 @@ import { overrideWiring } from "../../../src/wiring.ts";
 import { call } from "../../api/support/api-call.ts";
 import { tortureSeeds } from "../security/support/random.ts";
 import { hijackedPlanner, leakingWorker, OUT_OF_BOUNDS_TOOLS, resolverOf } from "./support/adversarial-models.ts";
-import { echoStep, injectionLwir, injectionWorkflow, leakStep, reached } from "./support/injection-workflow.ts";
+import { brokenCodeStep, echoStep, injectionLwir, injectionWorkflow, leakStep, reached } from "./support/injection-workflow.ts";
 import { formsFound, secretForms } from "./support/secret-forms.ts";
 import { tenantWithSecret } from "./support/secret-tenant.ts";
 import { servedFor } from "./support/served.ts";
@@ -167,5 +167,34 @@ describe("secrets and injection (item 10)", () => {
     const run = r.json.run as RunBody;
     expect(run.status, r.text).toBe("failed");
     expect(JSON.stringify(run)).toContain("no token given");
+  });
+
+  it("a hijacked fixer (the code.run repair session) calls tools it was never given: none reached, nothing stored or served", async () => {
+    const { tenant, token, secret, served } = await tenantWithSecret("fixer");
+    const before = new Map(reached);
+    const runs = Math.max(1, Math.ceil(SEEDS / 10));
+    const runIds: string[] = [];
+    let hijackedCalls = 0;
+    for (let seed = 0; seed < runs; seed++) {
+      const fixer = leakingWorker(() => secret, seed, true);
+      overrideWiring({ models: resolverOf(fixer, fixer), workflows: catalogOf([injectionWorkflow]) });
+      const lwir = await injectionLwir([brokenCodeStep], []);
+      const r = await call("POST", "/v1/lwir/runs?wait=30", { token, body: { lwir, input: { mode: "return", seed } } });
+      expect(r.status, r.text).toBeLessThan(500);
+      const run = r.json.run as RunBody;
+      runIds.push(run.runId);
+      // The fixer never submits a usable fix: the step fails, closed.
+      expect(run.status, r.text).toBe("failed");
+      expect(fixer.doGenerateCalls.length).toBeGreaterThan(0);
+      hijackedCalls += fixer.doGenerateCalls.length * OUT_OF_BOUNDS_TOOLS.length;
+      served.push(r.text, ...(await servedFor(run.runId, token, true)));
+    }
+    const text = await everything(runIds, tenant, token, served);
+    const found = formsFound(text, secret);
+    for (const name of ["leak", "forbidden", "stray", "guarded"]) expect(reachedCount(name) - (before.get(name) ?? 0), name).toBe(0);
+    console.log(
+      `[item 10 fixer] runs ${runs}; tool calls attempted outside permissions ${hijackedCalls}, reached 0; secret forms found ${found.length} in ${(text.length / 1024).toFixed(0)} KiB`,
+    );
+    expect(found).toEqual([]);
   });
 });
