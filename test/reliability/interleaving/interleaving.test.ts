@@ -6,9 +6,11 @@
  * Worker's real fetch handler. Pass: no lost update (every accepted trigger queued exactly once,
  * one occurrence per key), an accepted cancel leaves RunCancelled last and alone, no step attempt
  * started twice, each tool idempotency key executed at most once at the counting sink, at most
- * one decision per approval (the one answered `created`), seq dense, no 5xx. Seeds:
+ * one decision per approval (the one answered `created`), seq dense, the run index (what
+ * `GET /v1/runs` serves) ends `cancelled` like the run, no 5xx. Seeds:
  * LITTLE_TORTURE_SEEDS.
  */
+import { env } from "cloudflare:workers";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
@@ -78,6 +80,10 @@ describe("interleaving (item 12)", () => {
         .filter((path) => texts.get(path.split("/")[0] ?? "")?.startsWith(APPROVAL_PREFIX) && !approvedPaths.has(path))
         .map((path) => `sink ran unapproved at ${path}`);
       const pendingOps = ops.filter((o) => o.whilePending).length;
+      // What GET /v1/runs serves: an index write landing after the cancel's would be a lost update.
+      const indexRow = await env.DB.prepare("SELECT status FROM runs WHERE tenant = 'dev' AND run_id = ?")
+        .bind(runId)
+        .first<{ status: string }>();
       const violations = [
         ...verdict.lostUpdates,
         ...verdict.duplicateQueued,
@@ -90,6 +96,7 @@ describe("interleaving (item 12)", () => {
         ...verdict.unexpectedAnswers,
         ...repeatedKeys,
         ...unapproved,
+        ...(indexRow?.status === "cancelled" ? [] : [`run index says ${indexRow?.status}, the run is cancelled`]),
         ...(modelCallCount > thinkStarts ? [`${modelCallCount} model calls for ${thinkStarts} think attempts`] : []),
       ];
       totals.seeds++;
