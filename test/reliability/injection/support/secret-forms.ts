@@ -52,7 +52,7 @@ export function canary(tag: string): string {
 /**
  * An adversarial answer carrying the secret in every promised form, placed by `pick` (seeded):
  * plain and with prefixes, in keys, nested in arrays and objects, repeated, and split across two
- * fields (which no redactor of single strings can see; counted, not asserted).
+ * fields (which no search of single strings can see: a stated limit in RELIABILITY.md, not asserted).
  */
 export function leakyValue(secret: string, pick: (n: number) => number): Record<string, unknown> {
   const forms = secretForms(secret);
