@@ -15,8 +15,9 @@ export function isBlobRef(value: unknown): value is BlobRef {
 }
 
 /** The value to record for an output: itself (tagged) when small, else a reference to its stored blob. */
-export async function recordable(output: unknown, blobs: BlobStore): Promise<unknown> {
-  const encoded = encodeTagged(output);
+export async function recordable(output: unknown, blobs: BlobStore, redact?: (value: unknown) => unknown): Promise<unknown> {
+  // Redacted before it can reach the blob store: the event's own redaction comes too late for a blob.
+  const encoded = redact ? redact(encodeTagged(output)) : encodeTagged(output);
   const text = canonicalJson(encoded);
   const bytes = new TextEncoder().encode(text).length;
   if (bytes <= INLINE_OUTPUT_LIMIT) return encoded;

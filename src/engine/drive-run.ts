@@ -209,7 +209,11 @@ async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState,
     await appendEvents(ctx, [
       {
         type: "RunCompleted",
-        payload: { output: await recordable(ending.output, env.blobs), usage: usageOf(events), versionId: registered?.versionId ?? "" },
+        payload: {
+          output: await recordable(ending.output, env.blobs, ctx.redact?.value),
+          usage: usageOf(events),
+          versionId: registered?.versionId ?? "",
+        },
       },
     ]);
     await indexRun(env, state, "completed", {

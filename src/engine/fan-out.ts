@@ -92,6 +92,8 @@ export async function runFanOut(
     throw firstFailure;
   }
   const output = allSettled ? settled : settled.map((s) => (s as { output: unknown }).output);
-  await appendEvents(ctx, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output: await recordable(output, base.env.blobs) } }]);
+  await appendEvents(ctx, [
+    { type: "StepSucceeded", payload: { stepPath, attempt: 1, output: await recordable(output, base.env.blobs, ctx.redact?.value) } },
+  ]);
   return output;
 }

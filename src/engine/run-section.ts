@@ -70,7 +70,10 @@ export async function runSection(args: {
     try {
       const output = await runOccurrence(args, next.occurrenceId, next.input, state);
       await appendEvents(ctx, [
-        { type: "OccurrenceCompleted", payload: { occurrenceId: next.occurrenceId, output: await recordable(output, env.blobs) } },
+        {
+          type: "OccurrenceCompleted",
+          payload: { occurrenceId: next.occurrenceId, output: await recordable(output, env.blobs, ctx.redact?.value) },
+        },
       ]);
     } catch (error) {
       const failure = args.toRunFailure(error);

@@ -70,7 +70,7 @@ export async function runStep(
     try {
       const output = await attemptOnce(step, { ...base, attempt, signal: parent, ...(previousError ? { previousError } : {}) }, deadline);
       await appendEvents(ctx, [
-        { type: "StepSucceeded", payload: { stepPath, attempt, output: await recordable(output, base.env.blobs) } },
+        { type: "StepSucceeded", payload: { stepPath, attempt, output: await recordable(output, base.env.blobs, ctx.redact?.value) } },
       ]);
       return output;
     } catch (error) {

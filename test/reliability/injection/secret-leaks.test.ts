@@ -1,7 +1,7 @@
 /**
- * Reliability item 10: the paths where a secret does get out, each pinned as `it.fails` with its
- * reason (the engine is another engineer's change; the fix is described in RELIABILITY.md row 10),
- * and two error paths that hold. Each test says what it expects the system to do.
+ * Reliability item 10: the paths where a secret got out — two fixed (blob outputs, base64 off a
+ * 3-byte boundary), three still pinned as `it.fails` with their reason (RELIABILITY.md row 10) — and
+ * two error paths that hold. Each test says what it expects the system to do.
  */
 import { APICallError } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
@@ -39,11 +39,10 @@ async function leakedForms(runId: string, tenant: string, token: string, secret:
 }
 
 describe("secret leaks (item 10)", () => {
-  // LEAK 1. `recordable` (src/engine/blob-refs.ts) writes an output over 256 KiB to the blob store
-  // *before* the redactor runs (the redactor sees only the `{ $blob, bytes }` reference in the
-  // event), so the R2 object holds the secret in plain text; `GET /v1/runs/:id` resolves the blob
-  // (`resolveRunOutput`) and serves it. Expected: the blob holds the redacted output.
-  it.fails("a tool output over the inline limit that carries the secret is neither stored in the blob bucket nor served", async () => {
+  // LEAK 1, fixed. `recordable` (src/engine/blob-refs.ts) wrote an output over 256 KiB to the blob
+  // store *before* the redactor ran, so the R2 object held the secret and `GET /v1/runs/:id` served
+  // it. It now redacts the value itself before storing it.
+  it("a tool output over the inline limit that carries the secret is neither stored in the blob bucket nor served", async () => {
     const { tenant, token, secret } = await tenantWithSecret("big");
     const worker = leakingWorker(() => secret, 1, false);
     overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
@@ -56,11 +55,10 @@ describe("secret leaks (item 10)", () => {
     expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
   });
 
-  // LEAK 2. The redactor (src/harness/redact-secrets.ts) searches for base64 of the secret alone, which
-  // is only a substring of base64(prefix + secret) when the prefix is a multiple of 3 bytes. A tool
-  // that returns a Basic auth header for "xy:<token>" or any base64 blob containing the token 1 or 2
-  // bytes past a boundary is stored and served as is. Expected: the three alignments are searched.
-  it.fails("base64 of a text that contains the secret off a 3-byte boundary (a Basic auth header) is not stored or served", async () => {
+  // LEAK 2, fixed. The redactor searched for base64 of the secret alone, a substring of
+  // base64(prefix + secret) only when the prefix is a multiple of 3 bytes. It now also searches the
+  // characters that depend only on the secret at each of the three alignments.
+  it("base64 of a text that contains the secret off a 3-byte boundary (a Basic auth header) is not stored or served", async () => {
     const { tenant, token, secret } = await tenantWithSecret("basic");
     const worker = leakingWorker(() => secret, 1, false);
     overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
