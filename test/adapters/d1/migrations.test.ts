@@ -2,16 +2,18 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 
 describe("D1 migrations (migrations/, applied with applyD1Migrations)", () => {
-  it("create the version, definition, lock, manifest, run index, token, webhook delivery and memory tables", async () => {
+  it("create the version, definition, lock, manifest, run index, token, webhook delivery, memory, approval and secret tables", async () => {
     const { results } = await env.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '_cf_%' ORDER BY name",
     ).all<{ name: string }>();
     expect(results.map((r) => r.name)).toEqual([
       "api_tokens",
       "compiler_locks",
+      "definition_approvals",
       "memory_files",
       "planner_manifests",
       "runs",
+      "secrets",
       "webhook_deliveries",
       "workflow_definitions",
       "workflow_versions",
