@@ -60,7 +60,7 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
     return session;
   };
   const tools: Record<string, HarnessTool> = {
-    bash: bashTool("Run a bash command in your scratch directory. The failed code is at /mnt/task.", openSandbox),
+    bash: bashTool("Run a bash command in your scratch directory. The failed code is at /mnt/task.", openSandbox, ctx),
     [SUBMIT_FIX_TOOL]: {
       description: `Submit the repaired content of ${spec.task.entrypoint}: a module exporting run({ input }) whose return value matches the output schema.`,
       inputSchema: jsonSchema({

@@ -62,6 +62,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
     [BASH_TOOL]: bashTool(
       "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
       openSandbox,
+      ctx,
     ),
     [SUBMIT_TOOL]: {
       description:
@@ -73,7 +74,8 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
         additionalProperties: false,
       }),
       execute: async (input) => {
-        const findings = checkDraft((input as { lwir?: unknown }).lwir, spec.capabilities);
+        const draft = (input as { lwir?: unknown }).lwir;
+        const findings = [...checkDraft(draft, spec.capabilities), ...secretLiteralFindings(draft, ctx)];
         const accepted = findings.every((f) => f.severity !== "error");
         // Counted from the journal, so a re-issued in-flight submission sees the replayed ones.
         const priorRejections = ctx.journal
@@ -111,6 +113,24 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
     },
     ctx,
   );
+}
+
+/**
+ * A draft that carries the value of a bound secret (in any form the redactor knows) is refused: a
+ * version is stored and served as written, and the log would hold a redacted copy that no longer
+ * compiles to it. Tools receive secrets through `permissions.secrets`, never as literals.
+ */
+function secretLiteralFindings(draft: unknown, ctx: HarnessContext): Finding[] {
+  if (!ctx.redact || draft === undefined) return [];
+  if (JSON.stringify(ctx.redact.value(draft)) === JSON.stringify(draft)) return [];
+  return [
+    {
+      severity: "error",
+      code: "planner.secret_literal",
+      path: "$",
+      message: "The draft contains the value of a secret. Name the secret in permissions.secrets; the tool receives it at run time.",
+    },
+  ];
 }
 
 /** Structural validation, then the binding pass (only on structurally valid drafts). */

@@ -30,13 +30,14 @@ export async function sessionMemoryMounts(ctx: HarnessContext, modes: MemoryMode
 }
 
 /**
- * One bash tool call: runs the command, then saves what it changed under the rw memory mounts.
+ * One bash tool call: runs the command, then saves what it changed under the rw memory mounts
+ * (through `redact`, so a secret a command writes there is never stored).
  * A save the store refuses is reported on stderr; the command's own result stands.
  */
-export async function execAndPersist(session: SandboxSession, command: string): Promise<ExecResult> {
+export async function execAndPersist(session: SandboxSession, command: string, redact?: (text: string) => string): Promise<ExecResult> {
   const result = await session.exec(command);
   try {
-    await session.persistMemory();
+    await session.persistMemory(redact ? { redact } : {});
     return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -22,6 +22,9 @@ export type SandboxSessionOptions = {
   readonly memory?: readonly MemoryMount[];
 };
 
+/** How {@link SandboxSession.persistMemory} saves: `redact` rewrites each file's text before it is stored. */
+export type PersistOptions = { readonly redact?: (text: string) => string };
+
 /** What {@link SandboxSession.persistMemory} wrote: absolute paths under the rw mounts. */
 export type MemoryPersistReport = { readonly saved: readonly string[]; readonly deleted: readonly string[] };
 
@@ -36,7 +39,7 @@ export interface SandboxSession {
    * Saves what changed under the rw memory mounts since the session opened (or last persisted) to
    * their stores; the harness calls it after every bash call. Throws when a store refuses the save.
    */
-  persistMemory(): Promise<MemoryPersistReport>;
+  persistMemory(options?: PersistOptions): Promise<MemoryPersistReport>;
 }
 
 /** What code may do: each `deny` removes the capability entirely. */

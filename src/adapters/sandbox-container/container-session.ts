@@ -5,7 +5,14 @@ import {
   validMemoryPath,
   WORKFLOW_MEMORY_DIR,
 } from "../../ports/memory-store.ts";
-import type { ExecResult, MemoryPersistReport, SandboxSession, SandboxSessionOptions, ScratchFiles } from "../../ports/sandbox.ts";
+import type {
+  ExecResult,
+  MemoryPersistReport,
+  PersistOptions,
+  SandboxSession,
+  SandboxSessionOptions,
+  ScratchFiles,
+} from "../../ports/sandbox.ts";
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 import type { MountedMemory } from "../sandbox-isolate/mounted-memory.ts";
 import { MAX_EXEC_OUTPUT, MAX_SCRATCH_BYTES } from "./container-layout.ts";
@@ -73,7 +80,7 @@ export class ContainerSession implements SandboxSession {
     return files;
   }
 
-  async persistMemory(): Promise<MemoryPersistReport> {
+  async persistMemory(options: PersistOptions = {}): Promise<MemoryPersistReport> {
     const saved: string[] = [];
     const deleted: string[] = [];
     if (!this.laidOut) return { saved, deleted };
@@ -85,7 +92,7 @@ export class ContainerSession implements SandboxSession {
           `${mount.mount.path} holds more than ${MAX_MEMORY_STORE_BYTES} bytes; a memory store keeps at most that`,
         );
       await mirror(mount, dumped.files);
-      const report = await mount.persist(this.store);
+      const report = await mount.persist(this.store, options.redact);
       saved.push(...report.saved);
       deleted.push(...report.deleted);
     }

@@ -3,6 +3,7 @@ import { type MemoryStore, ORG_MEMORY_DIR, WORKFLOW_MEMORY_DIR } from "../../por
 import type {
   ExecResult,
   MemoryPersistReport,
+  PersistOptions,
   RunCodeResult,
   Sandbox,
   SandboxSession,
@@ -100,11 +101,11 @@ class JustBashSession implements SandboxSession {
     this.store = store;
   }
 
-  async persistMemory(): Promise<MemoryPersistReport> {
+  async persistMemory(options: PersistOptions = {}): Promise<MemoryPersistReport> {
     const saved: string[] = [];
     const deleted: string[] = [];
     for (const mount of this.mounts) {
-      const report = await mount.persist(this.store);
+      const report = await mount.persist(this.store, options.redact);
       saved.push(...report.saved);
       deleted.push(...report.deleted);
     }

@@ -39,11 +39,12 @@ export class MountedMemory {
   }
 
   /** Saves the files that differ from the baseline; returns the paths written and deleted. */
-  async persist(store: MemoryStore | undefined): Promise<{ saved: string[]; deleted: string[] }> {
+  async persist(store: MemoryStore | undefined, redact?: (text: string) => string): Promise<{ saved: string[]; deleted: string[] }> {
     if (this.mount.mode !== "rw" || !store) return { saved: [], deleted: [] };
     const current = await this.files();
     const changes: Record<string, string | null> = {};
-    for (const [path, content] of current) if (this.baseline.get(path) !== content) changes[path] = content;
+    // The store gets the redacted text (no secret is saved); the baseline keeps what the session sees.
+    for (const [path, content] of current) if (this.baseline.get(path) !== content) changes[path] = redact ? redact(content) : content;
     for (const path of this.baseline.keys()) if (!current.has(path)) changes[path] = null;
     const saved = Object.keys(changes).filter((p) => changes[p] !== null);
     const deleted = Object.keys(changes).filter((p) => changes[p] === null);

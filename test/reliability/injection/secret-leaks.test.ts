@@ -1,6 +1,7 @@
 /**
- * Reliability item 10: the paths where a secret got out — two fixed (blob outputs, base64 off a
- * 3-byte boundary), three still pinned as `it.fails` with their reason (RELIABILITY.md row 10) — and
+ * Reliability item 10: the paths where a secret got out — four fixed (blob outputs, base64 off a
+ * 3-byte boundary, planner literals, memory saves), one still pinned as `it.fails` with its reason
+ * (the Worker's logs; RELIABILITY.md row 10) — and
  * two error paths that hold. Each test says what it expects the system to do.
  */
 import { APICallError } from "@ai-sdk/provider";
@@ -73,30 +74,22 @@ describe("secret leaks (item 10)", () => {
     expect(offsets.filter((form) => text.includes(form))).toEqual([]);
   });
 
-  // LEAK 3. A planner that writes the secret as a literal into a permitted tool's `with.input` (a
-  // prompt-injected planner that saw it) gets its LWIR accepted; the version is content-addressed
-  // and stored unredacted in D1 `workflow_versions` and served by `GET /v1/versions/:id` (plain and
-  // base64). Events are redacted; the version store is not. Expected: `submit_lwir` refuses a
-  // draft containing any form of a bound secret (a finding), so nothing is stored.
-  it.fails("a planner that writes the secret into a permitted tool's arguments gets nothing stored or served", async () => {
+  // LEAK 3, fixed. A planner that wrote the secret as a literal into a permitted tool's `with.input`
+  // got its LWIR accepted, stored unredacted in D1 `workflow_versions` and served by
+  // `GET /v1/versions/:id`. `submit_lwir` now refuses such a draft (`planner.secret_literal`), so the
+  // planner revises it and nothing holding the secret is stored.
+  it("a planner that writes the secret into a permitted tool's arguments is refused, revises, and nothing is stored or served", async () => {
     const { tenant, token, secret } = await tenantWithSecret("args");
     const forms = secretForms(secret);
-    const lwir = async () =>
+    const draftWith = (note: string, encoded: string) =>
       injectionLwir(
-        [
-          {
-            id: "note",
-            uses: "tool.call",
-            needs: [],
-            with: { tool: "guarded", input: { note: `token ${secret}`, encoded: (forms[1] as { text: string }).text } },
-            output: { mode: "json" },
-          },
-        ],
+        [{ id: "note", uses: "tool.call", needs: [], with: { tool: "guarded", input: { note, encoded } }, output: { mode: "json" } }],
         ["guarded"],
         [],
       );
-    const draft = await lwir();
-    const planner = hijackedPlanner(() => secret, [() => draft]);
+    const leaking = await draftWith(`token ${secret}`, (forms[1] as { text: string }).text);
+    const clean = await draftWith("token from permissions", "none");
+    const planner = hijackedPlanner(() => secret, [() => leaking, () => clean]);
     const worker = leakingWorker(() => secret, 1, false);
     overrideWiring({ models: resolverOf(planner, worker), workflows: catalogOf([injectionWorkflow]) });
     const calls = guardedArgs.length;
@@ -104,6 +97,8 @@ describe("secret leaks (item 10)", () => {
     const run = r.json.run as RunBody;
     expect(run.status, r.text).toBe("completed");
     expect(guardedArgs.length).toBe(calls + 1);
+    const events = (await call("GET", `/v1/runs/${run.runId}/events?limit=1000`, { token })).text;
+    expect(events).toContain("planner.secret_literal");
     expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
   });
 
@@ -183,12 +178,10 @@ describe("secret leaks (item 10)", () => {
     expect(formsFound(logged.join("\n"), secret)).toEqual([]);
   });
 
-  // LEAK 5. A planner's `bash` runs with the workflow's memory store mounted read-write (the default
-  // `memory.workflow: "rw"`); what a command writes under /mnt/memory/workflow is saved to D1
-  // `memory_files` as written, with no redaction, and mounted into every later session of the
-  // workflow. A hijacked planner that writes the secret there persists it. Expected: memory
-  // writes pass through the run's redactor (or are refused when they carry a bound secret).
-  it.fails("a hijacked planner that writes the secret into the workflow's read-write memory gets nothing stored", async () => {
+  // LEAK 5, fixed. A planner's `bash` runs with the workflow's memory store mounted read-write (the
+  // default); what a command wrote under /mnt/memory/workflow was saved to D1 `memory_files` as
+  // written. Memory saves now pass through the run's redactor.
+  it("a hijacked planner that writes the secret into the workflow's read-write memory gets nothing stored", async () => {
     const { tenant, token, secret } = await tenantWithSecret("memory");
     const valid = await injectionLwir([leakStep], ["leak"], []);
     const planner = new MockLanguageModelV4({
