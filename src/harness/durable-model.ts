@@ -63,29 +63,33 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
           ]);
         } else if (leading.length > 0) await appendEvents(ctx, leading);
         for (let attempt = (record?.failures.length ?? 0) + 1; ; attempt++) {
+          let result: LanguageModelV4GenerateResult;
           try {
-            const result = await doGenerate();
-            const response = encodeTagged(recordableResult(result));
-            await appendEvents(ctx, [
-              {
-                type: "harness.model.responded",
-                payload: {
-                  sessionId: cursor.sessionId,
-                  callId,
-                  response,
-                  usage: usageOf(result, slot.offline ? undefined : slot.pricing),
-                  model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline },
-                },
-              },
-            ]);
-            return decodeTagged(response) as LanguageModelV4GenerateResult;
+            result = await doGenerate();
           } catch (error) {
             const recorded = toRecordedError(error, attempt < MAX_ATTEMPTS);
             await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: cursor.sessionId, callId, error: recorded } }]);
             if (!recorded.retriable) throw error;
             await ctx.sleep(250 * 2 ** (attempt - 1));
             assertSliceTime(ctx);
+            continue;
           }
+          // Outside the try: a failed write of the answer is not a model failure. It propagates, the
+          // slice fails, and the resume re-issues this call (still in flight: called, no answer).
+          const response = encodeTagged(recordableResult(result));
+          await appendEvents(ctx, [
+            {
+              type: "harness.model.responded",
+              payload: {
+                sessionId: cursor.sessionId,
+                callId,
+                response,
+                usage: usageOf(result, slot.offline ? undefined : slot.pricing),
+                model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline },
+              },
+            },
+          ]);
+          return decodeTagged(response) as LanguageModelV4GenerateResult;
         }
       },
     },

@@ -164,12 +164,11 @@ describe("alarm faults (item 2): the drive loop throws on its first attempts", (
     expect((golden.events[9]?.payload as { tool?: string } | undefined)?.tool).toBe("submit_lwir");
   });
 
-  // BUG (engine, not fixed here — see the report): durableModel catches every error thrown while it
-  // appends `harness.model.responded`, so one failed write of an answer is recorded as a
-  // non-retriable `harness.model.failed`; every later slice replays that failure and the run ends
-  // `internal_error` after 5 alarms although the model answered. Expected: the write failure ends the
-  // slice and the call is re-issued (same call id) on the next alarm.
-  it.fails("BUG: one failed write of a model's answer fails the run instead of re-issuing the call", async () => {
+  // Was a bug, fixed in durableModel: it caught every error thrown while it appended
+  // `harness.model.responded`, so one failed write of an answer was recorded as a final model
+  // failure. The write now sits outside the model call's try: the slice fails and the resume
+  // re-issues the call (same call id).
+  it("was a bug, fixed: one failed write of a model's answer re-issues the call instead of failing the run", async () => {
     const run = await runGolden("run_append_responded", failWriteOf(4, 1).hooks);
     expect(run.view.status).toBe("completed");
     expect(maskEvents(run.events)).toEqual(maskEvents(golden.events));
