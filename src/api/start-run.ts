@@ -60,6 +60,16 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
       "anchor_workflow_mismatch",
       `Run "${args.runId}" was minted for "${anchor.workflowId}", not "${args.workflowId}"`,
     );
+  if (!anchor) {
+    const indexed = await args.services.runs.get(args.tenant, args.runId);
+    // An anchor cancelled before any start stays cancelled: no run object may be created for it.
+    if (
+      indexed?.triggerKind === "anchor" &&
+      indexed.status === "cancelled" &&
+      (await runClient(args.env.RUNS, args.tenant, args.runId, indexed.placement).status()).eventCount === 0
+    )
+      throw new ApiError(409, "run_ended", `Run "${args.runId}" was cancelled before it started`);
+  }
   const registered = args.services.workflows.get(args.workflowId);
   if (!registered) throw notFound("workflow", args.workflowId);
   const capabilities = await capabilitiesOf(registered);

@@ -48,4 +48,6 @@ export interface RunIndex {
    * minted (compare-and-set). True for exactly one of any number of concurrent claims.
    */
   claimAnchor(tenant: string, runId: string, at: number): Promise<boolean>;
+  /** Cancels a minted anchor before any start (compare-and-set, like a claim): true when it was still minted. */
+  cancelAnchor(tenant: string, runId: string, at: number): Promise<boolean>;
 }

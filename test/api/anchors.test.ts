@@ -69,4 +69,18 @@ describe("adopted run anchors", () => {
     expect(r.json.error?.code).toBe("anchor_workflow_mismatch");
     expect((await call("GET", `/v1/runs/${runId}`)).json.run).toMatchObject({ status: "minted" });
   });
+
+  it("cancelling an anchor before any start ends it: a later start is refused and creates nothing", async () => {
+    const tenant = `cx_${crypto.randomUUID().slice(0, 8)}`;
+    const token = await tenantToken(tenant);
+    const runId = await mint(token);
+    const cancelled = await call("POST", `/v1/runs/${runId}/cancel`, { token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.run).toMatchObject({ runId, status: "cancelled" });
+    const start = await call("POST", `/v1/workflows/${WF}/runs`, { token, body: { runId, input: INPUT } });
+    expect(start.status).toBe(409);
+    expect(start.json.error?.code).toBe("run_ended");
+    expect((await runStub(runId, tenant).status()).eventCount).toBe(0);
+    expect((await call("GET", `/v1/runs/${runId}`, { token })).json.run).toMatchObject({ status: "cancelled" });
+  });
 });

@@ -72,10 +72,18 @@ export class D1RunIndex implements RunIndex {
     return row ? toEntry(row) : null;
   }
 
-  async claimAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+  claimAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+    return this.moveAnchor(tenant, runId, "pending", at);
+  }
+
+  cancelAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+    return this.moveAnchor(tenant, runId, "cancelled", at);
+  }
+
+  private async moveAnchor(tenant: string, runId: string, status: RunStatus, at: number): Promise<boolean> {
     const result = await this.db
       .update(runs)
-      .set({ status: "pending", updatedAt: at })
+      .set({ status, updatedAt: at })
       .where(and(eq(runs.tenant, tenant), eq(runs.runId, runId), eq(runs.status, "minted")))
       .run();
     return result.meta.changes === 1;

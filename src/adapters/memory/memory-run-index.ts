@@ -1,4 +1,4 @@
-import { RUN_STATUS_RANK } from "../../ports/run-events.ts";
+import { RUN_STATUS_RANK, type RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex, RunIndexEntry, RunQuery } from "../../ports/run-index.ts";
 
 /** In-memory {@link RunIndex} for unit tests and the in-memory world. */
@@ -49,10 +49,18 @@ export class MemoryRunIndex implements RunIndex {
   }
 
   async claimAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+    return this.moveAnchor(tenant, runId, "pending", at);
+  }
+
+  async cancelAnchor(tenant: string, runId: string, at: number): Promise<boolean> {
+    return this.moveAnchor(tenant, runId, "cancelled", at);
+  }
+
+  private moveAnchor(tenant: string, runId: string, status: RunStatus, at: number): boolean {
     const key = `${tenant}\u0000${runId}`;
     const row = this.rows.get(key);
     if (row?.status !== "minted") return false;
-    this.rows.set(key, { ...row, status: "pending", updatedAt: at });
+    this.rows.set(key, { ...row, status, updatedAt: at });
     return true;
   }
 

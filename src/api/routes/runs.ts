@@ -82,11 +82,12 @@ const getRoute = createRoute({
 runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
   const { client, entry } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
-  // A minted anchor has no run object yet: the index row is all there is.
+  // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
+  const live = entry.status === "minted" ? null : await client.status();
   const view: RunView =
-    entry.status === "minted"
-      ? { runId, status: "minted", workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt }
-      : await client.status();
+    live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
+      ? live
+      : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
   return c.json(
     {
       run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } },
@@ -152,7 +153,20 @@ const cancelRoute = createRoute({
 
 runRoutes.openapi(cancelRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const services = c.get("services");
+  const { client, entry } = await tenantRun(c.env, services, c.get("tenant"), runId);
+  // A minted anchor has no run object yet: cancelling it ends it in the index, and a later start is refused.
+  if (entry.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
+    const view: RunView = {
+      runId,
+      status: "cancelled",
+      workflowId: entry.workflowId,
+      tenant: entry.tenant,
+      eventCount: 0,
+      createdAt: entry.createdAt,
+    };
+    return c.json({ run: toRun(view), links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
+  }
   const view = await client.cancel("cancelled through the API");
   return c.json({ run: toRun(view), links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
 });
