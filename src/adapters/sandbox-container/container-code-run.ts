@@ -1,5 +1,5 @@
-import { digestText } from "../../identity/digest.ts";
 import type { RunCodeErrorCode, RunCodeRequest, RunCodeResult } from "../../ports/sandbox.ts";
+import { checkCodeFiles } from "../sandbox-isolate/check-code-files.ts";
 import { checkRunnerResult } from "../sandbox-isolate/isolate-result.ts";
 import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "../sandbox-isolate/isolate-runner-source.ts";
 import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
@@ -12,7 +12,6 @@ const DEFAULT_WALL_MS = 30_000;
 /** V8 heap of one code.run (MiB): a memory bomb stops here instead of filling the container. */
 export const CODE_HEAP_MB = 256;
 /** Module names code.run accepts: the isolate sandbox's rule (relative, plain segments, no `..`). */
-const FILE_NAME = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 /** Exit codes: `timeout` after TERM, SIGXCPU at the soft CPU limit, SIGKILL (`timeout -k` or the hard CPU limit). */
 const WALL_TIMEOUT_EXIT = 124;
 const CPU_LIMIT_EXIT = 128 + 24;
@@ -43,20 +42,8 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
     logs,
     durationMs: Date.now() - started,
   });
-  for (const name of Object.keys(request.files)) {
-    if (!FILE_NAME.test(name) || name === CODE_RUNNER || name === CODE_INPUT || name.length > 200)
-      return fail(
-        "code_invalid_file_name",
-        `${JSON.stringify(name)} is not an allowed file name: use relative paths without ".." segments`,
-      );
-  }
-  for (const [name, file] of Object.entries(request.files)) {
-    const actual = digestText(file.content);
-    if (actual !== file.sha256)
-      return fail("code_integrity", `${name}: content hashes to ${actual}, not the locked ${file.sha256}; refusing to run it`);
-  }
-  if (!Object.hasOwn(request.files, request.entrypoint))
-    return fail("code_integrity", `the entrypoint ${request.entrypoint} is not among the files`);
+  const refused = checkCodeFiles(request, [CODE_RUNNER, CODE_INPUT]);
+  if (refused) return fail(refused.code, refused.message);
   const files: Record<string, string> = { [CODE_RUNNER]: codeRunnerSource(request.entrypoint) };
   for (const [name, file] of Object.entries(request.files)) {
     const stripped = stripTypeScript(name, file.content);

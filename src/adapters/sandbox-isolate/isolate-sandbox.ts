@@ -1,6 +1,7 @@
-import { digestJson, digestPrefix, digestText } from "../../identity/digest.ts";
+import { digestJson, digestPrefix } from "../../identity/digest.ts";
 import type { MemoryStore } from "../../ports/memory-store.ts";
 import type { RunCodeRequest, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions } from "../../ports/sandbox.ts";
+import { checkCodeFiles } from "./check-code-files.ts";
 import { ISOLATE_COMPATIBILITY_DATE, isolateCompatibilityFlags } from "./isolate-config.ts";
 import { checkRunnerResult } from "./isolate-result.ts";
 import { INTRINSICS_MODULE, INTRINSICS_SOURCE, runnerSource } from "./isolate-runner-source.ts";
@@ -23,7 +24,6 @@ export type IsolateSandboxOptions = {
 type RunnerStub = { run(input: unknown, options: { wallMs: number }): Promise<unknown> };
 
 /** Module names code.run accepts: relative paths of plain segments, no `..`, no backslashes. */
-const FILE_NAME = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
 /**
  * The embedded sandbox: bash on just-bash, and code.run in a Worker Loader isolate. Every file's
@@ -60,20 +60,8 @@ export class IsolateSandbox implements Sandbox {
       logs,
       durationMs: Date.now() - started,
     });
-    for (const name of Object.keys(request.files)) {
-      if (!FILE_NAME.test(name) || name === RUNNER || name === INTRINSICS_MODULE || name.length > 200)
-        return fail(
-          "code_invalid_file_name",
-          `${JSON.stringify(name)} is not an allowed file name: use relative paths without ".." segments`,
-        );
-    }
-    for (const [name, file] of Object.entries(request.files)) {
-      const actual = digestText(file.content);
-      if (actual !== file.sha256)
-        return fail("code_integrity", `${name}: content hashes to ${actual}, not the locked ${file.sha256}; refusing to run it`);
-    }
-    if (!Object.hasOwn(request.files, request.entrypoint))
-      return fail("code_integrity", `the entrypoint ${request.entrypoint} is not among the files`);
+    const refused = checkCodeFiles(request, [RUNNER, INTRINSICS_MODULE]);
+    if (refused) return fail(refused.code, refused.message);
     const modules: Record<string, WorkerLoaderModule> = {
       [RUNNER]: { js: runnerSource(request.entrypoint) },
       [INTRINSICS_MODULE]: { js: INTRINSICS_SOURCE },
