@@ -12,6 +12,9 @@ export type AdmittedDefinition = {
   readonly pinnedVersionId?: string;
 };
 
+/** Definition hashes this isolate has stored: a projection is written once, not on every start. */
+const stored = new Set<string>();
+
 /**
  * Records the definition's projection (the first time this Worker sees its hash, so the API can
  * answer "what does this launch as" without evaluating code), then applies the tenant's approval:
@@ -25,7 +28,10 @@ export async function admitDefinition(
   now: number,
 ): Promise<AdmittedDefinition> {
   const hash = capabilities.definitionHash;
-  await services.versions.putDefinition(capabilities.snapshot, hash, now);
+  if (!stored.has(hash)) {
+    await services.versions.putDefinition(capabilities.snapshot, hash, now);
+    stored.add(hash);
+  }
   const approval = await services.approvals.get(tenant, hash);
   if (capabilities.snapshot.approval === "required") {
     if (!approval) throw new DefinitionNotApprovedError(capabilities.snapshot.id, hash);

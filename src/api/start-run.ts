@@ -35,6 +35,8 @@ export type StartRunArgs = {
   readonly conflictCode: string;
   /** LWIR to run as is, without a planner. */
   readonly lwir?: unknown;
+  /** The caller named the run id: it may be a minted anchor to adopt (generated ids never are). */
+  readonly callerRunId?: boolean;
 };
 
 export type StartedRun = {
@@ -52,7 +54,7 @@ export type StartedRun = {
 export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   // An anchor minted before its run: ownership is checked before any side effect; another
   // tenant's anchor is simply not found.
-  const anchor = await args.services.runs.findAnchor(args.runId);
+  const anchor = args.callerRunId ? await args.services.runs.findAnchor(args.runId) : null;
   if (anchor && anchor.tenant !== args.tenant) throw notFound("run", args.runId);
   if (anchor && anchor.workflowId !== args.workflowId)
     throw new ApiError(
@@ -60,7 +62,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
       "anchor_workflow_mismatch",
       `Run "${args.runId}" was minted for "${anchor.workflowId}", not "${args.workflowId}"`,
     );
-  if (!anchor) {
+  if (!anchor && args.callerRunId) {
     const indexed = await args.services.runs.get(args.tenant, args.runId);
     // An anchor cancelled before any start stays cancelled: no run object may be created for it.
     if (

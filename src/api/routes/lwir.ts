@@ -101,6 +101,7 @@ lwirRoutes.openapi(
       trigger: { kind: "lwir" },
       conflictCode: "run_id_conflict",
       lwir: body.lwir,
+      callerRunId: body.runId !== undefined,
     });
     let view = started.view;
     const wait = c.req.valid("query").wait;

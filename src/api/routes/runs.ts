@@ -60,6 +60,7 @@ runRoutes.openapi(startRoute, async (c) => {
     ...(body.location ? { location: body.location } : {}),
     ...(continentOf(c.req.raw) ? { continent: continentOf(c.req.raw) as string } : {}),
     conflictCode: key && !body.runId ? "idempotency_conflict" : "run_id_conflict",
+    callerRunId: body.runId !== undefined,
   });
   let view: RunView = started.view;
   if (wait && wait > 0 && !ENDED.has(view.status)) {
