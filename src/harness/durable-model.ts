@@ -33,6 +33,7 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
     middleware: {
       specificationVersion: "v4",
       wrapGenerate: async ({ doGenerate, params }) => {
+        if (cursor.fatal) throw cursor.fatal.error;
         const { callId, turn } = cursor.nextModelCall();
         const requestHash = requestHashOf(params);
         const record = ctx.journal.modelCall(callId);

@@ -30,6 +30,15 @@ export function durableTools(
       description: spec.description,
       inputSchema: spec.inputSchema,
       execute: async (input: unknown, options: { toolCallId?: string }) => {
+        // A write that fails is not the tool's failure: it ends the session (see SessionCursor.fatal).
+        const durably = async (events: Parameters<typeof appendEvents>[1]) => {
+          try {
+            await appendEvents(ctx, events);
+          } catch (error) {
+            cursor.fatal ??= { error };
+            throw error;
+          }
+        };
         const callId = cursor.toolCallId(options.toolCallId);
         const idempotencyKey = `${ctx.runId}:${callId}`;
         const record = ctx.journal.toolCall(callId);
@@ -37,7 +46,7 @@ export function durableTools(
         if (record?.failed) throw new Error(record.failed.error.message);
         if (!record?.started) {
           assertSliceTime(ctx);
-          await appendEvents(ctx, [
+          await durably([
             {
               type: "harness.tool_call.started",
               payload: { sessionId: cursor.sessionId, callId, caller: "model", tool: name, args: encodeTagged(input), idempotencyKey },
@@ -49,7 +58,7 @@ export function durableTools(
           result = await spec.execute(input, { idempotencyKey, callId });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          await appendEvents(ctx, [
+          await durably([
             {
               type: "harness.tool_call.failed",
               payload: {
@@ -64,7 +73,7 @@ export function durableTools(
         }
         const scratch = spec.captureScratch ? await spec.captureScratch() : undefined;
         const encoded = encodeTagged(result);
-        await appendEvents(ctx, [
+        await durably([
           {
             type: "harness.tool_call.succeeded",
             payload: { sessionId: cursor.sessionId, callId, tool: name, result: encoded, ...(scratch ? { scratch: { ...scratch } } : {}) },

@@ -54,6 +54,12 @@ export class SessionCursor {
   private toolCallsInTurn = 0;
   currentModelCallId = "";
   private leading: NewRunEvent[] = [];
+  /**
+   * A failed durable write inside a tool call. The AI SDK turns anything a tool throws into a tool
+   * error the model is shown; an infrastructure failure must end the session instead, so it is
+   * kept here and rethrown by the next model call and by the loop (nothing more is appended).
+   */
+  fatal: { readonly error: unknown } | undefined;
 
   constructor(sessionId: string) {
     this.sessionId = sessionId;

@@ -127,8 +127,10 @@ async function interpretedLoop(spec: SessionSpec, ctx: HarnessContext, cursor: S
       maxRetries: 0,
       ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
     });
+    if (cursor.fatal) throw cursor.fatal.error;
     return spec.interpret(result);
-  } catch (error) {
+  } catch (caught) {
+    const error = cursor.fatal ? cursor.fatal.error : caught;
     const leading = cursor.takeLeading();
     // A run that has already ended (cancelled meanwhile) takes nothing more; the loop's own error is the one to report.
     if (leading.length > 0)

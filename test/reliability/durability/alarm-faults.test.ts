@@ -174,12 +174,11 @@ describe("alarm faults (item 2): the drive loop throws on its first attempts", (
     expect(maskEvents(run.events)).toEqual(maskEvents(golden.events));
   }, 120_000);
 
-  // BUG (engine): durableTools' execute appends `harness.tool_call.started` and `.succeeded` inside
-  // the AI SDK tool call, so a failed write becomes a tool *error* the model is shown (the SDK turns a throwing
-  // execute into a tool-error result) — the planner is called again with an infrastructure error
-  // in its prompt, and the log keeps a tool call started with no outcome (a later resume would
-  // re-run that call as in flight, and its result would no longer match the recorded next request).
-  it.fails("BUG: one failed write of a harness tool's result is shown to the model as a tool error", async () => {
+  // Was a bug, fixed: durableTools appended `harness.tool_call.started` and `.succeeded` inside the
+  // AI SDK tool call, so a failed write became a tool *error* the model was shown. The failure is
+  // now kept on the session cursor and ends the session; the slice fails and the resume re-runs
+  // the call in flight with the same idempotency key.
+  it("was a bug, fixed: one failed write of a harness tool's result ends the session instead of reaching the model", async () => {
     const run = await runGolden("run_append_tool_result", failWriteOf(10, 1).hooks);
     expect(run.view.status).toBe("completed");
     expect(maskEvents(run.events)).toEqual(maskEvents(golden.events));
