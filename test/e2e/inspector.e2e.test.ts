@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleClientScript } from "../../src/inspector/build-client.ts";
 import { CLIENT_SCRIPT } from "../../src/inspector/client-bundle.generated.ts";
 import { launchChromium, screenshot, signIn } from "../inspector/browser.ts";
-import { client, INPUT, runOf, SEED_WORKFLOW } from "./support/api.ts";
+import { client, INPUT, refundLwir, runOf, SEED_WORKFLOW } from "./support/api.ts";
 import { startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
 
 const LATENCY_MS = 700;
@@ -360,27 +360,7 @@ describe("a section run and an approval", () => {
     await screenshot(sectionPage, "section-run");
     await sectionPage.close();
 
-    const catalog = await api.call("GET", "/v1/workflows");
-    const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
-      (w) => w.id === "billing.refund",
-    ) as { inputSchema: unknown; requestedOutput: { schema: unknown } };
-    const lwir = {
-      apiVersion: "littleworkflow.dev/v0.1",
-      kind: "Workflow",
-      metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
-      input: { schema: refund.inputSchema },
-      output: { schema: refund.requestedOutput.schema },
-      permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
-      steps: [
-        {
-          id: "refund",
-          uses: "tool.call",
-          needs: [],
-          with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
-          output: refund.requestedOutput,
-        },
-      ],
-    };
+    const lwir = await refundLwir(api);
     const held = runOf(
       await api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId: "o-1", amountCents: 500, reason: "x" } } }),
     );

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, expectApiError, type RunEvent, runOf } from "./support/api.ts";
+import { client, expectApiError, type RunEvent, refundLwir, runOf } from "./support/api.ts";
 import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
 
 const CLI = resolve(import.meta.dirname, "../../src/cli/little.ts");
@@ -113,28 +113,7 @@ describe("an approved, pinned definition", () => {
 
 describe("a tool call held for approval", () => {
   it("waits as waiting_for_approval, refuses a decision for other arguments, and refunds once when approved", async () => {
-    const catalog = await api.call("GET", "/v1/workflows");
-    const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
-      (w) => w.id === "billing.refund",
-    );
-    if (!refund) throw new Error("billing.refund is not registered");
-    const lwir = {
-      apiVersion: "littleworkflow.dev/v0.1",
-      kind: "Workflow",
-      metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
-      input: { schema: refund.inputSchema },
-      output: { schema: refund.requestedOutput.schema },
-      permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
-      steps: [
-        {
-          id: "refund",
-          uses: "tool.call",
-          needs: [],
-          with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
-          output: refund.requestedOutput,
-        },
-      ],
-    };
+    const lwir = await refundLwir(api);
     const started = await api.call("POST", "/v1/lwir/runs", {
       body: { lwir, input: { orderId: "o-77", amountCents: 1250, reason: "late" } },
     });
@@ -177,27 +156,7 @@ describe("the little CLI for sections and approvals", () => {
     expect(bad.code).toBe(2);
     await little(["cancel", runId]);
 
-    const catalog = await api.call("GET", "/v1/workflows");
-    const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
-      (w) => w.id === "billing.refund",
-    ) as { inputSchema: unknown; requestedOutput: { schema: unknown } };
-    const lwir = {
-      apiVersion: "littleworkflow.dev/v0.1",
-      kind: "Workflow",
-      metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
-      input: { schema: refund.inputSchema },
-      output: { schema: refund.requestedOutput.schema },
-      permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
-      steps: [
-        {
-          id: "refund",
-          uses: "tool.call",
-          needs: [],
-          with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
-          output: refund.requestedOutput,
-        },
-      ],
-    };
+    const lwir = await refundLwir(api);
     const held = runOf(
       await api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId: "o-cli", amountCents: 900, reason: "cli" } } }),
     );

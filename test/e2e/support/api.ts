@@ -90,3 +90,32 @@ export function expectApiError(answer: Answer, status: number, code: string): vo
   expect(answer.text).not.toMatch(/\n\s+at |\bat .*\.(ts|js):\d+/);
   expect(answer.text).not.toMatch(/"stack"/);
 }
+
+/**
+ * LWIR for the registered `billing.refund` example: one `tool.call` of its approval-gated refund
+ * tool, bound to the workflow's schemas as `GET /v1/workflows` serves them (no planner).
+ */
+export async function refundLwir(api: ReturnType<typeof client>): Promise<Record<string, unknown>> {
+  const catalog = await api.call("GET", "/v1/workflows");
+  const refund = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
+    (w) => w.id === "billing.refund",
+  );
+  if (!refund) throw new Error("billing.refund is not registered");
+  return {
+    apiVersion: "littleworkflow.dev/v0.1",
+    kind: "Workflow",
+    metadata: { name: "billing.refund", version: "0.1.0", description: "refund after approval" },
+    input: { schema: refund.inputSchema },
+    output: { schema: refund.requestedOutput.schema },
+    permissions: { models: [], tools: ["billing.issue-refund"], secrets: [], network: [] },
+    steps: [
+      {
+        id: "refund",
+        uses: "tool.call",
+        needs: [],
+        with: { tool: "billing.issue-refund", input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
+        output: refund.requestedOutput,
+      },
+    ],
+  };
+}
