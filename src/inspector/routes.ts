@@ -110,7 +110,36 @@ function html(c: Context, body: string, status: 200 | 401 | 403 | 404 | 413 = 20
   });
 }
 
-/** Where to go after login: a path on this site only (never `//host` or a full URL). */
+/** Where the inspector goes after login when `next` is missing or not a path of this site. */
+const DEFAULT_NEXT = "/runs";
+/** A stand-in origin: `next` is resolved against it, and anything that leaves it is refused. */
+const PROBE_ORIGIN = "https://inspector.invalid";
+
+/**
+ * Where to go after login: a path on this site only. Browsers drop tabs and newlines inside a URL
+ * and read `\` as `/`, so `/\t/evil.example/` becomes `//evil.example/`: a prefix check is not
+ * enough. `next` is refused when it holds a control character, a space or a backslash, or when it
+ * resolves to another origin; what is returned is the URL parser's own serialization of the path.
+ */
 export function safeNext(next: string | undefined): string {
-  return next && /^\/(?![/\\])/.test(next) ? next : "/runs";
+  if (!next || !next.startsWith("/") || hasUnsafeChar(next)) return DEFAULT_NEXT;
+  let url: URL;
+  try {
+    url = new URL(next, PROBE_ORIGIN);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  if (url.origin !== PROBE_ORIGIN) return DEFAULT_NEXT;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The serialized path must itself stay a path (never `//…`), read again the same way.
+  return path.startsWith("//") || new URL(path, PROBE_ORIGIN).origin !== PROBE_ORIGIN ? DEFAULT_NEXT : path;
+}
+
+/** A C0 or C1 control character, a space or a backslash: what browsers drop or reinterpret in a URL. */
+export function hasUnsafeChar(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x5c) return true;
+  }
+  return false;
 }
