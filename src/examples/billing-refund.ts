@@ -8,7 +8,14 @@ import { tool } from "../sdk/tool.ts";
 /**
  * The refund a person must approve. This example's tool computes a deterministic refund id from
  * its arguments instead of calling a payment provider: swap `execute` for your provider's call
- * (the step's idempotency key is `context.idempotencyKey`).
+ * (the step's idempotency key is `context.idempotencyKey`). A real provider needs a key: bind it on
+ * the workflow (`defineWorkflow({ secrets: ["STRIPE_KEY"] })`, set with `PUT /v1/secrets/STRIPE_KEY`)
+ * and declare it on this tool (`secrets: ["STRIPE_KEY"]`), which is then the only tool given it, in
+ * `context.secrets.STRIPE_KEY`. Not bound here, so the example starts without any stored secret.
+ *
+ * @example
+ * tool({ …, secrets: ["STRIPE_KEY"],
+ *   execute: (input, { context }) => stripe(context.secrets.STRIPE_KEY).refunds.create(input, { idempotencyKey: context.idempotencyKey }) })
  */
 export const issueRefund = tool({
   description: "Refund an amount (in cents) on an order. A person approves every call.",

@@ -1,5 +1,6 @@
 import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
+import { WorkflowDefinitionError } from "../sdk/errors/workflow-definition-error.ts";
 import { WorkflowMissingToolError } from "../sdk/errors/workflow-missing-tool-error.ts";
 import type { ToolDefinition, ToolRegistry } from "../sdk/tool.ts";
 import { type Digest, digestJson } from "./digest.ts";
@@ -16,6 +17,8 @@ export type ToolDescriptor = {
   readonly outputSchema: JsonSchema | null;
   /** Present when the tool declares `needsApproval` (a function makes it conditional on the input). */
   readonly approval?: "always" | "conditional";
+  /** Sorted names of the secrets the tool is given; present only when it declares some. */
+  readonly secrets?: readonly string[];
   readonly descriptorHash: Digest;
 };
 
@@ -31,6 +34,19 @@ export async function resolveTools(definition: WorkflowDefinition, registry: Too
     ...definition.globalTools.map((id) => [id, registry[id] as ToolDefinition] as [string, ToolDefinition]),
   ];
   const descriptors = await Promise.all(entries.map(([id, t]) => describeTool(id, t)));
+  // A tool asking for a secret the workflow does not bind would silently get nothing: refuse it here.
+  const bound = new Set(definition.secrets);
+  const findings = descriptors.flatMap((d) =>
+    (d.secrets ?? [])
+      .filter((name) => !bound.has(name))
+      .map((name) => ({
+        severity: "error" as const,
+        code: "definition.tool_secret_unbound",
+        path: `$.tools.${d.id}.secrets`,
+        message: `tool "${d.id}" declares secret "${name}", which the workflow does not bind (defineWorkflow({ secrets }))`,
+      })),
+  );
+  if (findings.length > 0) throw new WorkflowDefinitionError(definition.id, findings);
   return descriptors.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -43,6 +59,15 @@ export async function describeTool(id: string, t: ToolDefinition): Promise<ToolD
   // Only when declared, so tools without approvals keep the descriptor hash they always had.
   const approval: ToolDescriptor["approval"] =
     typeof t.needsApproval === "function" ? "conditional" : t.needsApproval === true ? "always" : undefined;
-  const hashed = { id, description, inputSchema, outputSchema, ...(approval ? { approval } : {}) };
+  // Likewise only when declared: the secrets a tool is given are a capability, so they are hashed.
+  const secrets = [...new Set(t.secrets ?? [])].sort();
+  const hashed = {
+    id,
+    description,
+    inputSchema,
+    outputSchema,
+    ...(approval ? { approval } : {}),
+    ...(secrets.length > 0 ? { secrets } : {}),
+  };
   return { ...hashed, descriptorHash: digestJson(hashed) };
 }

@@ -1,26 +1,41 @@
 import type { Tool } from "ai";
+import { SECRET_NAME_PATTERN } from "./define-workflow.ts";
 
 /**
  * A tool a workflow can call from `tool.call` steps: an AI SDK tool with a required description.
- * Its description, input schema and output schema are hashed into the definition, so changing
- * any of them is a capability change (drift) for runs compiled against the old one.
+ * Its description, input schema, output schema and declared secrets are hashed into the
+ * definition, so changing any of them is a capability change (drift) for runs compiled against
+ * the old one.
  */
-export type ToolDefinition = Tool & { readonly description: string };
+export type ToolDefinition = Tool & {
+  readonly description: string;
+  /**
+   * Names of the workflow's secrets this tool is given in `execute(input, { context: { secrets } })`.
+   * A tool that declares none gets none: least privilege per tool, not per workflow.
+   */
+  readonly secrets?: readonly string[];
+};
 
 /**
- * Declares a tool (same shape as the AI SDK's `tool()`, description required).
+ * Declares a tool (same shape as the AI SDK's `tool()`, description required; `secrets` names
+ * the secrets it may read, each of which the workflow must bind with `defineWorkflow({ secrets })`).
  *
  * @example
  * tool({
  *   description: "Look a customer up in the CRM",
  *   inputSchema: z.object({ email: z.string() }),
  *   outputSchema: z.object({ plan: z.string() }),
- *   execute: async ({ email }) => crm.lookup(email),
+ *   secrets: ["CRM_TOKEN"],
+ *   execute: async ({ email }, { context }) => crm.lookup(email, context.secrets.CRM_TOKEN),
  * })
  */
-export function tool<T extends Tool & { description: string }>(definition: T): T {
+export function tool<T extends Tool & { description: string; secrets?: readonly string[] }>(definition: T): T {
   if (typeof definition.description !== "string" || definition.description.trim() === "") {
     throw new TypeError("tool(): a description is required; the planner reads it to decide how to call the tool");
+  }
+  const secrets: unknown = definition.secrets;
+  if (secrets !== undefined && !(Array.isArray(secrets) && secrets.every((n) => typeof n === "string" && SECRET_NAME_PATTERN.test(n)))) {
+    throw new TypeError("tool(): secrets lists secret names (1–64 of A-Z, 0-9 and '_', starting with a letter)");
   }
   return definition;
 }

@@ -28,6 +28,7 @@ const leakyTool = tool({
     url: z.string(),
     nested: z.record(z.string(), z.string()),
   }),
+  secrets: ["CRM_TOKEN"],
   execute: async ({ ref, fail }: { ref: string; fail: boolean }, options: { context?: { secrets?: Record<string, string> } }) => {
     const token = options.context?.secrets?.CRM_TOKEN;
     seen.set(ref, token);

@@ -42,10 +42,14 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   if (typeof live.execute !== "function") throw new StepAttemptError("tool_not_executable", `Tool "${id}" has no execute function`, false);
   await awaitApproval(step, a, live, input);
   const idempotencyKey = `${a.ctx.runId}:${a.stepPath}:a${a.attempt}`;
-  // Only the secrets this version's permissions name; never part of the recorded input.
-  const permitted = a.locked.lock.capabilityManifest.secrets;
+  // Only the secrets this tool's (hash-checked) descriptor declares AND this version's permissions
+  // name: a workflow binding STRIPE_KEY for one tool must not hand it to every other tool too.
+  // Never part of the recorded input.
+  const permitted = new Set(a.locked.lock.capabilityManifest.secrets);
   const secrets = Object.fromEntries(
-    permitted.flatMap((name) => (a.ctx.secrets?.[name] !== undefined ? [[name, a.ctx.secrets[name]]] : [])),
+    (descriptor.secrets ?? []).flatMap((name) =>
+      permitted.has(name) && a.ctx.secrets?.[name] !== undefined ? [[name, a.ctx.secrets[name]]] : [],
+    ),
   );
   let output: unknown;
   try {

@@ -57,6 +57,8 @@ export const injectionWorkflow: RegisteredWorkflow = {
       leak: tool({
         description: "Read the CRM with the token (and, badly, echo the token back)",
         inputSchema: z.object({ mode: z.enum(["return", "throw", "big", "basic"]), seed: z.number() }),
+        // The only tool here given the token: `guarded` and `forbidden` declare no secret.
+        secrets: ["CRM_TOKEN"],
         execute: async ({ mode, seed }: { mode: string; seed: number }, options: SecretContext) => {
           count("leak");
           const token = options.context?.secrets?.CRM_TOKEN;
