@@ -1,4 +1,5 @@
 import { catalogOf, type RegisteredWorkflow } from "./engine/run-environment.ts";
+import { invoiceTotals } from "./examples/billing-invoice-totals.ts";
 import { billingRefund } from "./examples/billing-refund.ts";
 import { summarizeTicket } from "./examples/support-summarize-ticket.ts";
 import { triageInbox } from "./examples/support-triage-inbox.ts";
@@ -11,6 +12,7 @@ export const registeredWorkflows: RegisteredWorkflow[] = [
   { definition: summarizeTicket, tools: {} },
   { definition: triageInbox, tools: {} },
   { definition: billingRefund, tools: {} },
+  { definition: invoiceTotals, tools: {} },
 ];
 
 export const workflowCatalog = catalogOf(registeredWorkflows);

@@ -10,6 +10,8 @@ import { type LoopResult, runSession, type SessionOutcome } from "./run-session.
 import { type MemoryModes, sessionMemoryMounts } from "./session-memory.ts";
 
 export const SUBMIT_FIX_TOOL = "submit_fix";
+export const FIX_TASK_OPEN = "<fix-task>";
+export const FIX_TASK_CLOSE = "</fix-task>";
 const MAX_FIXER_TURNS = 12;
 
 /** What the fixer knows: the failed body, the error, and what the output must look like. */
@@ -85,7 +87,7 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
       model: spec.model,
       slot: spec.slot,
       system: `${spec.system}\n\nYou repair one failed code.run step of a Little Workflow run. Submit the whole repaired file with ${SUBMIT_FIX_TOOL}.`,
-      prompt: `Repair this code.\n<fix-task>\n${JSON.stringify(spec.task, null, 2)}\n</fix-task>`,
+      prompt: `Repair this code.\n${FIX_TASK_OPEN}\n${JSON.stringify(spec.task, null, 2)}\n${FIX_TASK_CLOSE}`,
       tools,
       stopWhen,
       interpret: (result) => interpretFix(result),
@@ -103,4 +105,17 @@ function interpretFix(result: LoopResult): SessionOutcome {
     }
   }
   return { ok: false, causeCode: "step_failed", message: `The fixer stopped after ${result.steps.length} turns without submitting a fix` };
+}
+
+/** Reads a fix task back out of a prompt (the offline fixer does this, as the offline planner reads its plan task). */
+export function extractFixTask(text: string): FixTask | null {
+  const start = text.lastIndexOf(FIX_TASK_OPEN);
+  const end = text.indexOf(FIX_TASK_CLOSE, start);
+  if (start === -1 || end === -1) return null;
+  try {
+    const task = JSON.parse(text.slice(start + FIX_TASK_OPEN.length, end)) as FixTask;
+    return task?.kind === "fix_step" && typeof task.source === "string" && typeof task.entrypoint === "string" ? task : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,35 @@
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+
+/** A tool result the model was shown, in the order it was shown. */
+export type ShownToolResult = { readonly toolName: string; readonly value: unknown };
+
+/** Every text part of a prompt (system, user, assistant), joined. */
+export function promptText(prompt: LanguageModelV4Prompt): string {
+  const parts: string[] = [];
+  for (const message of prompt) {
+    if (typeof message.content === "string") parts.push(message.content);
+    else for (const part of message.content) if (part.type === "text") parts.push(part.text);
+  }
+  return parts.join("\n");
+}
+
+/** The tool results in a prompt, with their JSON or text value unwrapped. */
+export function toolResultsOf(prompt: LanguageModelV4Prompt): ShownToolResult[] {
+  const results: ShownToolResult[] = [];
+  for (const message of prompt) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const output = part.output as { type?: string; value?: unknown };
+      results.push({ toolName: part.toolName, value: output.type === "json" || output.type === "text" ? output.value : output });
+    }
+  }
+  return results;
+}
+
+/** A heredoc terminator that does not occur in the text (so the text goes through verbatim). */
+export function heredoc(text: string): string {
+  let marker = "EOF";
+  for (let n = 1; text.split("\n").some((line) => line.trim() === marker); n++) marker = `EOF${n}`;
+  return marker;
+}
