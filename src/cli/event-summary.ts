@@ -66,7 +66,7 @@ export function summarizeEvent(event: WireEvent): string {
     case "harness.session.started":
       return join(str("sessionId"), str("role") && `role=${str("role")}`, str("kind") && `kind=${str("kind")}`, str("stepPath"));
     case "harness.session.completed":
-      return join(str("sessionId"), str("role") && `role=${str("role")}`);
+      return join(str("sessionId"), str("role") && `role=${str("role")}`, fixSummary(p.output));
     case "harness.session.failed":
       return join(str("sessionId"), str("causeCode") && `${str("causeCode")}:`, str("message"));
     case "harness.model.called":
@@ -88,6 +88,15 @@ export function summarizeEvent(event: WireEvent): string {
     default:
       return shortJson(event.payload);
   }
+}
+
+/** A fixer's repair in one line: what failed, and the entrypoint's digest before and after. */
+function fixSummary(output: unknown): string | undefined {
+  if (!isRecord(output) || output.entrypointReplaced !== true || !isRecord(output.failure)) return undefined;
+  const short = (digest: unknown) => (typeof digest === "string" ? digest.slice(0, 19) : "?");
+  const failure = output.failure;
+  const message = typeof failure.message === "string" ? failure.message.replace(/\s+/g, " ").slice(0, 100) : "";
+  return `repaired ${String(failure.code)}: ${message}  ${String(output.entrypoint)} ${short(output.sourceSha256)}… -> ${short(output.fixedSha256)}…`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { hasToolCall, jsonSchema, type StopCondition, type ToolSet } from "ai";
-import type { Digest } from "../identity/digest.ts";
+import { type Digest, digestText } from "../identity/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import { bashTool } from "./bash-tool.ts";
@@ -90,18 +90,39 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
       prompt: `Repair this code.\n${FIX_TASK_OPEN}\n${JSON.stringify(spec.task, null, 2)}\n${FIX_TASK_CLOSE}`,
       tools,
       stopWhen,
-      interpret: (result) => interpretFix(result),
+      interpret: (result) => interpretFix(result, spec.task),
     },
     ctx,
   );
 }
 
-function interpretFix(result: LoopResult): SessionOutcome {
+/**
+ * What a completed fixer session records: the failure it repaired and the digests of the file
+ * before and after, so the event log alone shows the repair (the attempt that failed happens
+ * inside the step attempt and has no event of its own).
+ */
+export type FixOutput = {
+  readonly entrypointReplaced: true;
+  readonly entrypoint: string;
+  readonly failure: { readonly code: string; readonly message: string };
+  readonly sourceSha256: Digest;
+  readonly fixedSha256: Digest;
+};
+
+function interpretFix(result: LoopResult, task: FixTask): SessionOutcome {
   for (const step of [...result.steps].reverse()) {
     for (const call of step.toolCalls) {
       if (call.toolName !== SUBMIT_FIX_TOOL) continue;
       const source = (call.input as { source?: unknown }).source;
-      if (typeof source === "string") return { ok: true, output: { entrypointReplaced: true }, fixedSource: source };
+      if (typeof source !== "string") continue;
+      const output: FixOutput = {
+        entrypointReplaced: true,
+        entrypoint: task.entrypoint,
+        failure: { code: task.error.code, message: task.error.message },
+        sourceSha256: digestText(task.source),
+        fixedSha256: digestText(source),
+      };
+      return { ok: true, output, fixedSource: source };
     }
   }
   return { ok: false, causeCode: "step_failed", message: `The fixer stopped after ${result.steps.length} turns without submitting a fix` };
