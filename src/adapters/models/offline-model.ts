@@ -5,9 +5,13 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
 } from "@ai-sdk/provider";
+import { SUBMIT_FIX_TOOL } from "../../harness/fixer-session.ts";
 import { extractPlanTask } from "../../harness/planner-prompt.ts";
 import { BASH_TOOL, SUBMIT_TOOL } from "../../harness/planner-session.ts";
+import { offlineFixerTurn } from "./offline-fixer.ts";
 import { offlinePlan } from "./offline-plan.ts";
+import { heredoc, promptText, toolResultsOf } from "./offline-prompt.ts";
+import { codeFilesOf, draftFromSkills, skillsNamedIn } from "./offline-skill-plan.ts";
 import { sampleFromSchema } from "./sample-from-schema.ts";
 
 export const OFFLINE_PROVIDER = "little.offline";
@@ -15,7 +19,9 @@ export const OFFLINE_PROVIDER = "little.offline";
 /**
  * The offline model: deterministic, no network, clearly labelled (`provider: "little.offline"`,
  * and `offline: true` in `harness.model.responded`). As a planner it drafts LWIR in bash, then
- * submits it; as a worker it answers a value that satisfies the requested JSON Schema, or text.
+ * submits it (when the prompt lists skills it reads them first, and uses an LWIR draft a skill
+ * carries: see offline-skill-plan.ts); as a fixer it submits a repair from a fixed repertoire
+ * (offline-fixer.ts); as a worker it answers a value that satisfies the requested JSON Schema, or text.
  * `latencyMs` makes it slow on purpose, for demos and benchmarks.
  */
 export class OfflineLanguageModel implements LanguageModelV4 {
@@ -34,8 +40,12 @@ export class OfflineLanguageModel implements LanguageModelV4 {
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     const text = promptText(options.prompt);
     const turn = options.prompt.filter((m) => m.role === "assistant").length + 1;
-    const isPlanner = (options.tools ?? []).some((t) => t.name === SUBMIT_TOOL);
-    const content = isPlanner ? this.plannerTurn(options.prompt, text, turn) : this.workerAnswer(options, text);
+    const tools = (options.tools ?? []).map((t) => t.name);
+    const content = tools.includes(SUBMIT_TOOL)
+      ? this.plannerTurn(options.prompt, text, turn)
+      : tools.includes(SUBMIT_FIX_TOOL)
+        ? offlineFixerTurn(options.prompt, text, turn)
+        : this.workerAnswer(options, text);
     const output = JSON.stringify(content).length;
     return {
       content,
@@ -61,15 +71,20 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   private plannerTurn(prompt: LanguageModelV4Prompt, text: string, turn: number): LanguageModelV4Content[] {
     const task = extractPlanTask(text);
     if (!task) return [{ type: "text", text: "No <plan-task> block in the prompt; nothing to plan." }];
-    const lwir = offlinePlan(task);
-    const used = toolResultsIn(prompt);
-    if (!used.includes(BASH_TOOL)) {
-      const command = `mkdir -p drafts && cat > drafts/lwir.json <<'LWIR'\n${JSON.stringify(lwir, null, 2)}\nLWIR\njq -e '.steps | length' drafts/lwir.json`;
-      return [{ type: "tool-call", toolCallId: `offline-call-${turn}`, toolName: BASH_TOOL, input: JSON.stringify({ command }) }];
+    const call = (toolName: string, input: unknown): LanguageModelV4Content[] => [
+      { type: "tool-call", toolCallId: `offline-call-${turn}`, toolName, input: JSON.stringify(input) },
+    ];
+    // Skills first, as an agent would: the system prompt says where each one is.
+    const skills = skillsNamedIn(systemText(prompt));
+    const bash = toolResultsOf(prompt).filter((r) => r.toolName === BASH_TOOL);
+    if (skills.length > 0 && bash.length === 0) {
+      return call(BASH_TOOL, { command: `cat ${skills.map((name) => `.agents/skills/${name}/SKILL.md`).join(" ")}` });
     }
-    if (!used.includes(SUBMIT_TOOL) || lastSubmitRejected(prompt)) {
-      return [{ type: "tool-call", toolCallId: `offline-call-${turn}`, toolName: SUBMIT_TOOL, input: JSON.stringify({ lwir }) }];
-    }
+    const skillText = skills.length > 0 ? String((bash[0]?.value as { stdout?: unknown } | undefined)?.stdout ?? "") : "";
+    const lwir = draftFromSkills(skillText, task) ?? offlinePlan(task);
+    if (bash.length < (skills.length > 0 ? 2 : 1)) return call(BASH_TOOL, { command: draftCommand(lwir) });
+    const used = toolResultsOf(prompt).map((r) => r.toolName);
+    if (!used.includes(SUBMIT_TOOL) || lastSubmitRejected(prompt)) return call(SUBMIT_TOOL, { lwir });
     return [{ type: "text", text: "Submitted the LWIR." }];
   }
 
@@ -89,13 +104,20 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   }
 }
 
-function promptText(prompt: LanguageModelV4Prompt): string {
-  const parts: string[] = [];
-  for (const message of prompt) {
-    if (typeof message.content === "string") parts.push(message.content);
-    else for (const part of message.content) if (part.type === "text") parts.push(part.text);
-  }
-  return parts.join("\n");
+/** The system messages only: where the harness lists the skills (the task may quote any text). */
+function systemText(prompt: LanguageModelV4Prompt): string {
+  return prompt.map((m) => (m.role === "system" ? m.content : "")).join("\n");
+}
+
+/** Writes the draft (and its code files, hashed as the prompt says) to scratch and checks it parses. */
+function draftCommand(lwir: Record<string, unknown>): string {
+  const files = Object.entries(codeFilesOf(lwir));
+  const writeFiles = files.map(([name, content]) => {
+    const dir = name.includes("/") ? `drafts/files/${name.slice(0, name.lastIndexOf("/"))}` : "drafts/files";
+    return `mkdir -p ${dir} && cat > drafts/files/${name} <<'${heredoc(content)}'\n${content}\n${heredoc(content)}\n`;
+  });
+  const hash = files.length > 0 ? `sha256sum ${files.map(([name]) => `drafts/files/${name}`).join(" ")}\n` : "";
+  return `${writeFiles.join("")}${hash}mkdir -p drafts && cat > drafts/lwir.json <<'LWIR'\n${JSON.stringify(lwir, null, 2)}\nLWIR\njq -e '.steps | length' drafts/lwir.json`;
 }
 
 function lastUserText(prompt: LanguageModelV4Prompt): string {
@@ -105,15 +127,6 @@ function lastUserText(prompt: LanguageModelV4Prompt): string {
     return message.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
   }
   return "";
-}
-
-function toolResultsIn(prompt: LanguageModelV4Prompt): string[] {
-  const names: string[] = [];
-  for (const message of prompt) {
-    if (message.role !== "tool") continue;
-    for (const part of message.content) if (part.type === "tool-result") names.push(part.toolName);
-  }
-  return names;
 }
 
 function lastSubmitRejected(prompt: LanguageModelV4Prompt): boolean {
