@@ -97,14 +97,21 @@ export class DurableObjectEventLog implements EventLog {
   async page(options: { after: number; limit: number; types?: readonly string[] }): Promise<RunEvent[]> {
     const limit = Math.max(1, Math.min(options.limit, 10_000));
     if (options.types && options.types.length > 0) {
-      // Exact types, or prefixes written with a trailing "*" (e.g. "harness.*").
-      // Case-sensitive prefix match (LIKE would ignore case).
-      const clauses = options.types.map((t) => (t.endsWith("*") ? "substr(type, 1, ?) = ?" : "type = ?")).join(" OR ");
-      const values = options.types.flatMap((t) => (t.endsWith("*") ? [t.length - 1, t.slice(0, -1)] : [t]));
+      // Exact types, or prefixes written with a trailing "*" (e.g. "harness.*"). Each list is
+      // bound as ONE JSON array and unpacked with json_each: one parameter per type overflowed
+      // SQLite's bound-parameter limit (a 500 for `?type=T0,…,T119`). Case-sensitive prefix
+      // match with substr (LIKE would ignore case).
+      const exact = options.types.filter((t) => !t.endsWith("*"));
+      const prefixes = options.types.filter((t) => t.endsWith("*")).map((t) => t.slice(0, -1));
       return this.read(
-        `SELECT seq, type, at, payload FROM events WHERE seq > ? AND (${clauses}) ORDER BY seq LIMIT ?`,
+        // `events.type` is qualified: json_each has a column named `type` of its own.
+        `SELECT seq, type, at, payload FROM events WHERE seq > ?
+           AND (events.type IN (SELECT e.value FROM json_each(?) AS e)
+             OR EXISTS (SELECT 1 FROM json_each(?) AS p WHERE substr(events.type, 1, length(p.value)) = p.value))
+           ORDER BY seq LIMIT ?`,
         options.after,
-        ...values,
+        JSON.stringify(exact),
+        JSON.stringify(prefixes),
         limit,
       );
     }

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
+import { parseEventTypeFilter } from "../event-type-filter.ts";
 import { tenantRun } from "../run-access.ts";
 import { commonErrors, json, RunEventSchema } from "../schemas.ts";
 
@@ -12,7 +13,7 @@ const pageRoute = createRoute({
   path: "/runs/{runId}/events",
   summary: "A page of a run's events",
   description:
-    "Events with `seq > after`, at most `limit`. `type` filters by comma-separated types; a type ending in `*` matches a prefix (`harness.*`).",
+    "Events with `seq > after`, at most `limit`. `type` filters by comma-separated event types; an entry ending in `*` matches a prefix (`harness.*`). An entry that names no event type is 400 `event_type_unknown`.",
   request: {
     params: z.object({ runId: z.string() }),
     query: z.object({
@@ -31,12 +32,10 @@ eventRoutes.openapi(pageRoute, async (c) => {
   const { runId } = c.req.valid("param");
   const query = c.req.valid("query");
   const limit = query.limit ?? 100;
-  const types = query.type
-    ?.split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);
+  // Validated before the run is looked up: an unknown type is the client's mistake, whatever the run.
+  const types = parseEventTypeFilter(query.type);
   const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
-  const events = await client.events({ after: query.after ?? 0, limit, ...(types && types.length > 0 ? { types } : {}) });
+  const events = await client.events({ after: query.after ?? 0, limit, ...(types ? { types } : {}) });
   const last = events.at(-1);
   return c.json({ events, nextAfter: events.length === limit && last ? last.seq : null }, 200);
 });
