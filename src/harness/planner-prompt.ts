@@ -1,6 +1,8 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { LWIR_API_VERSION, STEP_KINDS } from "../lwir/types.ts";
+import { fieldReference, templateGrammar } from "../lwir/lwir-reference.ts";
+import { LWIR_API_VERSION } from "../lwir/types.ts";
 import type { Skill } from "../sdk/skill.ts";
+import { branchingExample, minimalExample } from "./plan-examples.ts";
 
 /** Prior cycles of an outer loop, as the planner sees them (seed, "Outer-Loop Context"). */
 export type OuterLoopContext = {
@@ -24,7 +26,10 @@ export type PlanTask = {
   readonly outputSchema: unknown;
   readonly requestedOutput: DefinitionCapabilities["requestedOutput"];
   readonly input: unknown;
+  /** Revisions allowed after the first draft (`planner.maxRevisions`). */
   readonly revisionBudget: number;
+  /** Submissions in all: the first draft plus `revisionBudget`. */
+  readonly submissionsAllowed: number;
   readonly outerLoopContext?: OuterLoopContext;
 };
 
@@ -42,39 +47,79 @@ export function planTask(capabilities: DefinitionCapabilities, input: unknown, o
     requestedOutput: capabilities.requestedOutput,
     input,
     revisionBudget: capabilities.snapshot.plannerConfig.maxRevisions,
+    submissionsAllowed: allowedSubmissions(capabilities.snapshot.plannerConfig.maxRevisions),
     ...(outerLoopContext ? { outerLoopContext } : {}),
   };
 }
 
-/** The planner's system prompt: the author's, then the harness's rules, then skill frontmatter. */
-export function plannerSystemPrompt(authorSystem: string, skills: readonly Skill[]): string {
+/** Where the planner's bash finds the contract and the task (every path listed here exists). */
+export const TASK_FILES = {
+  task: "/mnt/task/plan-task.json",
+  schema: "/mnt/task/lwir.schema.json",
+  reference: "/mnt/task/lwir-reference.md",
+} as const;
+
+/** The bash command that checks a draft against the task without spending a revision. */
+export const LWIR_CHECK_COMMAND = "lwir-check";
+
+/** Submissions a budget allows: the first draft plus `maxRevisions` revisions. */
+export function allowedSubmissions(maxRevisions: number): number {
+  return maxRevisions + 1;
+}
+
+/**
+ * The planner's system prompt: the author's, then how to write LWIR (field reference, template
+ * grammar, code.run digests, the budget, how to check a draft), then skill frontmatter. The field
+ * reference and grammar are generated from the validator's contract, so they cannot drift from it.
+ */
+export function plannerSystemPrompt(authorSystem: string, skills: readonly Skill[], maxRevisions = 3): string {
   const skillList =
     skills.length === 0
       ? "(none)"
       : skills.map((s) => `- ${s.name}: ${s.description} (read: cat .agents/skills/${s.name}/SKILL.md)`).join("\n");
   return `${authorSystem}
 
-You are the planner of a Little Workflow run. Compile the workflow definition and the run input in
-the <plan-task> block into LWIR (apiVersion "${LWIR_API_VERSION}", kind "Workflow"), a JSON DAG of
-steps, and submit it with the submit_lwir tool. Rules:
-- metadata.name is the workflow id; input.schema and output.schema are exactly the task's
-  inputSchema and outputSchema.
-- permissions.models/tools name only model slot ids and tool ids from the snapshot; list every
-  one a step uses; secrets and network are [] unless the definition provides them.
-- Step kinds: ${STEP_KINDS.join(", ")}. Exactly one step is terminal (no other step needs it);
-  its output is the workflow's output and must satisfy output.schema.
-- Templates: {{ input.<field> }} and {{ steps.<id>.output.<path> }} (only for steps upstream via
-  needs).
-- Use bash (cwd /mnt/scratch/own) to draft and check your work; memory is at /mnt/memory.
-- submit_lwir answers with findings when the document is invalid: fix them and submit again. You
-  have a limited number of revisions.
+You are the planner of a Little Workflow run. Compile the workflow definition and run input in the
+<plan-task> block into one LWIR document (JSON) and submit it with submit_lwir({ "lwir": <the document object> }).
+
+Rules
+- apiVersion "${LWIR_API_VERSION}", kind "Workflow"; metadata.name = workflowSnapshot.id; metadata.version "0.1.0".
+- input.schema = the task's inputSchema and output.schema = its outputSchema, copied exactly.
+- steps is a list. Each step has id, uses (its kind), needs (ids it runs after), with (settings of that kind) and output (what it returns).
+- Exactly one step is terminal (no other step needs it); its output is the workflow's output: give it output = the task's requestedOutput, copied exactly.
+- permissions lists every model slot id (workflowSnapshot.modelSlots[].id) and tool id (workflowSnapshot.tools[].id) a step uses; secrets and network are [] unless a step needs them. All four lists are required.
+- tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).
+
+Field reference (? = optional; every object is closed: unlisted fields are refused)
+${fieldReference()}
+
+${templateGrammar()}
+
+code.run: the entrypoint exports run({ input }) and returns the output as JSON. files["x.ts"].sha256 is "sha256:" + the hex SHA-256 of the content:
+write the file in bash, run sha256sum x.ts, prefix "sha256:". A failing step with onFailure.fixer gets a repair session.
+
+Checking and budget
+- bash runs in /mnt/scratch/own. ${TASK_FILES.task}, ${TASK_FILES.reference} (every field) and ${TASK_FILES.schema} are there.
+- ${LWIR_CHECK_COMMAND} <file> validates a draft file against this task exactly as submit_lwir does and prints the findings; it costs nothing. Check before you submit.
+- You may submit ${allowedSubmissions(maxRevisions)} times: a first draft and ${maxRevisions} revisions. Each rejected submission answers every finding at once with its path and the fix; remainingRevisions says how many are left.
+
 Skills:
 ${skillList}`;
 }
 
-/** The planner's user prompt: the task as JSON between markers. */
+/**
+ * The user prompt: the task as JSON between markers, then two worked examples built from the
+ * task's own slots and tools (placeholders stand for the schemas the task already shows).
+ */
 export function plannerUserPrompt(task: PlanTask): string {
-  return `Compile this task into LWIR and submit it.\n${PLAN_TASK_OPEN}\n${JSON.stringify(task, null, 2)}\n${PLAN_TASK_CLOSE}`;
+  return `Compile this task into LWIR and submit it.
+${PLAN_TASK_OPEN}
+${JSON.stringify(task, null, 2)}
+${PLAN_TASK_CLOSE}
+Example 1, the smallest valid plan for this task:
+${JSON.stringify(minimalExample(task))}
+Example 2, code.run, a decision, a fan-out (forEach) and a join:
+${JSON.stringify(branchingExample(task))}`;
 }
 
 /** Reads a task back out of a prompt (the offline planner does this). */

@@ -2,8 +2,9 @@ import { jsonSchema, type StopCondition, type ToolSet } from "ai";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import type { Digest } from "../identity/digest.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
-import { bindLwir } from "../lwir/bind-lwir.ts";
-import { validateLwir } from "../lwir/validate-lwir.ts";
+import { checkLwir } from "../lwir/check-lwir.ts";
+import { lwirJsonSchema, providerLwirSchema } from "../lwir/lwir-json-schema.ts";
+import { lwirReferenceMarkdown } from "../lwir/lwir-reference.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import type { Finding } from "../sdk/finding.ts";
@@ -12,7 +13,17 @@ import { bashTool } from "./bash-tool.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
 import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
-import { type OuterLoopContext, plannerSystemPrompt, plannerUserPrompt, planTask } from "./planner-prompt.ts";
+import { lwirCheckCommand } from "./lwir-check-command.ts";
+import { parseDraft } from "./parse-draft.ts";
+import {
+  allowedSubmissions,
+  LWIR_CHECK_COMMAND,
+  type OuterLoopContext,
+  plannerSystemPrompt,
+  plannerUserPrompt,
+  planTask,
+  TASK_FILES,
+} from "./planner-prompt.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 import { sessionMemoryMounts } from "./session-memory.ts";
 
@@ -20,7 +31,7 @@ export const SUBMIT_TOOL = "submit_lwir";
 export const BASH_TOOL = "bash";
 const MAX_PLANNER_TURNS = 16;
 
-/** What `submit_lwir` answers. */
+/** What `submit_lwir` answers; `remainingRevisions` counts the submissions still allowed after this one. */
 export type SubmitResult = { readonly accepted: boolean; readonly findings: readonly Finding[]; readonly remainingRevisions: number };
 
 export type PlannerSessionSpec = {
@@ -42,17 +53,24 @@ export type PlannerSessionSpec = {
  * The planner harness session (seed, stage 6): an agent loop with `bash` in its scratch directory
  * and a terminal `submit_lwir`, which validates the draft and binds it to the snapshot. Findings go
  * back to the model, which repairs within the same session until a draft is accepted or the
- * revision budget is spent (`planner_validation_exhausted`). Output: `{ lwir }`.
+ * revision budget is spent (`planner_validation_exhausted`): `maxRevisions` revisions after the
+ * first draft, so `maxRevisions + 1` submissions in all. Output: `{ lwir }`.
  */
 export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
-  const budget = spec.capabilities.snapshot.plannerConfig.maxRevisions;
+  const maxRevisions = spec.capabilities.snapshot.plannerConfig.maxRevisions;
+  const budget = allowedSubmissions(maxRevisions);
   const task = planTask(spec.capabilities, spec.input, spec.outerLoopContext);
   let session: SandboxSession | null = null;
   const openSandbox = async () => {
     session ??= await spec.sandbox.openSession({
       sessionId: spec.sessionId,
       skills: spec.skills,
-      references: { "/mnt/task/plan-task.json": JSON.stringify(task, null, 2) },
+      references: {
+        [TASK_FILES.task]: JSON.stringify(task, null, 2),
+        [TASK_FILES.schema]: JSON.stringify(lwirJsonSchema(), null, 2),
+        [TASK_FILES.reference]: lwirReferenceMarkdown(),
+      },
+      commands: [lwirCheckCommand(spec.capabilities)],
       scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
       memory: await sessionMemoryMounts(ctx, spec.capabilities.snapshot.memoryConfig),
     });
@@ -60,22 +78,30 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
   };
   const tools: Record<string, HarnessTool> = {
     [BASH_TOOL]: bashTool(
-      "Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills, memory under /mnt/memory, the task under /mnt/task.",
+      `Run a bash command in your scratch directory (/mnt/scratch/own). The task is ${TASK_FILES.task}, the LWIR field reference ${TASK_FILES.reference}, its JSON Schema ${TASK_FILES.schema}; \`${LWIR_CHECK_COMMAND} <file>\` checks a draft against this task without spending a revision.${
+        spec.skills.length > 0 ? " Skills are under .agents/skills." : ""
+      }${spec.capabilities.snapshot.memoryConfig ? " Memory is under /mnt/memory." : ""}`,
       openSandbox,
       ctx,
     ),
     [SUBMIT_TOOL]: {
-      description:
-        "Submit the LWIR document. Answers { accepted, findings, remainingRevisions }; when not accepted, fix the findings and submit again.",
+      description: `Submit the LWIR document as the lwir argument (the object, not a string). Answers { accepted, findings, remainingRevisions }; when not accepted, every finding is listed with its path: fix them all and submit again. ${budget} submissions in all.`,
+      // The full LWIR schema in the form every provider's tool calling accepts. Not enforced by
+      // the SDK (no `validate`): a draft that misses it gets findings, which teach more than a
+      // schema error, and counts against the budget like any rejected draft.
       inputSchema: jsonSchema({
         type: "object",
-        properties: { lwir: { type: "object" } },
+        properties: { lwir: providerLwirSchema() as Record<string, unknown> },
         required: ["lwir"],
         additionalProperties: false,
       }),
       execute: async (input) => {
-        const draft = (input as { lwir?: unknown }).lwir;
-        const findings = [...checkDraft(draft, spec.capabilities), ...secretLiteralFindings(draft, ctx)];
+        const submitted = (input as { lwir?: unknown }).lwir;
+        const parsed = typeof submitted === "string" ? parseDraft(submitted) : { ok: true as const, value: submitted, findings: [] };
+        const draft = parsed.ok ? parsed.value : undefined;
+        const findings = parsed.ok
+          ? [...parsed.findings, ...checkDraft(draft, spec.capabilities), ...secretLiteralFindings(draft, ctx)]
+          : [...parsed.findings];
         const accepted = findings.every((f) => f.severity !== "error");
         // Counted from the journal, so a re-issued in-flight submission sees the replayed ones.
         const priorRejections = ctx.journal
@@ -105,7 +131,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       cycle: spec.cycle,
       model: spec.model,
       slot: spec.slot,
-      system: plannerSystemPrompt(spec.system, spec.skills),
+      system: plannerSystemPrompt(spec.system, spec.skills, maxRevisions),
       prompt: plannerUserPrompt(task),
       tools,
       stopWhen,
@@ -133,10 +159,9 @@ function secretLiteralFindings(draft: unknown, ctx: HarnessContext): Finding[] {
   ];
 }
 
-/** Structural validation, then the binding pass (only on structurally valid drafts). */
+/** Every finding about a draft: structure, templates, graph and binding, in one pass. */
 export function checkDraft(lwir: unknown, capabilities: DefinitionCapabilities): Finding[] {
-  const structural = validateLwir(lwir);
-  return structural.valid ? [...structural.findings, ...bindLwir(lwir, capabilities)] : [...structural.findings];
+  return checkLwir(lwir, capabilities);
 }
 
 type Submission = { lwir: unknown; result: SubmitResult };
@@ -146,7 +171,9 @@ function submissionsOf(steps: LoopResult["steps"]): Submission[] {
   for (const step of steps) {
     for (const r of step.toolResults) {
       if (r.toolName !== SUBMIT_TOOL) continue;
-      out.push({ lwir: (r.input as { lwir?: unknown }).lwir, result: r.output as SubmitResult });
+      const submitted = (r.input as { lwir?: unknown }).lwir;
+      const parsed = typeof submitted === "string" ? parseDraft(submitted) : null;
+      out.push({ lwir: parsed ? (parsed.ok ? parsed.value : undefined) : submitted, result: r.output as SubmitResult });
     }
   }
   return out;
@@ -161,7 +188,7 @@ function interpretPlannerResult(result: LoopResult, budget: number): SessionOutc
     return {
       ok: false,
       causeCode: "planner_validation_exhausted",
-      message: `The planner submitted ${rejected} invalid LWIR drafts; the revision budget is ${budget}.`,
+      message: `The planner submitted ${rejected} invalid LWIR drafts; ${budget} submissions are allowed (a first draft and ${budget - 1} revisions).`,
     };
   }
   return {

@@ -22,7 +22,7 @@ export const LWIR_FINDING_CODES = {
   "steps.too_many": "The workflow has more steps than the limit (1,000).",
   "step.invalid_id": "A step id is not lowercase letters, digits, `_` or `-`, starting with a letter (at most 64).",
   "step.duplicate_id": "Two steps share an id.",
-  "step.unknown_kind": "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`).",
+  "step.unknown_kind": "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`).",
   "step.needs_unknown": "`needs` names a step that does not exist.",
   "step.needs_self": "A step needs itself.",
   "step.needs_duplicate": "`needs` names the same step twice.",
@@ -54,6 +54,8 @@ export const LWIR_FINDING_CODES = {
   "fixer.missing_system": "The fixer's `system` prompt is empty.",
   "template.syntax": "A `{{ … }}` expression does not parse in the template grammar.",
   "template.unterminated": "A `{{` has no closing `}}`.",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: names the wrong syntax on purpose
+  "template.wrong_delimiters": "A reference is written `${input.x}`, `{input.x}` or `{{{input.x}}}`; LWIR templates are `{{ input.x }}`.",
   "template.unknown_root": "An expression starts with something other than `input` or `steps.<id>.output`.",
   "template.unknown_step": "An expression reads `steps.<id>` for a step that does not exist.",
   "template.step_not_upstream":

@@ -1,6 +1,8 @@
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
+import { closestField } from "./closest-field.ts";
 import { LWIR_FINDING_CODES, type LwirFindingCode } from "./finding-codes.ts";
+import type { ShapeSpec } from "./lwir-spec.ts";
 
 /** Collects findings; codes are checked against the catalog at compile time. */
 export class FindingSink {
@@ -21,17 +23,27 @@ export class FindingSink {
     return undefined;
   }
 
-  /** Records `field.required` when `key` is absent and returns the value. */
-  required(obj: Record<string, unknown>, key: string, path: string): unknown {
-    if (!(key in obj) || obj[key] === undefined) this.error("field.required", childPath(path, key), `${childPath(path, key)} is required`);
+  /** Records `field.required` when `key` is absent and returns the value; `hint` says what it must hold. */
+  required(obj: Record<string, unknown>, key: string, path: string, hint?: string): unknown {
+    if (!(key in obj) || obj[key] === undefined) this.missing(childPath(path, key), hint);
     return obj[key];
   }
 
+  /** Records `field.required` at `path`, saying what the field must hold when known. */
+  missing(path: string, hint?: string): void {
+    this.error("field.required", path, hint ? `${path} is required: ${hint}` : `${path} is required`);
+  }
+
   /** A required non-empty string, or undefined after recording a finding. */
-  string(obj: Record<string, unknown>, key: string, path: string, { optional = false } = {}): string | undefined {
+  string(
+    obj: Record<string, unknown>,
+    key: string,
+    path: string,
+    { optional = false, hint }: { optional?: boolean; hint?: string } = {},
+  ): string | undefined {
     const value = obj[key];
     if (value === undefined) {
-      if (!optional) this.error("field.required", childPath(path, key), `${childPath(path, key)} is required`);
+      if (!optional) this.missing(childPath(path, key), hint);
       return undefined;
     }
     if (typeof value !== "string" || (!optional && value.trim() === "")) {
@@ -41,15 +53,22 @@ export class FindingSink {
     return value;
   }
 
-  /** Records `field.unknown` for every key outside `allowed`. */
-  closed(obj: Record<string, unknown>, allowed: readonly string[], path: string): void {
+  /**
+   * Records `field.unknown` for every key outside the shape (or list), naming the field it most
+   * likely meant, so one finding is enough to repair it.
+   */
+  closed(obj: Record<string, unknown>, shape: ShapeSpec | readonly string[], path: string): void {
+    const allowed = Array.isArray(shape) ? (shape as readonly string[]) : Object.keys((shape as ShapeSpec).fields);
     for (const key of Object.keys(obj)) {
-      if (!allowed.includes(key))
-        this.error(
-          "field.unknown",
-          childPath(path, key),
-          `${childPath(path, key)} is not an LWIR field here (allowed: ${allowed.join(", ")})`,
-        );
+      if (allowed.includes(key)) continue;
+      const at = childPath(path, key);
+      const misplaced =
+        key === "output" && path.endsWith(".with")
+          ? ` "output" belongs on the step itself (${path.slice(0, -5)}.output), not inside with.`
+          : "";
+      const guess = misplaced ? undefined : closestField(key, allowed);
+      const hint = guess ? ` Did you mean "${guess}"?` : misplaced;
+      this.error("field.unknown", at, `${at} is not an LWIR field here.${hint} Allowed: ${allowed.join(", ")}`);
     }
   }
 

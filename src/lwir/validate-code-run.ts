@@ -1,6 +1,7 @@
 import { digestText, isDigest } from "../identity/digest.ts";
 import { childPath } from "../sdk/json-path.ts";
 import type { FindingSink } from "./findings-sink.ts";
+import { bounds, CODE_FILE, CODE_LIMITS, CODE_RUN_WITH, FIXER, fieldSummary, ON_FAILURE, SANDBOX_POLICY } from "./lwir-spec.ts";
 
 const RUNNABLE = /\.(ts|js|mjs)$/;
 const SETTINGS = ["deny", "allow"];
@@ -10,8 +11,8 @@ const SETTINGS = ["deny", "allow"];
  * content, an entrypoint among the files, a complete sandbox policy, and limits in range.
  */
 export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path: string, networkPermitted: boolean): void {
-  sink.closed(w, ["entrypoint", "files", "sandbox", "input", "limits"], path);
-  const rawFiles = sink.required(w, "files", path);
+  sink.closed(w, CODE_RUN_WITH, path);
+  const rawFiles = sink.required(w, "files", path, '{ "<name>.ts": { "content": "<source>", "sha256": "sha256:<hex of the content>" } }');
   const files = rawFiles === undefined ? {} : sink.object(rawFiles, `${path}.files`);
   const names = files ? Object.keys(files) : [];
   if (files) {
@@ -32,7 +33,7 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
       }
       const file = sink.object(files[name], filePath);
       if (!file) continue;
-      sink.closed(file, ["content", "sha256"], filePath);
+      sink.closed(file, CODE_FILE, filePath);
       const content = file.content;
       const sha = file.sha256;
       if (typeof content !== "string")
@@ -41,15 +42,24 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
           `${filePath}.content`,
           `${filePath}.content must be a string`,
         );
-      if (sha === undefined) sink.error("field.required", `${filePath}.sha256`, `${filePath}.sha256 is required`);
-      else if (!isDigest(sha)) sink.error("code.invalid_digest", `${filePath}.sha256`);
-      else if (typeof content === "string") {
-        const actual = digestText(content);
-        if (actual !== sha) sink.error("code.file_digest_mismatch", `${filePath}.sha256`, `sha256 of ${name} is ${actual}, not ${sha}`);
-      }
+      const actual = typeof content === "string" ? digestText(content) : undefined;
+      const use = actual ? ` (for this content: "${actual}")` : "";
+      if (sha === undefined) sink.missing(`${filePath}.sha256`, `${CODE_FILE.fields.sha256?.doc}${use}`);
+      else if (!isDigest(sha))
+        sink.error(
+          "code.invalid_digest",
+          `${filePath}.sha256`,
+          `${filePath}.sha256 must be "sha256:" followed by 64 lowercase hex digits${use}`,
+        );
+      else if (actual !== undefined && actual !== sha)
+        sink.error(
+          "code.file_digest_mismatch",
+          `${filePath}.sha256`,
+          `sha256 of ${name} is ${actual}, not ${sha}: set "sha256": "${actual}"`,
+        );
     }
   }
-  const entrypoint = sink.string(w, "entrypoint", path);
+  const entrypoint = sink.string(w, "entrypoint", path, { hint: CODE_RUN_WITH.fields.entrypoint?.doc });
   if (entrypoint !== undefined) {
     if (!RUNNABLE.test(entrypoint))
       sink.error("code.unsupported_language", `${path}.entrypoint`, `entrypoint ${entrypoint} must end in .ts, .js or .mjs`);
@@ -62,11 +72,15 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
   }
   const sandboxValue = w.sandbox;
   if (sandboxValue === undefined)
-    sink.error("code.invalid_sandbox", `${path}.sandbox`, `${path}.sandbox is required: { network, env, fs }`);
+    sink.error(
+      "code.invalid_sandbox",
+      `${path}.sandbox`,
+      `${path}.sandbox is required: { "network": "deny", "env": "deny", "fs": "deny" } (each deny or allow)`,
+    );
   else {
     const sandbox = sink.object(sandboxValue, `${path}.sandbox`);
     if (sandbox) {
-      sink.closed(sandbox, ["network", "env", "fs"], `${path}.sandbox`);
+      sink.closed(sandbox, SANDBOX_POLICY, `${path}.sandbox`);
       for (const key of ["network", "env", "fs"]) {
         if (!SETTINGS.includes(sandbox[key] as string))
           sink.error("code.invalid_sandbox", `${path}.sandbox.${key}`, `${path}.sandbox.${key} must be "deny" or "allow"`);
@@ -77,9 +91,9 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
   if (w.limits !== undefined) {
     const limits = sink.object(w.limits, `${path}.limits`);
     if (limits) {
-      sink.closed(limits, ["cpuMs", "wallMs"], `${path}.limits`);
-      sink.integer(limits.cpuMs, 1, 300_000, "code.invalid_limits", `${path}.limits.cpuMs`);
-      sink.integer(limits.wallMs, 1, 300_000, "code.invalid_limits", `${path}.limits.wallMs`);
+      sink.closed(limits, CODE_LIMITS, `${path}.limits`);
+      sink.integer(limits.cpuMs, ...bounds(CODE_LIMITS, "cpuMs"), "code.invalid_limits", `${path}.limits.cpuMs`);
+      sink.integer(limits.wallMs, ...bounds(CODE_LIMITS, "wallMs"), "code.invalid_limits", `${path}.limits.wallMs`);
     }
   }
 }
@@ -88,7 +102,7 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
 export function checkFixer(sink: FindingSink, onFailure: unknown, path: string, kind: unknown, models: ReadonlySet<string>): void {
   const config = sink.object(onFailure, path);
   if (!config) return;
-  sink.closed(config, ["fixer"], path);
+  sink.closed(config, ON_FAILURE, path);
   if (config.fixer === undefined) return;
   const fixerPath = `${path}.fixer`;
   if (kind !== "code.run") {
@@ -97,11 +111,11 @@ export function checkFixer(sink: FindingSink, onFailure: unknown, path: string, 
   }
   const fixer = sink.object(config.fixer, fixerPath);
   if (!fixer) return;
-  sink.closed(fixer, ["model", "maxAttempts", "system"], fixerPath);
-  const model = sink.string(fixer, "model", fixerPath);
+  sink.closed(fixer, FIXER, fixerPath);
+  const model = sink.string(fixer, "model", fixerPath, { hint: `{ ${fieldSummary(FIXER)} }: ${FIXER.fields.model?.doc}` });
   if (model !== undefined && !models.has(model))
     sink.error("fixer.model_not_permitted", `${fixerPath}.model`, `fixer model "${model}" is not in permissions.models`);
-  if (fixer.maxAttempts === undefined) sink.error("field.required", `${fixerPath}.maxAttempts`, `${fixerPath}.maxAttempts is required`);
-  else sink.integer(fixer.maxAttempts, 1, 5, "fixer.invalid_max_attempts", `${fixerPath}.maxAttempts`);
+  if (fixer.maxAttempts === undefined) sink.missing(`${fixerPath}.maxAttempts`, FIXER.fields.maxAttempts?.doc);
+  else sink.integer(fixer.maxAttempts, ...bounds(FIXER, "maxAttempts"), "fixer.invalid_max_attempts", `${fixerPath}.maxAttempts`);
   if (typeof fixer.system !== "string" || fixer.system.trim() === "") sink.error("fixer.missing_system", `${fixerPath}.system`);
 }

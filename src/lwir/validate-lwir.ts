@@ -6,6 +6,7 @@ import { type Finding, hasNoErrors } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
 import { FindingSink } from "./findings-sink.ts";
 import { findCycle, terminalSteps, upstreamSets } from "./graph.ts";
+import { DOCUMENT, fieldSummary, IO_SCHEMA, METADATA, PERMISSIONS } from "./lwir-spec.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "./types.ts";
 import { checkSchemaShape } from "./validate-schema-shape.ts";
 import { checkStep, readNeeds, STEP_ID_PATTERN } from "./validate-step.ts";
@@ -15,11 +16,16 @@ export const MAX_LWIR_BYTES = 4 * 1024 * 1024;
 export const MAX_STEPS = 1_000;
 const WORKFLOW_NAME = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-const TOP_LEVEL = ["apiVersion", "kind", "metadata", "input", "output", "permissions", "steps"];
-const PERMISSION_LISTS = ["models", "tools", "secrets", "network"] as const;
+const PERMISSION_LISTS = ["models", "tools", "secrets", "network"] as const satisfies readonly (keyof typeof PERMISSIONS.fields)[];
 
 /** The result of validating LWIR: valid when no finding is an error. */
 export type LwirValidation = { readonly valid: boolean; readonly findings: readonly Finding[] };
+
+/**
+ * What the document is compiled for, used only to make findings say what to write (the slot ids
+ * and tool ids to choose from); validity never depends on it.
+ */
+export type ValidationHints = { readonly models?: readonly string[]; readonly tools?: readonly string[] };
 
 /**
  * Validates an LWIR document structurally: version and kind, metadata, schemas, permissions,
@@ -29,7 +35,7 @@ export type LwirValidation = { readonly valid: boolean; readonly findings: reado
  * @example
  * const { valid, findings } = validateLwir(JSON.parse(text));
  */
-export function validateLwir(document: unknown): LwirValidation {
+export function validateLwir(document: unknown, hints: ValidationHints = {}): LwirValidation {
   const sink = new FindingSink();
   const size = checkDocument(sink, document);
   if (size === null) return done(sink);
@@ -43,7 +49,7 @@ export function validateLwir(document: unknown): LwirValidation {
     });
     return done(sink);
   }
-  sink.closed(doc, TOP_LEVEL, "$");
+  sink.closed(doc, DOCUMENT, "$");
   if (doc.apiVersion !== LWIR_API_VERSION)
     sink.error("api_version.unsupported", "$.apiVersion", `apiVersion must be "${LWIR_API_VERSION}"`);
   if (doc.kind !== LWIR_KIND) sink.error("kind.unsupported", "$.kind", `kind must be "${LWIR_KIND}"`);
@@ -51,7 +57,7 @@ export function validateLwir(document: unknown): LwirValidation {
   const inputSchema = checkIoSchema(sink, doc, "input");
   checkIoSchema(sink, doc, "output");
   const permissions = checkPermissions(sink, doc.permissions);
-  checkSteps(sink, doc.steps, permissions, inputSchema);
+  checkSteps(sink, doc.steps, permissions, inputSchema, hints);
   return done(sink);
 }
 
@@ -81,15 +87,15 @@ function checkDocument(sink: FindingSink, document: unknown): number | null {
 
 function checkMetadata(sink: FindingSink, value: unknown): void {
   if (value === undefined) {
-    sink.error("field.required", "$.metadata", "$.metadata is required");
+    sink.missing("$.metadata", `{ ${fieldSummary(METADATA)} }`);
     return;
   }
   const metadata = sink.object(value, "$.metadata");
   if (!metadata) return;
-  sink.closed(metadata, ["name", "version", "description"], "$.metadata");
-  const name = sink.string(metadata, "name", "$.metadata");
+  sink.closed(metadata, METADATA, "$.metadata");
+  const name = sink.string(metadata, "name", "$.metadata", { hint: METADATA.fields.name?.doc });
   if (name !== undefined && !WORKFLOW_NAME.test(name)) sink.error("metadata.invalid_name", "$.metadata.name");
-  const version = sink.string(metadata, "version", "$.metadata");
+  const version = sink.string(metadata, "version", "$.metadata", { hint: METADATA.fields.version?.doc });
   if (version !== undefined && !SEMVER.test(version)) sink.error("metadata.invalid_version", "$.metadata.version");
   if (metadata.description !== undefined && typeof metadata.description !== "string")
     sink.error("field.invalid_type", "$.metadata.description", "$.metadata.description must be a string");
@@ -98,14 +104,14 @@ function checkMetadata(sink: FindingSink, value: unknown): void {
 function checkIoSchema(sink: FindingSink, doc: Record<string, unknown>, key: "input" | "output"): JsonSchema | undefined {
   const path = `$.${key}`;
   if (doc[key] === undefined) {
-    sink.error("field.required", path, `${path} is required`);
+    sink.missing(path, `{ "schema": <the task's ${key}Schema> }`);
     return undefined;
   }
   const io = sink.object(doc[key], path);
   if (!io) return undefined;
-  sink.closed(io, ["schema"], path);
+  sink.closed(io, IO_SCHEMA, path);
   if (io.schema === undefined) {
-    sink.error("field.required", `${path}.schema`, `${path}.schema is required`);
+    sink.missing(`${path}.schema`, `the task's ${key}Schema, copied exactly`);
     return undefined;
   }
   return checkSchemaShape(sink, io.schema, `${path}.schema`) === null ? undefined : (io.schema as JsonSchema);
@@ -116,17 +122,17 @@ type Permissions = Record<(typeof PERMISSION_LISTS)[number], Set<string>>;
 function checkPermissions(sink: FindingSink, value: unknown): Permissions {
   const result: Permissions = { models: new Set(), tools: new Set(), secrets: new Set(), network: new Set() };
   if (value === undefined) {
-    sink.error("field.required", "$.permissions", "$.permissions is required");
+    sink.missing("$.permissions", '{ "models": [...], "tools": [...], "secrets": [...], "network": [...] } (all four lists; [] for none)');
     return result;
   }
   const permissions = sink.object(value, "$.permissions");
   if (!permissions) return result;
-  sink.closed(permissions, PERMISSION_LISTS, "$.permissions");
+  sink.closed(permissions, PERMISSIONS, "$.permissions");
   for (const key of PERMISSION_LISTS) {
     const path = `$.permissions.${key}`;
     const list = permissions[key];
     if (list === undefined) {
-      sink.error("field.required", path, `${path} is required (use [] for none)`);
+      sink.missing(path, `${PERMISSIONS.fields[key]?.doc} (use [] for none)`);
       continue;
     }
     if (!Array.isArray(list)) {
@@ -142,13 +148,26 @@ function checkPermissions(sink: FindingSink, value: unknown): Permissions {
   return result;
 }
 
-function checkSteps(sink: FindingSink, value: unknown, permissions: Permissions, inputSchema: JsonSchema | undefined): void {
+function checkSteps(
+  sink: FindingSink,
+  value: unknown,
+  permissions: Permissions,
+  inputSchema: JsonSchema | undefined,
+  hints: ValidationHints,
+): void {
   if (value === undefined) {
-    sink.error("field.required", "$.steps", "$.steps is required");
+    sink.missing("$.steps", DOCUMENT.fields.steps?.doc);
     return;
   }
   if (!Array.isArray(value)) {
-    sink.error("field.invalid_type", "$.steps", "$.steps must be a list");
+    const keyed =
+      typeof value === "object" && value !== null
+        ? ` You gave an object keyed by ${Object.keys(value)
+            .slice(0, 3)
+            .map((k) => `"${k}"`)
+            .join(", ")}: write [{ "id": "<key>", "uses": …, … }, …] with each key as the step's id.`
+        : "";
+    sink.error("field.invalid_type", "$.steps", `$.steps must be a list of step objects.${keyed}`);
     return;
   }
   if (value.length === 0) {
@@ -166,7 +185,7 @@ function checkSteps(sink: FindingSink, value: unknown, permissions: Permissions,
     const step = sink.object(raw, path);
     if (!step) return;
     const id = step.id;
-    if (id === undefined) sink.error("field.required", `${path}.id`, `${path}.id is required`);
+    if (id === undefined) sink.missing(`${path}.id`, "a step id: lowercase letters, digits, _ or -, starting with a letter");
     else if (typeof id !== "string" || !STEP_ID_PATTERN.test(id))
       sink.error("step.invalid_id", `${path}.id`, `step id ${JSON.stringify(id)} must match ${STEP_ID_PATTERN.source}`);
     else if (ids.has(id)) sink.error("step.duplicate_id", `${path}.id`, `step id "${id}" is used twice`);
@@ -203,6 +222,7 @@ function checkSteps(sink: FindingSink, value: unknown, permissions: Permissions,
       networkPermitted: permissions.network.size > 0,
       scope: { stepIds: ids, upstream: upstream.get(node.id) ?? new Set(), inputSchema },
       needsOf,
+      hints,
     });
   }
 }

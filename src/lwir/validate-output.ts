@@ -1,26 +1,30 @@
 import { OUTPUT_MODES } from "../schema/normalize-output-mode.ts";
 import { childPath } from "../sdk/json-path.ts";
 import type { FindingSink } from "./findings-sink.ts";
+import { fieldNames, OUTPUT_SHAPES } from "./lwir-spec.ts";
 import { checkSchemaShape } from "./validate-schema-shape.ts";
 
-const FIELDS_BY_MODE: Record<string, readonly string[]> = {
-  text: ["mode"],
-  object: ["mode", "schema"],
-  array: ["mode", "schema"],
-  choice: ["mode", "values"],
-  json: ["mode", "schema"],
-};
+const MODES_HINT = `one of ${OUTPUT_MODES.map((m) => `"${m}"`).join(", ")}`;
 
 /** Checks a step's `output` descriptor: a known mode with exactly the fields that mode takes. */
 export function checkOutputMode(sink: FindingSink, value: unknown, path: string): void {
+  if (typeof value === "string" && (OUTPUT_MODES as readonly string[]).includes(value)) {
+    sink.error(
+      "field.invalid_type",
+      path,
+      `${path} must be an object: { "mode": "${value}"${value === "text" ? "" : ", …"} }, not the string "${value}"`,
+    );
+    return;
+  }
   const output = sink.object(value, path);
   if (!output) return;
   const mode = output.mode;
   if (typeof mode !== "string" || !(OUTPUT_MODES as readonly string[]).includes(mode)) {
-    sink.error("output.unknown_mode", `${path}.mode`, `${path}.mode must be one of ${OUTPUT_MODES.join(", ")}`);
+    const guess = typeof output.type === "string" ? ` (use "mode", not "type")` : "";
+    sink.error("output.unknown_mode", `${path}.mode`, `${path}.mode must be ${MODES_HINT}${guess}`);
     return;
   }
-  const allowed = FIELDS_BY_MODE[mode] as readonly string[];
+  const allowed = fieldNames(OUTPUT_SHAPES[mode as keyof typeof OUTPUT_SHAPES]);
   for (const key of Object.keys(output)) {
     if (!allowed.includes(key)) sink.error("output.unexpected_field", childPath(path, key), `output mode "${mode}" does not take "${key}"`);
   }

@@ -19,6 +19,7 @@ export function checkTemplates(sink: FindingSink, value: unknown, path: string, 
     const item = stack.pop() as { value: unknown; path: string };
     const v = item.value;
     if (typeof v === "string") {
+      checkDelimiters(sink, v, item.path);
       if (isTemplate(v)) checkTemplateString(sink, v, item.path, scope);
     } else if (Array.isArray(v)) {
       v.forEach((child, i) => {
@@ -30,10 +31,29 @@ export function checkTemplates(sink: FindingSink, value: unknown, path: string, 
   }
 }
 
+/** `${input.x}`, `{input.x}` or `{{{input.x}}}`: a reference meant as a template, in another syntax. */
+const FOREIGN_DELIMITERS =
+  /\$\{\s*((?:input|steps|item)\b[^}]*)\}|(?<![{$])\{\s*((?:input|steps|item)\.[^{}]*)\}(?!\})|\{\{\{\s*([^{}]*)\}\}\}/;
+
+function checkDelimiters(sink: FindingSink, text: string, path: string): void {
+  const match = FOREIGN_DELIMITERS.exec(text);
+  if (!match) return;
+  const inner = (match[1] ?? match[2] ?? match[3] ?? "").trim();
+  sink.error(
+    "template.wrong_delimiters",
+    path,
+    `${JSON.stringify(match[0])} is not a template: LWIR templates are {{ … }} (two braces each side), e.g. "{{ ${inner} }}"`,
+  );
+}
+
 function checkTemplateString(sink: FindingSink, text: string, path: string, scope: TemplateScope): void {
   const parsed = parseTemplate(text);
   if (!parsed.ok) {
-    sink.error(parsed.error.code, path, parsed.error.message);
+    const pipe =
+      parsed.error.code === "template.syntax" && /\{\{[^}]*\|/.test(text)
+        ? " Filters (a | f) are not supported: call f(a), e.g. {{ upper(input.name) }}."
+        : "";
+    sink.error(parsed.error.code, path, `${parsed.error.message}.${pipe}`);
     return;
   }
   for (const expr of expressionsOf(parsed.parts)) checkExpression(sink, expr, path, scope);

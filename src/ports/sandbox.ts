@@ -6,6 +6,15 @@ export type ExecResult = { readonly exitCode: number; readonly stdout: string; r
 /** Files by path relative to the session's scratch directory. */
 export type ScratchFiles = Readonly<Record<string, string>>;
 
+/**
+ * A command the harness gives a session's bash, run by the host (not in the sandbox): the
+ * planner's `lwir-check`. `readFile` resolves paths against the scratch directory.
+ */
+export type HostCommand = {
+  readonly name: string;
+  run(args: readonly string[], io: { readonly stdin: string; readFile(path: string): Promise<string | null> }): Promise<ExecResult>;
+};
+
 /** What a harness session's bash sees besides its scratch directory. */
 export type SandboxSessionOptions = {
   readonly sessionId: string;
@@ -20,6 +29,11 @@ export type SandboxSessionOptions = {
    * opens; `ro` mounts refuse writes (EROFS), `rw` mounts are saved by {@link SandboxSession.persistMemory}.
    */
   readonly memory?: readonly MemoryMount[];
+  /**
+   * Host commands on the session's PATH. The isolate sandbox runs them anywhere in a script; the
+   * container sandbox runs a script that is one such command on its own (its shell is remote).
+   */
+  readonly commands?: readonly HostCommand[];
 };
 
 /** How {@link SandboxSession.persistMemory} saves: `redact` rewrites each file's text before it is stored. */

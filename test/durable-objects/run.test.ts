@@ -238,18 +238,23 @@ describe("compile failures end the run with a named cause", () => {
     expect(results.map((r) => r.accepted)).toEqual([false, false, true]);
     expect(results[0]?.findings.map((f) => f.code)).toContain("binding.workflow_name_mismatch");
     expect(results[1]?.findings.map((f) => f.code)).toContain("steps.empty");
-    expect(results.map((r) => r.remainingRevisions)).toEqual([2, 1, 1]);
+    // maxRevisions 3: a first draft and three revisions; each answer counts the submissions left.
+    expect(results.map((r) => r.remainingRevisions)).toEqual([3, 2, 2]);
     expect((await eventsOf("run_repair")).some((e) => e.type === "WorkflowVersionRegistered")).toBe(true);
   });
 
-  it("a budget of invalid drafts fails with planner_validation_exhausted", async () => {
+  it("a budget of invalid drafts fails with planner_validation_exhausted after the first draft and maxRevisions revisions", async () => {
     const planner = scriptedPlanner([(o) => ({ ...seedLwirFor(o), kind: "Pipeline" })]);
     overrideWiring({ models: resolverFor(planner, scriptedWorker()) });
     await startRun("run_exhausted");
     const view = await driveToEnd("run_exhausted");
     expect(view.status).toBe("failed");
     expect(view.cause?.code).toBe("planner_validation_exhausted");
-    expect(planner.doGenerateCalls).toHaveLength(4);
+    const submits = (await eventsOf("run_exhausted")).filter(
+      (e) => e.type === "harness.tool_call.succeeded" && (e.payload as { tool: string }).tool === "submit_lwir",
+    );
+    expect(submits.map((e) => (e.payload as { result: { remainingRevisions: number } }).result.remainingRevisions)).toEqual([3, 2, 1, 0]);
+    expect(planner.doGenerateCalls).toHaveLength(5);
     expect((await eventsOf("run_exhausted")).some((e) => e.type === "WorkflowVersionRegistered")).toBe(false);
   });
 

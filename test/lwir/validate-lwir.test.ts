@@ -524,6 +524,13 @@ const CASES: readonly Case[] = [
   },
   { code: "template.unterminated", title: "no }}", build: () => withPrompt("Summarize {{ input.ticketId"), path: "$.steps[0].with.prompt" },
   {
+    code: "template.wrong_delimiters",
+    title: "a JavaScript-style ${input.x}",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the wrong syntax is the case under test
+    build: () => withPrompt("Summarize ${input.ticketId}"),
+    path: "$.steps[0].with.prompt",
+  },
+  {
     code: "template.unknown_root",
     title: "process.env",
     build: () => withPrompt("Key: {{ process.env.OPENAI_API_KEY }}"),

@@ -6,6 +6,7 @@ import {
   WORKFLOW_MEMORY_DIR,
 } from "../../ports/memory-store.ts";
 import type {
+  HostCommand,
   ExecResult,
   MemoryPersistReport,
   PersistOptions,
@@ -49,6 +50,8 @@ export class ContainerSession implements SandboxSession {
   }
 
   async exec(script: string, options: { timeoutMs?: number } = {}): Promise<ExecResult> {
+    const host = this.hostInvocation(script);
+    if (host) return host.command.run(host.args, { stdin: "", readFile: (path) => this.readFile(path) });
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     try {
       const r = await this.inContainer(() => this.shell.run("exec", [String(Math.max(1, Math.ceil(timeoutMs / 1000))), script], timeoutMs));
@@ -59,6 +62,14 @@ export class ContainerSession implements SandboxSession {
       const timedOut = /time(d)? ?out/i.test(message);
       return { exitCode: timedOut ? 124 : 1, stdout: "", stderr: `the container sandbox failed: ${message}\n` };
     }
+  }
+
+  /** A script that is one host command with plain arguments (its shell is remote, so only that form). */
+  private hostInvocation(script: string): { command: HostCommand; args: string[] } | null {
+    const words = script.trim().split(/\s+/);
+    const command = (this.options.commands ?? []).find((c) => c.name === words[0]);
+    if (!command || /[;&|<>`$(){}\n'"\\]/.test(script.trim())) return null;
+    return { command, args: words.slice(1) };
   }
 
   async readFile(path: string): Promise<string | null> {

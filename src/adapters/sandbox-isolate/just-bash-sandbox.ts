@@ -1,7 +1,8 @@
-import { Bash, InMemoryFs } from "just-bash";
+import { Bash, type Command, defineCommand, InMemoryFs } from "just-bash";
 import { type MemoryStore, ORG_MEMORY_DIR, WORKFLOW_MEMORY_DIR } from "../../ports/memory-store.ts";
 import type {
   ExecResult,
+  HostCommand,
   MemoryPersistReport,
   PersistOptions,
   RunCodeResult,
@@ -12,7 +13,7 @@ import type {
 } from "../../ports/sandbox.ts";
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 import { MountedMemory } from "./mounted-memory.ts";
-import { nodeCommand } from "./node-command.ts";
+import { nodeCommand, stdinText } from "./node-command.ts";
 import { SessionFs } from "./session-fs.ts";
 
 const MAX_OUTPUT_CHARS = 64 * 1024;
@@ -81,6 +82,7 @@ export class JustBashSandbox implements Sandbox {
       cwd: SCRATCH_DIR,
       env: { HOME: SCRATCH_DIR, PWD: SCRATCH_DIR },
       customCommands: [
+        ...(options.commands ?? []).map(hostCommand),
         nodeCommand({
           ...(this.options.loader ? { loader: this.options.loader } : {}),
           ...(this.options.nodeWallMs ? { wallMs: this.options.nodeWallMs } : {}),
@@ -159,4 +161,21 @@ function absolute(path: string): string {
 
 function clip(text: string): string {
   return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n[output truncated at ${MAX_OUTPUT_CHARS} characters]` : text;
+}
+
+/** A harness host command as a just-bash command: files are read from the session's filesystem. */
+function hostCommand(command: HostCommand): Command {
+  return defineCommand(command.name, async (args, ctx) => {
+    const result = await command.run(args, {
+      stdin: stdinText(ctx.stdin),
+      readFile: async (path) => {
+        try {
+          return await ctx.fs.readFile(ctx.fs.resolvePath(ctx.cwd, path));
+        } catch {
+          return null;
+        }
+      },
+    });
+    return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, stdoutKind: "text" };
+  });
 }

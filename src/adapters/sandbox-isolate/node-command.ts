@@ -186,7 +186,7 @@ function text(stdout: string, stderr: string, exitCode: number): ExecResult {
 }
 
 /** just-bash hands stdin over as bytes in a latin1 string; decode them as UTF-8. */
-function stdinText(stdin: unknown): string {
+export function stdinText(stdin: unknown): string {
   if (typeof stdin === "string") {
     if (stdin === "") return "";
     if ([...stdin].some((c) => c.charCodeAt(0) > 0xff)) return stdin;

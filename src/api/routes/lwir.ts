@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { bindLwir } from "../../lwir/bind-lwir.ts";
+import { checkLwir } from "../../lwir/check-lwir.ts";
+import { lwirJsonSchema } from "../../lwir/lwir-json-schema.ts";
 import { validateLwir } from "../../lwir/validate-lwir.ts";
 import type { RunStatus } from "../../ports/run-events.ts";
 import { hasNoErrors } from "../../sdk/finding.ts";
@@ -23,7 +24,7 @@ lwirRoutes.openapi(
     path: "/lwir/validate",
     summary: "Validate an LWIR document",
     description:
-      "Structural validation; with `?workflow=<id>` also the binding pass against that workflow's definition. Always 200 with `{ valid, findings }` for a JSON body.",
+      "Structural validation; with `?workflow=<id>` also the binding pass against that workflow's definition, in the same pass (every finding at once, as the planner's `submit_lwir` and `lwir-check` report them). Always 200 with `{ valid, findings }` for a JSON body.",
     request: {
       query: z.object({ workflow: z.string().optional() }),
       body: { content: { "application/json": { schema: z.unknown().openapi({ description: "An LWIR document" }) } }, required: true },
@@ -37,15 +38,29 @@ lwirRoutes.openapi(
   async (c) => {
     const lwir = c.req.valid("json");
     const { workflow } = c.req.valid("query");
-    const structural = validateLwir(lwir);
-    let findings = [...structural.findings];
+    let findings = [...validateLwir(lwir).findings];
     if (workflow) {
       const registered = c.var.services.workflows.get(workflow);
       if (!registered) throw notFound("workflow", workflow);
-      if (structural.valid) findings = [...findings, ...bindLwir(lwir, await capabilitiesOf(registered))];
+      // Structure and binding in one pass, exactly as the planner's submit_lwir sees them.
+      findings = checkLwir(lwir, await capabilitiesOf(registered));
     }
     return c.json({ valid: hasNoErrors(findings), findings }, 200);
   },
+);
+
+lwirRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/lwir/schema",
+    summary: "The JSON Schema of an LWIR document",
+    description:
+      "Generated from the contract `validateLwir` enforces (JSON Schema 2020-12). It covers every field, step kind and range; the graph, templates, file digests and binding are checked by `POST /v1/lwir/validate`.",
+    responses: {
+      200: json(z.record(z.string(), z.unknown()).openapi({ description: "A JSON Schema document" }), "The schema"),
+    },
+  }),
+  (c) => c.json(lwirJsonSchema() as Record<string, unknown>, 200),
 );
 
 lwirRoutes.openapi(
@@ -87,7 +102,7 @@ lwirRoutes.openapi(
     const workflowId = (body.lwir as { metadata: { name: string } }).metadata.name;
     const registered = c.var.services.workflows.get(workflowId);
     if (!registered) throw notFound("workflow", workflowId);
-    const findings = [...structural.findings, ...bindLwir(body.lwir, await capabilitiesOf(registered))];
+    const findings = checkLwir(body.lwir, await capabilitiesOf(registered));
     if (!hasNoErrors(findings)) throw new ApiError(400, "lwir_invalid", `The LWIR does not bind to workflow "${workflowId}"`, findings);
     const tenant = c.var.tenant;
     const runId = body.runId ?? `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;

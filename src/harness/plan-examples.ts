@@ -1,0 +1,140 @@
+import { digestText } from "../identity/digest.ts";
+import { LWIR_API_VERSION, LWIR_KIND } from "../lwir/types.ts";
+import type { PlanTask } from "./planner-prompt.ts";
+
+type Json = Record<string, unknown>;
+
+/** Placeholders the prompt shows instead of repeating the task's schemas; {@link fillExample} replaces them. */
+export const INPUT_SCHEMA_PLACEHOLDER = "<the task's inputSchema, copied exactly>";
+export const OUTPUT_SCHEMA_PLACEHOLDER = "<the task's outputSchema, copied exactly>";
+export const REQUESTED_OUTPUT_PLACEHOLDER = "<the task's requestedOutput, copied exactly>";
+
+/** An example with its placeholders replaced by the task's values: the document a planner would submit. */
+export function fillExample(example: Json, task: PlanTask): Json {
+  return JSON.parse(JSON.stringify(example), (_key, value) => {
+    if (value === INPUT_SCHEMA_PLACEHOLDER) return task.inputSchema;
+    if (value === OUTPUT_SCHEMA_PLACEHOLDER) return task.outputSchema;
+    if (value === REQUESTED_OUTPUT_PLACEHOLDER) return task.requestedOutput;
+    return value;
+  }) as Json;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `input.x`, or `input["x-y"]` when the name is not an identifier. */
+function inputRef(name: string): string {
+  return IDENTIFIER.test(name) ? `input.${name}` : `input[${JSON.stringify(name)}]`;
+}
+
+function inputFields(task: PlanTask): string[] {
+  const properties = (task.inputSchema as { properties?: unknown } | null)?.properties;
+  return properties && typeof properties === "object" ? Object.keys(properties) : [];
+}
+
+function header(task: PlanTask, slots: readonly string[], tools: readonly string[]): Json {
+  return {
+    apiVersion: LWIR_API_VERSION,
+    kind: LWIR_KIND,
+    metadata: { name: task.workflowSnapshot.id, version: "0.1.0" },
+    input: { schema: INPUT_SCHEMA_PLACEHOLDER },
+    output: { schema: OUTPUT_SCHEMA_PLACEHOLDER },
+    permissions: { models: slots, tools, secrets: [], network: [] },
+  };
+}
+
+/** A one-step plan on the task's first slot, returning the requested output. */
+export function minimalExample(task: PlanTask): Json {
+  const slot = task.workflowSnapshot.modelSlots[0]?.id ?? "<slot id>";
+  const fields = inputFields(task);
+  const lines = fields.length > 0 ? fields.map((f) => `${f}: {{ ${inputRef(f)} }}`).join("\n") : "{{ json(input) }}";
+  return {
+    ...header(task, [slot], []),
+    steps: [
+      {
+        id: "answer",
+        uses: "ai.generate",
+        needs: [],
+        with: { model: slot, prompt: `${task.workflowSnapshot.description}\n${lines}` },
+        output: REQUESTED_OUTPUT_PLACEHOLDER,
+      },
+    ],
+  };
+}
+
+const SPLIT_SOURCE = `export function run({ input }: { input: { text: string } }) {
+  const parts = input.text.match(/[\\s\\S]{1,2000}/g) ?? [];
+  return { parts, long: parts.length > 1 };
+}
+`;
+
+/**
+ * A plan with code.run, a decision, a fan-out, a join and (when the task has tools) a tool.call,
+ * built from the task's own slots and tools. Its file digest is real, so it validates as shown.
+ */
+export function branchingExample(task: PlanTask): Json {
+  const slot = task.workflowSnapshot.modelSlots[0]?.id ?? "<slot id>";
+  const tool = task.workflowSnapshot.tools[0];
+  const toolFields = Object.keys(((tool?.inputSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+  const shortBranch = tool
+    ? {
+        id: "short",
+        uses: "tool.call",
+        needs: ["route"],
+        with: { tool: tool.id, input: Object.fromEntries(toolFields.map((f) => [f, `{{ ${inputRef(f)} }}`])) },
+        output: { mode: "json" },
+      }
+    : {
+        id: "short",
+        uses: "ai.generate",
+        needs: ["route"],
+        with: { model: slot, prompt: "Answer in one paragraph: {{ steps.split.output.parts[0] }}" },
+        output: { mode: "text" },
+      };
+  return {
+    ...header(task, [slot], tool ? [tool.id] : []),
+    steps: [
+      {
+        id: "split",
+        uses: "code.run",
+        needs: [],
+        with: {
+          entrypoint: "split.ts",
+          files: { "split.ts": { content: SPLIT_SOURCE, sha256: digestText(SPLIT_SOURCE) } },
+          sandbox: { network: "deny", env: "deny", fs: "deny" },
+          input: { text: "{{ json(input) }}" },
+        },
+        output: {
+          mode: "object",
+          schema: {
+            type: "object",
+            properties: { parts: { type: "array", items: { type: "string" } }, long: { type: "boolean" } },
+            required: ["parts", "long"],
+          },
+        },
+        onFailure: { fixer: { model: slot, maxAttempts: 2, system: "Repair the code so run() returns { parts, long }." } },
+      },
+      {
+        id: "route",
+        uses: "decision",
+        needs: ["split"],
+        with: { cases: [{ when: "{{ steps.split.output.long }}", step: "notes" }], default: "short" },
+      },
+      {
+        id: "notes",
+        uses: "ai.generate",
+        needs: ["route"],
+        forEach: { items: "{{ steps.split.output.parts }}", maxConcurrency: 4 },
+        with: { model: slot, prompt: "Note the key facts in: {{ item }}" },
+        output: { mode: "text" },
+      },
+      shortBranch,
+      {
+        id: "answer",
+        uses: "ai.generate",
+        needs: ["notes", "short"],
+        with: { model: slot, prompt: "Write the result from: {{ json(default(steps.notes.output, steps.short.output)) }}" },
+        output: REQUESTED_OUTPUT_PLACEHOLDER,
+      },
+    ],
+  };
+}
