@@ -37,8 +37,10 @@ export const OFFLINE_REPAIRS: readonly RepairRule[] = [
   },
   {
     id: "run-export",
-    codes: ["code_no_run_export"],
-    describe: "no `run` export: export an unexported `run`, or export the default / only exported function / CommonJS export as `run`",
+    // A CommonJS file fails while loading, on its first `exports` (a ReferenceError), not with code_no_run_export.
+    codes: ["code_no_run_export", "code_load_failed", "code_threw"],
+    describe:
+      "no `run` export: export an unexported `run`, or the default / only exported function as `run`; turn CommonJS `exports.run` / `module.exports` into an ES export",
     apply: repairRunExport,
   },
   {
@@ -138,10 +140,14 @@ const UNEXPORTED_RUN = /^([ \t]*)((?:async\s+)?function\s*\*?\s*run\s*\(|(?:cons
 const NAMED_DEFAULT = /^[ \t]*export\s+default\s+(?:async\s+)?function\s+([A-Za-z_$][\w$]*)\s*\(/m;
 const ANONYMOUS_DEFAULT = /^([ \t]*)export\s+default\s+(async\s+)?function\s*\(/m;
 const COMMONJS_RUN = /^([ \t]*)(?:module\.)?exports\.run\s*=/m;
+const COMMONJS_OBJECT = /^([ \t]*)module\.exports\s*=\s*\{\s*run\s*\}\s*;?/m;
+const COMMONJS_VALUE = /^([ \t]*)module\.exports\s*=/m;
+const COMMONJS_FAILURE = /ReferenceError: (?:module|exports) is not defined/;
 const EXPORTED_FUNCTION = /^[ \t]*export\s+(?:async\s+)?function\s+([A-Za-z_$][\w$]*)\s*\(/gm;
 
 function repairRunExport(failure: RepairableFailure): { source: string; summary: string } | null {
   const source = failure.source;
+  if (failure.error.code !== "code_no_run_export") return COMMONJS_FAILURE.test(failure.error.message) ? repairCommonJs(source) : null;
   if (UNEXPORTED_RUN.test(source))
     return { source: source.replace(UNEXPORTED_RUN, "$1export $2"), summary: "exported the run function the file declares" };
   const named = NAMED_DEFAULT.exec(source);
@@ -155,17 +161,21 @@ function repairRunExport(failure: RepairableFailure): { source: string; summary:
       source: `${source.replace(ANONYMOUS_DEFAULT, "$1export $2function run(").trimEnd()}\nexport default run;\n`,
       summary: "named the anonymous default function run and exported it",
     };
-  if (COMMONJS_RUN.test(source))
-    return {
-      source: source.replace(COMMONJS_RUN, "$1export const run ="),
-      summary: "turned the CommonJS exports.run into an ES module export",
-    };
   const exported = [...source.matchAll(EXPORTED_FUNCTION)].map((m) => m[1] as string);
   if (exported.length === 1)
     return {
       source: `${source.trimEnd()}\nexport { ${exported[0]} as run };\n`,
       summary: `exported the file's only function, ${exported[0]}, as run`,
     };
+  return null;
+}
+
+/** The sandbox loads ES modules: a CommonJS export becomes an ES export of `run`. */
+function repairCommonJs(source: string): { source: string; summary: string } | null {
+  const summary = "turned the CommonJS export into an ES module export of run";
+  if (COMMONJS_RUN.test(source)) return { source: source.replace(COMMONJS_RUN, "$1export const run ="), summary };
+  if (COMMONJS_OBJECT.test(source)) return { source: source.replace(COMMONJS_OBJECT, "$1export { run };"), summary };
+  if (COMMONJS_VALUE.test(source)) return { source: source.replace(COMMONJS_VALUE, "$1export const run ="), summary };
   return null;
 }
 
