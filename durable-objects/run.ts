@@ -186,7 +186,10 @@ export class RunObject extends DurableObject<Env> {
     const events = await this.eventLog(runId).all();
     const state = deriveRunState(events);
     return {
-      ...(await resolveRunOutput(runResultOf(runId, events), wire(this.env).blobs)),
+      ...(await resolveRunOutput(
+        runResultOf(runId, events),
+        wire(this.env).blobsFor({ tenant: state.request?.tenant ?? "default", runId }),
+      )),
       workflowId: state.request?.workflowId ?? null,
       tenant: state.request?.tenant ?? null,
       eventCount: events.length,
@@ -376,7 +379,7 @@ export class RunObject extends DurableObject<Env> {
         log: this.eventLog(runId),
         versions: wiring.versions,
         runs: wiring.runs,
-        blobs: wiring.blobs,
+        blobs: wiring.blobsFor({ tenant: this.getMeta("tenant") ?? "default", runId }),
         sandbox: wiring.sandbox,
         secrets: wiring.secrets,
         models: wiring.models,

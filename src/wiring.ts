@@ -17,7 +17,7 @@ import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
-import type { BlobStore } from "./ports/blob-store.ts";
+import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
@@ -55,7 +55,8 @@ export type Wiring = {
   readonly versions: VersionStore;
   readonly approvals: DefinitionApprovals;
   readonly runs: RunIndex;
-  readonly blobs: BlobStore;
+  /** One run's blob store: a run object opens only its own (tenant and run id from its log). */
+  readonly blobsFor: (owner: BlobOwner) => BlobStore;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
   readonly secrets: SecretStore;
@@ -74,7 +75,7 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     versions: new D1VersionStore(env.DB),
     approvals: new D1DefinitionApprovals(env.DB),
     runs: new D1RunIndex(env.DB),
-    blobs: new R2BlobStore(env.BLOBS),
+    blobsFor: (owner) => new R2BlobStore(env.BLOBS, owner),
     models:
       overrides.models ??
       new EnvModelResolver({

@@ -98,8 +98,10 @@ export class BenchRunObject extends RunObject {
         : new SketchEventLog(this.ctx.storage, runId, "none");
     await events.append([{ type: "RunRequested", payload: { workflowId, input, trigger: { kind: "lwir" }, tenant: "dev", lwir } }]);
     const started = performance.now();
+    const wiring = wire(this.env);
     const result = await driveRun({
-      ...wire(this.env),
+      ...wiring,
+      blobs: wiring.blobsFor({ tenant: "dev", runId }),
       runId,
       log: events,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

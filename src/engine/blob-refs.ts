@@ -10,6 +10,14 @@ export const INLINE_OUTPUT_LIMIT = 256 * 1024;
 /** What an event holds instead of a large output. */
 export type BlobRef = { readonly $blob: Digest; readonly bytes: number };
 
+/**
+ * `$blob` is reserved at the top of a recorded value: only {@link recordable} writes it, for a
+ * reference. A step's own output that carries the key (say a tool returning `{ "$blob":
+ * "sha256:…", "bytes": 9 }`) is recorded escaped as `{ "$object": {...} }`, which
+ * `decodeTagged` unwraps, so no value can make a resume read a blob it never stored.
+ */
+const RESERVED_KEY = "$blob";
+
 export function isBlobRef(value: unknown): value is BlobRef {
   return typeof value === "object" && value !== null && isDigest((value as { $blob?: unknown }).$blob) && Object.keys(value).length === 2;
 }
@@ -17,7 +25,7 @@ export function isBlobRef(value: unknown): value is BlobRef {
 /** The value to record for an output: itself (tagged) when small, else a reference to its stored blob. */
 export async function recordable(output: unknown, blobs: BlobStore, redact?: (value: unknown) => unknown): Promise<unknown> {
   // Redacted before it can reach the blob store: the event's own redaction comes too late for a blob.
-  const encoded = redact ? redact(encodeTagged(output)) : encodeTagged(output);
+  const encoded = escapeReserved(redact ? redact(encodeTagged(output)) : encodeTagged(output));
   const text = canonicalJson(encoded);
   const bytes = new TextEncoder().encode(text).length;
   if (bytes <= INLINE_OUTPUT_LIMIT) return encoded;
@@ -34,4 +42,9 @@ export async function resolveRecorded(value: unknown, blobs: BlobStore): Promise
   if (digestText(text) !== value.$blob)
     throw new RunFailure("code_integrity", `Blob ${value.$blob} no longer matches its digest; refusing to use it`);
   return decodeTagged(JSON.parse(text));
+}
+
+function escapeReserved(encoded: unknown): unknown {
+  const isRecord = typeof encoded === "object" && encoded !== null && !Array.isArray(encoded);
+  return isRecord && Object.hasOwn(encoded, RESERVED_KEY) ? { $object: encoded } : encoded;
 }

@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { MemoryWorld } from "../../src/adapters/memory/memory-world.ts";
-import { R2BlobStore } from "../../src/adapters/r2/r2-blob-store.ts";
+import { blobKey, R2BlobStore } from "../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../src/engine/blob-refs.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { digestText } from "../../src/identity/digest.ts";
@@ -76,18 +76,19 @@ describe("large step outputs go to the blob store by digest", () => {
   });
 
   it("the R2 adapter round-trips a blob and a corrupted blob is refused", async () => {
-    const store = new R2BlobStore(env.BLOBS);
+    const owner = { tenant: "t_blob", runId: "run_r2" };
+    const store = new R2BlobStore(env.BLOBS, owner);
     const ref = await recordable({ big: BIG }, store);
     expect(isBlobRef(ref)).toBe(true);
     expect(await resolveRecorded(ref, store)).toEqual({ big: BIG });
     const digest = (ref as { $blob: `sha256:${string}` }).$blob;
-    await env.BLOBS.put(`outputs/${digest.slice(7)}`, '{"big":"tampered"}');
+    await env.BLOBS.put(blobKey(owner, digest), '{"big":"tampered"}', { customMetadata: owner });
     await expect(resolveRecorded(ref, store)).rejects.toThrow(/no longer matches its digest/);
     expect(digestText('{"big":"tampered"}')).not.toBe(digest);
   });
 
   it("keeps small outputs inline", async () => {
-    const store = new R2BlobStore(env.BLOBS);
+    const store = new R2BlobStore(env.BLOBS, { tenant: "t_blob", runId: "run_small" });
     expect(await recordable({ small: "x".repeat(100) }, store)).toEqual({ small: "x".repeat(100) });
     expect(INLINE_OUTPUT_LIMIT).toBe(256 * 1024);
   });

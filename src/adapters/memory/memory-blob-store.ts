@@ -1,7 +1,7 @@
 import type { Digest } from "../../identity/digest.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
-/** In-memory {@link BlobStore}. */
+/** In-memory {@link BlobStore}: one run's blobs (a world keeps one per run, like R2's prefixes). */
 export class MemoryBlobStore implements BlobStore {
   readonly blobs = new Map<string, string>();
   async put(digest: Digest, text: string): Promise<void> {

@@ -21,7 +21,8 @@ import { MemoryVersionStore } from "./memory-version-store.ts";
 export class MemoryWorld implements World {
   readonly versions = new MemoryVersionStore();
   readonly runs = new MemoryRunIndex();
-  readonly blobs = new MemoryBlobStore();
+  /** Each run's own blob store, by tenant and run id (a run reads only blobs it stored). */
+  readonly blobs = new Map<string, MemoryBlobStore>();
   readonly logs = new Map<string, MemoryEventLog>();
   /** The memory stores of the default sandbox's sessions (a given sandbox brings its own). */
   readonly memory = new MemoryMemoryStore();
@@ -65,13 +66,16 @@ export class MemoryWorld implements World {
       ]);
     }
     const catalog = catalogOf([{ definition: request.workflow, tools: request.tools }]);
+    const blobsKey = JSON.stringify([request.tenant, request.runId]);
+    const blobs = this.blobs.get(blobsKey) ?? new MemoryBlobStore();
+    this.blobs.set(blobsKey, blobs);
     for (;;) {
       const result = await driveRun({
         runId: request.runId,
         log,
         versions: this.versions,
         runs: this.runs,
-        blobs: this.blobs,
+        blobs,
         sandbox: this.sandbox,
         models: this.models,
         clock: this.clock,
@@ -82,6 +86,6 @@ export class MemoryWorld implements World {
       if (!result.yielded) break;
       if (result.wakeAt !== undefined) await this.sleep(Math.max(0, result.wakeAt - this.clock.now()));
     }
-    return resolveRunOutput(runResultOf(request.runId, await log.all()), this.blobs);
+    return resolveRunOutput(runResultOf(request.runId, await log.all()), blobs);
   }
 }

@@ -35,7 +35,7 @@ const outputOfBytes = (bytes: number) => ({ severity: "low", summary: "x".repeat
 
 describe("outputs at the inline limit", () => {
   it("recordable keeps ≤ limit inline and sends limit+1 to R2 by digest; multi-byte text counts bytes, not characters", async () => {
-    const blobs = new R2BlobStore(env.BLOBS);
+    const blobs = new R2BlobStore(env.BLOBS, { tenant: "t_size", runId: "run_inline_limit" });
     const cases: [string, unknown, boolean][] = [
       ["limit - 1", outputOfBytes(INLINE_OUTPUT_LIMIT - 1), false],
       ["limit", outputOfBytes(INLINE_OUTPUT_LIMIT), false],
