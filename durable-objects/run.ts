@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
+import { describeError, runTextRedactor, type TextRedactor } from "../src/engine/run-redactor.ts";
 import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
 import { type ApprovalProgress, deriveRunState, type RunState } from "../src/engine/run-state.ts";
 import { canonicalJson } from "../src/identity/canonical-json.ts";
@@ -409,7 +410,10 @@ export class RunObject extends DurableObject<Env> {
   private async onDriveError(runId: string, error: unknown): Promise<void> {
     const failures = Number(this.getMeta("alarmFailures") ?? "0") + 1;
     this.setMeta("alarmFailures", String(failures));
-    console.error(`run ${runId}: drive slice failed (${failures}/${MAX_ALARM_FAILURES})`, error);
+    // Everything written about the error, to the console and to the log, passes the run's redactor:
+    // a slice that threw took its own redactor with it, and an error may quote a secret's value.
+    const redact = await this.textRedactor(runId);
+    console.error(`run ${runId}: drive slice failed (${failures}/${MAX_ALARM_FAILURES}): ${describeError(error, redact)}`);
     if (failures < MAX_ALARM_FAILURES) {
       await this.ctx.storage.setAlarm(Date.now() + 1_000 * 2 ** failures);
       return;
@@ -417,12 +421,23 @@ export class RunObject extends DurableObject<Env> {
     const log = this.eventLog(runId);
     const state = deriveRunState(await log.all());
     if (!state.terminal) {
-      const message = `The run failed ${failures} times in a row: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = error instanceof Error ? error.message : String(error);
+      const message = `The run failed ${failures} times in a row: ${redact ? redact(reason) : "(message withheld: the run's secrets could not be loaded to redact it)"}`;
       await log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message } }]);
       await this.index(runId, state, "failed", "internal_error");
     }
     await this.ctx.storage.deleteAlarm();
     this.notifyEnded();
+  }
+
+  /** The run's redactor for text about a failed slice; null (write no error text) when it cannot be built. */
+  private async textRedactor(runId: string): Promise<TextRedactor | null> {
+    try {
+      const request = deriveRunState(await this.eventLog(runId).all()).request;
+      return request ? await runTextRedactor(wire(this.env), request) : (text) => text;
+    } catch {
+      return null;
+    }
   }
 
   private async index(runId: string, state: RunState, status: RunStatus, causeCode: "internal_error" | null = null): Promise<void> {

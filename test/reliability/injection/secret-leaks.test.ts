@@ -1,7 +1,6 @@
 /**
- * Reliability item 10: the paths where a secret got out — four fixed (blob outputs, base64 off a
- * 3-byte boundary, planner literals, memory saves), one still pinned as `it.fails` with its reason
- * (the Worker's logs; RELIABILITY.md row 10) — and
+ * Reliability item 10: the paths where a secret got out — all five fixed (blob outputs, base64 off a
+ * 3-byte boundary, planner literals, memory saves, the run object's logs; RELIABILITY.md row 10) — and
  * two error paths that hold. Each test says what it expects the system to do.
  */
 import { APICallError } from "@ai-sdk/provider";
@@ -148,11 +147,12 @@ describe("secret leaks (item 10)", () => {
     expect(await leakedForms(run.runId, tenant, token, secret)).toEqual({});
   });
 
-  // LEAK 4 (logs, not storage). `RunObject.onDriveError` (durable-objects/run.ts) passes the raw error
+  // LEAK 4, fixed (issue 15). `RunObject.onDriveError` (durable-objects/run.ts) passed the raw error
   // of a failed drive slice to `console.error`, unredacted: a model call that throws a plain Error
-  // quoting the secret writes it to the Worker's logs (Workers Logs / `wrangler tail`). Expected: the
-  // logged message goes through the run's redactor.
-  it.fails("a worker model error quoting the secret is not written to the Worker's logs", async () => {
+  // quoting the secret wrote it to the Worker's logs (Workers Logs / `wrangler tail`). The logged
+  // text (and the run object's own RunFailed) now goes through the run's redactor
+  // (test/reliability/security/run-object-redaction.test.ts covers the RunFailed side).
+  it("a worker model error quoting the secret is not written to the Worker's logs", async () => {
     const { tenant, token, secret } = await tenantWithSecret("logs");
     const worker = new MockLanguageModelV4({
       provider: "openai.chat",
