@@ -69,6 +69,8 @@ export type RunView = RunResult & {
   occurrences?: OccurrencesView;
   /** Tool calls that asked for approval, pending ones as `waiting_for_approval`. */
   approvals?: ApprovalView[];
+  /** Models the offline model answered for (`provider/model`): present only when one did. */
+  offlineModels?: string[];
 };
 
 export type OccurrencesView = {
@@ -198,6 +200,7 @@ export class RunObject extends DurableObject<Env> {
       ...(state.request ? { input: state.request.input } : {}),
       ...(events.some((e) => e.type === "OccurrenceStarted") ? { occurrences: occurrencesView(state) } : {}),
       ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, Date.now())) } : {}),
+      ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
     };
   }
 

@@ -10,12 +10,14 @@ import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
+import { modelOverridesFromEnv } from "./adapters/models/model-overrides-from-env.ts";
 import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
 import { ContainerSandbox } from "./adapters/sandbox-container/container-sandbox.ts";
 import { openSandboxes } from "./adapters/sandbox-container/sandbox-binding.ts";
 import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
+import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
@@ -32,6 +34,12 @@ import { workflowCatalog } from "./workflows.ts";
 /** Replaceable pieces. The append hooks let crash tests abort the object at an event boundary. */
 export type WiringOverrides = {
   models?: ModelResolver;
+  /**
+   * Vars that stand in for the Worker's model configuration (`LITTLE_MODELS`, `LITTLE_MODEL_<SLOT>`,
+   * provider keys and base URLs, the `AI` binding): both the resolver and the overrides hashed
+   * into definitions read them. Ignored for the resolver when `models` is given.
+   */
+  modelEnv?: Readonly<Record<string, unknown>>;
   workflows?: WorkflowCatalog;
   clock?: Clock;
   sliceMs?: number;
@@ -71,6 +79,10 @@ export type Wiring = {
  */
 export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
   const vars = env as unknown as Record<string, unknown>;
+  const modelEnv = overrides.modelEnv ?? vars;
+  // LITTLE_MODEL_<SLOT> vars: read into data once here, handed to the resolver and to the catalog
+  // (which attaches them to every workflow, so they are part of its definition hash).
+  const modelOverrides = modelOverridesFromEnv(modelEnv);
   return {
     versions: new D1VersionStore(env.DB),
     approvals: new D1DefinitionApprovals(env.DB),
@@ -79,9 +91,10 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     models:
       overrides.models ??
       new EnvModelResolver({
-        mode: parseModelMode(stringVar(vars.LITTLE_MODELS)),
-        secrets: vars,
-        offlineLatencyMs: Number(stringVar(vars.LITTLE_OFFLINE_LATENCY_MS) ?? 0) || 0,
+        mode: parseModelMode(stringVar(modelEnv.LITTLE_MODELS)),
+        secrets: modelEnv,
+        overrides: modelOverrides,
+        offlineLatencyMs: Number(stringVar(modelEnv.LITTLE_OFFLINE_LATENCY_MS) ?? 0) || 0,
       }),
     // LITTLE_SANDBOX: an unknown value throws SandboxConfigurationError (sandbox_config_invalid).
     sandbox:
@@ -98,7 +111,7 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
           }),
     secrets: overrides.secrets ?? new SealedSecretStore(new D1SealedRows(env.DB), stringVar(vars.LITTLE_SECRETS_KEY)),
     clock: overrides.clock ?? systemClock,
-    workflows: overrides.workflows ?? workflowCatalog,
+    workflows: withModelOverrides(overrides.workflows ?? workflowCatalog, modelOverrides),
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
   };
 }

@@ -20,6 +20,8 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   secrets_key_invalid: 409,
   secret_missing: 409,
   secret_undecryptable: 409,
+  model_unavailable: 409,
+  model_config_invalid: 422,
 };
 
 /** Maps any thrown value to a JSON response: named errors to 4xx, anything else to a logged 500. */

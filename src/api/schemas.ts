@@ -57,6 +57,10 @@ export const Run = z
     input: z.unknown().optional(),
     occurrences: Occurrences.optional().openapi({ description: "A section run's occurrences" }),
     approvals: z.array(z.unknown()).optional().openapi({ description: "Tool calls that asked for approval" }),
+    offlineModels: z.array(z.string()).optional().openapi({
+      description:
+        "Models (provider/model) the deterministic offline model answered for: LITTLE_MODELS=auto fell back for lack of a key, or the Worker runs offline. Absent when every answer came from a real provider.",
+    }),
     placement: z
       .object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() })
       .optional(),

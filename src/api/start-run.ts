@@ -7,6 +7,7 @@ import { validateJson } from "../schema/validate-json.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { admitDefinition } from "./definition-gate.ts";
+import { assertModelsAvailable } from "./model-gate.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -78,6 +79,8 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid)
     throw new ApiError(422, "input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, check.findings);
+  // live mode: a slot without its key is refused here, before the first write below.
+  assertModelsAvailable(args.services.models, registered, capabilities, { plans: args.lwir === undefined });
   // A given LWIR replaces the planner; a pinned version only applies when none is given.
   const admitted = await admitDefinition(args.services, args.tenant, capabilities, args.services.clock.now());
   const jurisdiction = registered.definition.placement.jurisdiction;

@@ -7,7 +7,7 @@ const cache = new WeakMap<RegisteredWorkflow, Promise<DefinitionCapabilities>>()
 export function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionCapabilities> {
   let pending = cache.get(workflow);
   if (!pending) {
-    pending = snapshotDefinition(workflow.definition, workflow.tools);
+    pending = snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides);
     cache.set(workflow, pending);
     pending.catch(() => cache.delete(workflow));
   }

@@ -186,7 +186,7 @@ async function pinnedLwir(env: RunEnvironment, versionId: string): Promise<unkno
 
 async function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionCapabilities> {
   try {
-    return await snapshotDefinition(workflow.definition, workflow.tools);
+    return await snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides);
   } catch (error) {
     if (LittleError.is(error)) {
       throw new RunFailure(error.code === "workflow_missing_tool" ? "workflow_missing_tool" : "workflow_definition_invalid", error.message);

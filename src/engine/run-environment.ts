@@ -1,3 +1,4 @@
+import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog } from "../ports/event-log.ts";
@@ -9,8 +10,15 @@ import type { VersionStore } from "../ports/version-store.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
 
-/** A workflow a run can be started for, with the tools its `globalTools` resolve against. */
-export type RegisteredWorkflow = { readonly definition: WorkflowDefinition; readonly tools: ToolRegistry };
+/**
+ * A workflow a run can be started for, with the tools its `globalTools` resolve against and the
+ * deployment's model overrides (`LITTLE_MODEL_<SLOT>`), which are part of its definition hash.
+ */
+export type RegisteredWorkflow = {
+  readonly definition: WorkflowDefinition;
+  readonly tools: ToolRegistry;
+  readonly modelOverrides?: ModelOverrides;
+};
 
 /** Looks workflows up by id (the Worker's registry, or a test's). */
 export interface WorkflowCatalog {

@@ -17,6 +17,12 @@ export type RunState = {
   readonly approvals: ReadonlyMap<string, ApprovalProgress>;
   /** A section's occurrences in arrival order (the first is the run's own input). */
   readonly occurrences: readonly OccurrenceProgress[];
+  /**
+   * Models answered by the offline model (`provider/model`, first-seen order), from the
+   * `offline: true` of `harness.model.responded`: non-empty when `auto` fell back or the Worker
+   * runs `offline`, so a run never passes off a fake answer as a real one.
+   */
+  readonly offlineModels: readonly string[];
 };
 
 /** One approval: what was asked, and the decision if one was made. */
@@ -62,6 +68,7 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
   const steps = new Map<string, StepProgress>();
   const skipped = new Set<string>();
   const scheduled = new Set<string>();
+  const offlineModels = new Set<string>();
   const occurrences = new Map<string, OccurrenceProgress>();
   const approvals = new Map<string, ApprovalProgress>();
   const setOccurrence = (id: string, change: Partial<OccurrenceProgress>) => {
@@ -106,6 +113,9 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
         break;
       case "harness.session.started":
         if (status === "pending") status = "compiling";
+        break;
+      case "harness.model.responded":
+        if (event.payload.model.offline) offlineModels.add(`${event.payload.model.providerId}/${event.payload.model.modelId}`);
         break;
       case "WorkflowVersionRegistered":
         registered.set(cycle, event.payload);
@@ -179,5 +189,6 @@ export function deriveRunState(events: readonly RunEvent[]): RunState {
     scheduled,
     occurrences: [...occurrences.values()],
     approvals,
+    offlineModels: [...offlineModels],
   };
 }

@@ -5,6 +5,7 @@ import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
 import { type Digest, digestJson, digestText } from "./digest.ts";
+import { type ModelOverrides, overriddenIdentity } from "./model-overrides.ts";
 import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model-slots.ts";
 import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";
 
@@ -70,25 +71,36 @@ export type DefinitionCapabilities = {
  * Normalizes a definition's schemas, resolves its slots and tools, and hashes the snapshot. Throws
  * `WorkflowMissingToolError` when a global tool is not in `registry`.
  *
+ * `overrides` (from `LITTLE_MODEL_<SLOT>` vars, built by the wiring) replace a slot's provider and
+ * model, so a deployment that points a slot elsewhere has another definition hash: pinned versions
+ * and in-flight runs see that as drift, exactly like a code change. Slot ids stay those derived
+ * from the authored models. Throws `ModelConfigInvalidError` for a slot whose override is unusable.
+ *
  * @example
  * const caps = await snapshotDefinition(summarizeTicket, {});
  * caps.definitionHash // "sha256:…", stable until the definition changes
  */
-export async function snapshotDefinition(definition: WorkflowDefinition, registry: ToolRegistry = {}): Promise<DefinitionCapabilities> {
+export async function snapshotDefinition(
+  definition: WorkflowDefinition,
+  registry: ToolRegistry = {},
+  overrides?: ModelOverrides,
+): Promise<DefinitionCapabilities> {
   const input = await normalizeSchema(definition.input, "input", `${definition.id}.input`);
   const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`);
   const outputSchema = schemaOfOutputMode(requestedOutput) ?? true;
   const tools = await resolveTools(definition, registry);
-  const planner = modelIdentity(definition.planner.model);
+  const authoredPlanner = modelIdentity(definition.planner.model);
+  const plannerSlotId = slotBaseName(authoredPlanner.modelId);
+  const planner = overriddenIdentity(overrides, plannerSlotId, authoredPlanner);
   const snapshot: WorkflowDefinitionSnapshot = {
     id: definition.id,
     description: definition.description,
     inputSchemaHash: input.hash,
     outputSchemaHash: digestJson(outputSchema),
     requestedOutputMode: requestedOutput.mode,
-    modelSlots: resolveModelSlots(definition.models),
+    modelSlots: resolveModelSlots(definition.models).map((slot) => withOverride(slot, overrides)),
     plannerConfig: {
-      modelSlotId: slotBaseName(planner.modelId),
+      modelSlotId: plannerSlotId,
       providerId: planner.providerId,
       modelId: planner.modelId,
       harnessId: definition.planner.harness,
@@ -112,6 +124,11 @@ export async function snapshotDefinition(definition: WorkflowDefinition, registr
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
   };
   return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
+}
+
+function withOverride(slot: ResolvedModelSlot, overrides: ModelOverrides | undefined): ResolvedModelSlot {
+  const { providerId, modelId } = overriddenIdentity(overrides, slot.id, slot);
+  return { ...slot, providerId, modelId };
 }
 
 function sectionOf(config: NonNullable<WorkflowDefinition["onTrigger"]>): NonNullable<WorkflowDefinitionSnapshot["section"]> {

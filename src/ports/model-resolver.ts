@@ -17,9 +17,33 @@ export type ResolvedModel = { readonly model: CallableModel; readonly offline: b
 export type CallableModel = Exclude<LanguageModel, string>;
 
 /**
+ * `offline`: every model is the offline model. `auto` (local development): the real provider when
+ * its key is set, else the offline model. `live` (deployed): the real provider, and a missing key
+ * is refused — a deployed Worker never fakes an answer.
+ */
+export type ModelMode = "offline" | "auto" | "live";
+
+/**
+ * Whether a slot can be called as configured, without calling it. `ready`: the real provider has
+ * every secret and binding it needs (`missing` names the rest). `offline`: calls go to the offline
+ * model (mode `offline`, or `auto` falling back). `source`: whether a `LITTLE_MODEL_<SLOT>` var
+ * chose the provider.
+ */
+export type ModelReadiness = {
+  readonly mode: ModelMode;
+  readonly ready: boolean;
+  readonly offline: boolean;
+  readonly missing: readonly string[];
+  readonly source: "definition" | "override";
+};
+
+/**
  * Turns a declared model into a callable one: the provider with its key from Worker secrets, or
  * the offline model when configured. Throws `ModelUnavailableError` when neither is possible.
+ * `readiness` answers the same question without building anything; resolvers without it (test
+ * doubles) are taken as always ready.
  */
 export interface ModelResolver {
   resolve(request: ModelRequest): ResolvedModel;
+  readiness?(request: ModelRequest): ModelReadiness;
 }

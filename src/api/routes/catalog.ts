@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
+import { slotReadiness } from "../model-gate.ts";
 import { commonErrors, json } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 
@@ -9,6 +10,20 @@ import { capabilitiesOf } from "../workflow-capabilities.ts";
 export const catalogRoutes = new OpenAPIHono<ApiEnv>();
 catalogRoutes.use("/workflows", requireTenant());
 catalogRoutes.use("/versions/*", requireTenant());
+
+const ModelSlotReadiness = z
+  .object({
+    id: z.string().openapi({ description: "The slot id (the planner's is derived from its model, like a step slot's)" }),
+    role: z.enum(["planner", "step"]),
+    provider: z.string().openapi({ description: "Provider id as hashed into the definition, e.g. openai.responses" }),
+    model: z.string(),
+    source: z.enum(["definition", "override"]).openapi({ description: "override: chosen by the LITTLE_MODEL_<SLOT> var" }),
+    mode: z.enum(["live", "auto", "offline"]).openapi({ description: "LITTLE_MODELS" }),
+    ready: z.boolean().openapi({ description: "The real provider has every secret and binding it needs" }),
+    offline: z.boolean().openapi({ description: "Calls go to the offline model (offline mode, or auto falling back)" }),
+    missing: z.array(z.string()).optional().openapi({ description: "Secrets (or AI, the Workers AI binding) not set" }),
+  })
+  .openapi("ModelSlotReadiness");
 
 const Workflow = z
   .object({
@@ -18,6 +33,11 @@ const Workflow = z
     inputSchema: z.unknown(),
     requestedOutput: z.unknown(),
     modelSlots: z.array(z.object({ id: z.string(), providerId: z.string(), modelId: z.string(), description: z.string() })),
+    models: z
+      .array(ModelSlotReadiness)
+      .openapi({
+        description: "Each slot's provider, model and readiness; a live start with a slot not ready is refused (model_unavailable)",
+      }),
     tools: z.array(z.object({ id: z.string(), description: z.string(), descriptorHash: z.string() })),
     placement: z.object({ jurisdiction: z.string().optional() }),
   })
@@ -35,7 +55,8 @@ catalogRoutes.openapi(
     const ids = services.workflows.ids();
     const workflows = await Promise.all(
       ids.map(async (id) => {
-        const caps = await capabilitiesOf(services.workflows.get(id) as NonNullable<ReturnType<typeof services.workflows.get>>);
+        const registered = services.workflows.get(id) as NonNullable<ReturnType<typeof services.workflows.get>>;
+        const caps = await capabilitiesOf(registered);
         const s = caps.snapshot;
         return {
           id: s.id,
@@ -44,6 +65,7 @@ catalogRoutes.openapi(
           inputSchema: caps.inputSchema,
           requestedOutput: caps.requestedOutput,
           modelSlots: [...s.modelSlots],
+          models: slotReadiness(services.models, registered, caps),
           tools: s.tools.map((t) => ({ id: t.id, description: t.description, descriptorHash: t.descriptorHash })),
           placement: s.placement,
         };

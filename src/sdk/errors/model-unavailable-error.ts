@@ -5,10 +5,13 @@ export class ModelUnavailableError extends LittleError {
   readonly code = "model_unavailable";
   readonly providerId: string;
   readonly modelId: string;
-  constructor(providerId: string, modelId: string, hint: string) {
+  /** The secrets (or `AI`, the Workers AI binding) the provider needs and does not have. */
+  readonly missing: readonly string[];
+  constructor(providerId: string, modelId: string, hint: string, missing: readonly string[] = []) {
     super(`Model ${providerId}/${modelId} is unavailable: ${hint}`);
     this.name = "ModelUnavailableError";
     this.providerId = providerId;
     this.modelId = modelId;
+    this.missing = missing;
   }
 }

@@ -1,0 +1,35 @@
+import { canonicalJson } from "../identity/canonical-json.ts";
+import type { ModelOverrides } from "../identity/model-overrides.ts";
+import type { RegisteredWorkflow, WorkflowCatalog } from "./run-environment.ts";
+
+/** Per base workflow, its copies by overrides key: one object per (workflow, configuration). */
+const copies = new WeakMap<RegisteredWorkflow, Map<string, RegisteredWorkflow>>();
+
+/**
+ * The catalog with the deployment's model overrides attached to every workflow, so every place
+ * that snapshots a registered workflow (API, run object) hashes the same overridden definition.
+ * The attached copies are memoized: capabilities are cached per workflow object, and the wiring
+ * runs on every request.
+ */
+export function withModelOverrides(catalog: WorkflowCatalog, overrides: ModelOverrides): WorkflowCatalog {
+  if (Object.keys(overrides).length === 0) return catalog;
+  const key = canonicalJson(overrides);
+  return {
+    ids: () => catalog.ids(),
+    get: (workflowId) => {
+      const base = catalog.get(workflowId);
+      if (!base) return undefined;
+      let byKey = copies.get(base);
+      if (!byKey) {
+        byKey = new Map();
+        copies.set(base, byKey);
+      }
+      let copy = byKey.get(key);
+      if (!copy) {
+        copy = { ...base, modelOverrides: overrides };
+        byKey.set(key, copy);
+      }
+      return copy;
+    },
+  };
+}
