@@ -177,6 +177,7 @@ describe("runs, events and versions", () => {
     const r = await call("GET", "/v1/workflows");
     const hash = expect.stringMatching(/^sha256:[0-9a-f]{64}$/);
     expect(r.json.workflows).toEqual([
+      expect.objectContaining({ id: "billing.invoice-totals", definitionHash: hash }),
       expect.objectContaining({ id: "billing.refund", definitionHash: hash }),
       expect.objectContaining({ id: "support.summarize-ticket", definitionHash: hash }),
       expect.objectContaining({ id: "support.triage-inbox", definitionHash: hash }),
