@@ -391,6 +391,7 @@ export class RunObject extends DurableObject<Env> {
         workflows: wiring.workflows,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         sliceMs: wiring.sliceMs,
+        ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
         signal: inflight.signal,
       });
       this.setMeta("alarmFailures", "0");

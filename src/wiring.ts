@@ -71,6 +71,8 @@ export type Wiring = {
   readonly clock: Clock;
   readonly workflows: WorkflowCatalog;
   readonly sliceMs: number;
+  /** `LITTLE_MODEL_TIMEOUT_MS`: idle ms before a model call counts as hung (unset: the harness default). */
+  readonly modelTimeoutMs?: number;
 };
 
 /**
@@ -113,6 +115,7 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     clock: overrides.clock ?? systemClock,
     workflows: withModelOverrides(overrides.workflows ?? workflowCatalog, modelOverrides),
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
+    ...(Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) > 0 ? { modelTimeoutMs: Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) } : {}),
   };
 }
 

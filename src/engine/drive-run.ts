@@ -52,6 +52,7 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     clock: env.clock,
     deadline: env.clock.now() + env.sliceMs,
     sleep: env.sleep,
+    ...(env.modelTimeoutMs !== undefined ? { modelTimeoutMs: env.modelTimeoutMs } : {}),
     ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
     ...(redact ? { redact } : {}),
     ...("values" in secrets ? { secrets: secrets.values } : {}),
@@ -252,6 +253,8 @@ function toRunFailure(error: unknown): RunFailure | null {
         return new RunFailure("non_deterministic_replay", error.message);
       case "model_unavailable":
         return new RunFailure("model_unavailable", error.message);
+      case "model_timeout":
+        return new RunFailure("model_timeout", error.message);
       default:
         return new RunFailure("internal_error", error.message);
     }

@@ -41,6 +41,8 @@ export type RunEnvironment = {
   readonly sleep: (ms: number) => Promise<void>;
   /** How long this slice may start new live calls, in ms. */
   readonly sliceMs: number;
+  /** Idle ms after which a model call counts as hung (`LITTLE_MODEL_TIMEOUT_MS`); the harness default when absent. */
+  readonly modelTimeoutMs?: number;
   /** Aborted when the run is cancelled while the slice runs. */
   readonly signal?: AbortSignal;
   /** Where the secrets a definition binds are decrypted from (absent: such runs fail closed). */

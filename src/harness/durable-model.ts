@@ -1,12 +1,21 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamResult,
+} from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import { type Digest, digestJson } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
+import { ModelTimeoutError } from "../sdk/errors/model-timeout-error.ts";
 import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-replay-error.ts";
 import type { ModelPricing } from "../sdk/model.ts";
+import { CallTimer } from "./call-timer.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
+import { journaledStream } from "./journaled-stream.ts";
+import { streamOfResult } from "./model-stream.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
 export type ModelSlotRef = {
@@ -19,82 +28,169 @@ export type ModelSlotRef = {
 };
 
 const MAX_ATTEMPTS = 3;
+/** Idle time after which a model call is abandoned as hung (`LITTLE_MODEL_TIMEOUT_MS` overrides it). */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+
+/** Where a journaled call stands before anything live happens. */
+type CallStart =
+  | { readonly recorded: LanguageModelV4GenerateResult }
+  | { readonly recorded?: undefined; readonly callId: string; readonly firstAttempt: number };
 
 /**
  * Wraps a model so every call is journaled: `harness.model.called` (with the request hash) before,
  * `harness.model.responded` after. On replay a call with a recorded response is answered from the
  * log without calling the model; if its request hash differs the run is non-deterministic. A call
  * that was in flight (called, never answered) is issued again. Retriable provider errors (429,
- * 5xx) are retried with backoff, each failure recorded.
+ * 5xx, a timeout) are retried with backoff, each failure recorded.
+ *
+ * Sessions stream (`streamText`): a live stream passes through and its answer is recorded when it
+ * ends (journaled-stream.ts); a recorded answer is played back as a stream (model-stream.ts). The
+ * recorded answer has one shape for both ways of calling, so the log does not say which was used.
+ * Only failures before the stream starts (an HTTP 429/5xx, a hang before the response) are
+ * retried: once parts have reached the loop the call can't be taken back, so a stream that breaks
+ * midway records a failure that is not retried.
  */
 export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef): LanguageModelV4 {
+  const timeoutMs = ctx.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+
+  /** Replays, refuses a changed request, or appends `called` (with the held session start) before the live call. */
+  const begin = async (params: LanguageModelV4CallOptions): Promise<CallStart> => {
+    if (cursor.fatal) throw cursor.fatal.error;
+    const { callId, turn } = cursor.nextModelCall();
+    const requestHash = requestHashOf(params);
+    const record = ctx.journal.modelCall(callId);
+    if (record?.called && record.called.requestHash !== requestHash) {
+      throw new NonDeterministicReplayError(callId, record.called.requestHash, requestHash);
+    }
+    if (record?.responded) return { recorded: decodeTagged(record.responded.response) as LanguageModelV4GenerateResult };
+    const lastFailure = record?.failures[record.failures.length - 1];
+    if (lastFailure && !lastFailure.error.retriable) throw recordedToError(lastFailure.error);
+    assertSliceTime(ctx);
+    // The session's held `harness.session.started` goes first, in this batch: durable before the call.
+    const leading = cursor.takeLeading();
+    if (!record?.called) {
+      await appendEvents(ctx, [
+        ...leading,
+        {
+          type: "harness.model.called",
+          payload: {
+            sessionId: cursor.sessionId,
+            callId,
+            turn,
+            requestHash,
+            modelSlotId: slot.id,
+            providerId: slot.providerId,
+            modelId: slot.modelId,
+          },
+        },
+      ]);
+    } else if (leading.length > 0) await appendEvents(ctx, leading);
+    return { callId, firstAttempt: (record?.failures.length ?? 0) + 1 };
+  };
+
+  /** Records a failed attempt; true when it is worth another attempt (after the backoff). */
+  const failed = async (callId: string, error: unknown, attempt: number, mayRetry: boolean): Promise<boolean> => {
+    const recorded = toRecordedError(error, mayRetry && attempt < MAX_ATTEMPTS);
+    await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: cursor.sessionId, callId, error: recorded } }]);
+    if (!recorded.retriable) return false;
+    await ctx.sleep(250 * 2 ** (attempt - 1));
+    assertSliceTime(ctx);
+    return true;
+  };
+
+  /** Records the answer; what the loop gets is the decoded record, exactly what a replay gets. */
+  const answered = async (callId: string, result: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> => {
+    const response = encodeTagged(recordableResult(result));
+    await appendEvents(ctx, [
+      {
+        type: "harness.model.responded",
+        payload: {
+          sessionId: cursor.sessionId,
+          callId,
+          response,
+          usage: usageOf(result, slot.offline ? undefined : slot.pricing),
+          model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline },
+        },
+      },
+    ]);
+    return decodeTagged(response) as LanguageModelV4GenerateResult;
+  };
+
+  /** The generate path, also behind a stream for models that implement only doGenerate. */
+  const generateLive = async (model: LanguageModelV4, params: LanguageModelV4CallOptions, callId: string, firstAttempt: number) => {
+    for (let attempt = firstAttempt; ; attempt++) {
+      const timer = new CallTimer(timeoutMs, params.abortSignal);
+      let result: LanguageModelV4GenerateResult;
+      try {
+        result = await timer.race(model.doGenerate({ ...params, abortSignal: timer.signal }));
+      } catch (error) {
+        const reported = timer.explain(error);
+        if (await failed(callId, reported, attempt, true)) continue;
+        throw reported;
+      } finally {
+        timer.clear();
+      }
+      // Outside the try: a failed write of the answer is not a model failure. It propagates, the
+      // slice fails, and the resume re-issues this call (still in flight: called, no answer).
+      return answered(callId, result);
+    }
+  };
+
   return wrapLanguageModel({
     model: base,
     middleware: {
       specificationVersion: "v4",
-      wrapGenerate: async ({ doGenerate, params }) => {
-        if (cursor.fatal) throw cursor.fatal.error;
-        const { callId, turn } = cursor.nextModelCall();
-        const requestHash = requestHashOf(params);
-        const record = ctx.journal.modelCall(callId);
-        if (record?.called && record.called.requestHash !== requestHash) {
-          throw new NonDeterministicReplayError(callId, record.called.requestHash, requestHash);
-        }
-        if (record?.responded) return decodeTagged(record.responded.response) as LanguageModelV4GenerateResult;
-        const lastFailure = record?.failures[record.failures.length - 1];
-        if (lastFailure && !lastFailure.error.retriable) throw recordedToError(lastFailure.error);
-        assertSliceTime(ctx);
-        // The session's held `harness.session.started` goes first, in this batch: durable before the call.
-        const leading = cursor.takeLeading();
-        if (!record?.called) {
-          await appendEvents(ctx, [
-            ...leading,
-            {
-              type: "harness.model.called",
-              payload: {
-                sessionId: cursor.sessionId,
-                callId,
-                turn,
-                requestHash,
-                modelSlotId: slot.id,
-                providerId: slot.providerId,
-                modelId: slot.modelId,
-              },
-            },
-          ]);
-        } else if (leading.length > 0) await appendEvents(ctx, leading);
-        for (let attempt = (record?.failures.length ?? 0) + 1; ; attempt++) {
-          let result: LanguageModelV4GenerateResult;
+      wrapGenerate: async ({ params, model }) => {
+        const start = await begin(params);
+        if (start.recorded) return start.recorded;
+        return generateLive(model, params, start.callId, start.firstAttempt);
+      },
+      wrapStream: async ({ params, model }) => {
+        const start = await begin(params);
+        if (start.recorded) return streamOfResult(start.recorded);
+        const { callId } = start;
+        if (GENERATE_ONLY.has(model)) return streamOfResult(await generateLive(model, params, callId, start.firstAttempt));
+        for (let attempt = start.firstAttempt; ; attempt++) {
+          const timer = new CallTimer(timeoutMs, params.abortSignal);
+          let live: LanguageModelV4StreamResult;
           try {
-            result = await doGenerate();
+            live = await timer.race(model.doStream({ ...params, abortSignal: timer.signal }));
           } catch (error) {
-            const recorded = toRecordedError(error, attempt < MAX_ATTEMPTS);
-            await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: cursor.sessionId, callId, error: recorded } }]);
-            if (!recorded.retriable) throw error;
-            await ctx.sleep(250 * 2 ** (attempt - 1));
-            assertSliceTime(ctx);
-            continue;
+            timer.clear();
+            if (isNotImplemented(error)) {
+              GENERATE_ONLY.add(model);
+              return streamOfResult(await generateLive(model, params, callId, attempt));
+            }
+            const reported = timer.explain(error);
+            if (await failed(callId, reported, attempt, true)) continue;
+            throw reported;
           }
-          // Outside the try: a failed write of the answer is not a model failure. It propagates, the
-          // slice fails, and the resume re-issues this call (still in flight: called, no answer).
-          const response = encodeTagged(recordableResult(result));
-          await appendEvents(ctx, [
-            {
-              type: "harness.model.responded",
-              payload: {
-                sessionId: cursor.sessionId,
-                callId,
-                response,
-                usage: usageOf(result, slot.offline ? undefined : slot.pricing),
-                model: { providerId: slot.providerId, modelId: slot.modelId, offline: slot.offline },
-              },
+          const stream = journaledStream(live.stream, timer, {
+            answered: async (result) => {
+              await answered(callId, result);
             },
-          ]);
-          return decodeTagged(response) as LanguageModelV4GenerateResult;
+            failed: async (error) => {
+              // Parts already reached the loop: not retried. A write that fails here is reported instead.
+              await failed(callId, error, attempt, false).catch(() => {});
+              return error;
+            },
+          });
+          return { ...live, stream };
         }
       },
     },
   });
+}
+
+/**
+ * Models whose doStream is not implemented (the AI SDK's mock models built with `doGenerate`
+ * only, as many tests use). Every provider model streams; these are answered through doGenerate
+ * behind a stream, journaled the same way.
+ */
+const GENERATE_ONLY = new WeakSet<LanguageModelV4>();
+
+function isNotImplemented(error: unknown): boolean {
+  return error instanceof Error && error.message === "Not implemented" && !("statusCode" in error);
 }
 
 /** The request fields that decide a model's answer; headers and abort signals are left out. */
@@ -144,13 +240,20 @@ export function usageOf(result: LanguageModelV4GenerateResult, pricing?: ModelPr
 }
 
 function toRecordedError(error: unknown, mayRetry: boolean): RecordedError {
+  if (error instanceof ModelTimeoutError) return { name: error.name, code: error.code, message: error.message, retriable: mayRetry };
   const e = error as { name?: string; message?: string; isRetryable?: boolean; statusCode?: number };
   const status = typeof e?.statusCode === "number" ? e.statusCode : undefined;
   const transient = e?.isRetryable === true || status === 429 || (status !== undefined && status >= 500);
   return { name: e?.name ?? "Error", message: e?.message ?? String(error), retriable: mayRetry && transient };
 }
 
+/** A recorded failure rebuilt for a replay: by name, and as the named error when it has a code. */
 function recordedToError(recorded: RecordedError): Error {
+  if (recorded.code === "model_timeout") {
+    const timeout = new ModelTimeoutError(0);
+    timeout.message = recorded.message;
+    return timeout;
+  }
   const error = new Error(recorded.message);
   error.name = recorded.name;
   return error;

@@ -27,6 +27,8 @@ export type HarnessContext = {
   /** Epoch ms after which no new live call starts in this slice. */
   readonly deadline: number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Idle ms after which a model call counts as hung (default `DEFAULT_MODEL_TIMEOUT_MS`, durable-model.ts). */
+  readonly modelTimeoutMs?: number;
   /** Aborted when the run is cancelled: in-flight model and tool calls stop. */
   readonly signal?: AbortSignal;
   /** Applied to every event before it is appended: no secret value enters the log. */

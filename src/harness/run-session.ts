@@ -1,4 +1,4 @@
-import { generateText, type Output, type StopCondition, type ToolSet } from "ai";
+import { type generateText, type Output, type StopCondition, streamText, type ToolSet } from "ai";
 import type { CallableModel } from "../ports/model-resolver.ts";
 
 type OutputSpec = Output.Output;
@@ -19,7 +19,14 @@ export type SessionOutcome =
   | { readonly ok: false; readonly causeCode: RunCauseCode; readonly message: string };
 
 /** The final result of the agent loop, as the session's interpreter sees it. */
-export type LoopResult = Awaited<ReturnType<typeof generateText>>;
+export type LoopResult = Pick<Awaited<ReturnType<typeof generateText>>, "steps" | "text" | "output">;
+
+/** The parts of a `streamText` result the session waits for. */
+type LoopStream = {
+  readonly steps: PromiseLike<LoopResult["steps"]>;
+  readonly text: PromiseLike<string>;
+  readonly output: PromiseLike<unknown>;
+};
 
 /** One harness session: an agent loop on the AI SDK, every call journaled. */
 export type SessionSpec = {
@@ -115,8 +122,11 @@ export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promis
  * is logged on its way out, so the log reads as if it had been appended up front.
  */
 async function interpretedLoop(spec: SessionSpec, ctx: HarnessContext, cursor: SessionCursor): Promise<SessionOutcome> {
+  // `streamText` hands a failed call to onError and rejects its promises with a generic
+  // NoOutputGeneratedError; the first error reported is the one that says what went wrong.
+  let streamError: { readonly error: unknown } | undefined;
   try {
-    const result = await generateText({
+    const stream = streamText({
       model: durableModel(spec.model, ctx, cursor, spec.slot),
       system: spec.system,
       prompt: spec.prompt,
@@ -126,11 +136,15 @@ async function interpretedLoop(spec: SessionSpec, ctx: HarnessContext, cursor: S
       // Retries are the durable wrapper's job, so each attempt is journaled.
       maxRetries: 0,
       ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
+      onError: ({ error }) => {
+        streamError ??= { error };
+      },
     });
+    const result = await settled(stream, spec.output !== undefined, () => streamError);
     if (cursor.fatal) throw cursor.fatal.error;
     return spec.interpret(result);
   } catch (caught) {
-    const error = cursor.fatal ? cursor.fatal.error : caught;
+    const error = cursor.fatal ? cursor.fatal.error : (streamError?.error ?? caught);
     const leading = cursor.takeLeading();
     // A run that has already ended (cancelled meanwhile) takes nothing more; the loop's own error is the one to report.
     if (leading.length > 0)
@@ -139,4 +153,20 @@ async function interpretedLoop(spec: SessionSpec, ctx: HarnessContext, cursor: S
       });
     throw error;
   }
+}
+
+/** Waits for the loop to end and reads what the interpreter needs; a stream error is rethrown as itself. */
+async function settled(
+  stream: LoopStream,
+  withOutput: boolean,
+  reported: () => { readonly error: unknown } | undefined,
+): Promise<LoopResult> {
+  const steps = await stream.steps;
+  // A provider error part ends a step without throwing; it must fail the session, not pass as an empty answer.
+  const error = reported();
+  if (error) throw error.error;
+  const text = await stream.text;
+  // Parsed only when the session asked for structured output (a parse failure is NoObjectGeneratedError).
+  const output = withOutput ? await stream.output : undefined;
+  return { steps, text, output };
 }

@@ -43,6 +43,7 @@ export type RunCauseCode =
   | "outer_loop_exhausted"
   | "model_unavailable"
   | "model_error"
+  | "model_timeout"
   | "step_failed"
   | "definition_not_approved"
   | "pinned_version_invalid"

@@ -4,8 +4,11 @@ import type {
   LanguageModelV4Content,
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
 import { SUBMIT_FIX_TOOL } from "../../harness/fixer-session.ts";
+import { streamPartsOf } from "../../harness/model-stream.ts";
 import { extractPlanTask } from "../../harness/planner-prompt.ts";
 import { BASH_TOOL, SUBMIT_TOOL } from "../../harness/planner-session.ts";
 import { offlineFixerTurn } from "./offline-fixer.ts";
@@ -64,8 +67,17 @@ export class OfflineLanguageModel implements LanguageModelV4 {
     };
   }
 
-  async doStream(): Promise<never> {
-    throw new Error("The offline model answers through doGenerate only");
+  /** Its doGenerate answer as stream parts: the offline model takes the same streaming path as a provider. */
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const parts = streamPartsOf(await this.doGenerate(options));
+    return {
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+    };
   }
 
   private plannerTurn(prompt: LanguageModelV4Prompt, text: string, turn: number): LanguageModelV4Content[] {
