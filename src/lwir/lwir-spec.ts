@@ -20,6 +20,7 @@ export type SchemaNode = {
   readonly items?: SchemaNode;
   readonly minItems?: number;
   readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
   readonly minimum?: number;
   readonly maximum?: number;
   readonly minLength?: number;
@@ -42,7 +43,7 @@ const req = (doc: string, schema: SchemaNode): FieldSpec => ({ required: true, d
 const opt = (doc: string, schema: SchemaNode): FieldSpec => ({ required: false, doc, schema });
 const str = (extra: Partial<SchemaNode> = {}): SchemaNode => ({ type: "string", ...extra });
 const int = (minimum: number, maximum: number): SchemaNode => ({ type: "integer", minimum, maximum });
-const strings: SchemaNode = { type: "array", items: { type: "string", minLength: 1 } };
+const strings: SchemaNode = { type: "array", uniqueItems: true, items: { type: "string", pattern: "\\S" } };
 const SETTING: SchemaNode = { type: "string", enum: ["deny", "allow"] };
 /** A JSON Schema as a field value: any object (or a boolean schema). */
 const JSON_SCHEMA: SchemaNode = {
@@ -108,7 +109,7 @@ export const FIXER: ShapeSpec = {
   fields: {
     model: req("a model slot id in permissions.models that repairs the code", str()),
     maxAttempts: req("repairs at most, 1–5", int(1, 5)),
-    system: req("the fixer's instructions", str({ minLength: 1 })),
+    system: req("the fixer's instructions", str({ pattern: "\\S" })),
   },
 };
 
@@ -210,7 +211,7 @@ export const OUTPUT_SHAPES: Readonly<Record<(typeof OUTPUT_MODES)[number], Shape
     name: "output (choice)",
     fields: {
       mode: req("choice: the output is one of values", { type: "string", enum: ["choice"] }),
-      values: req("distinct non-empty strings", { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }),
+      values: req("distinct non-empty strings", { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 } }),
     },
   },
   json: {
