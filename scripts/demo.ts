@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: starts the Worker locally (migrations applied; the offline model unless a
  * provider key is set in .dev.vars), runs the seed's support.summarize-ticket example once through
- * the HTTP trigger and once through a signed Standard Webhooks delivery, prints each run's event log
+ * the HTTP trigger and once through a signed Standard Webhooks delivery, then billing.invoice-totals,
+ * whose code.run step fails once and is repaired by a fixer session; prints each run's event log
  * as `little events` does and the run's address, then stops. `--serve` keeps the Worker running.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -133,6 +134,28 @@ async function main(): Promise<void> {
       printEvents(url, token, delivered.run.runId);
       console.log(`address: ${delivered.links.self}`);
     }
+
+    console.log("\n— 3. A code.run step repaired by its fixer: POST /v1/workflows/billing.invoice-totals/runs?wait=60\n");
+    // The plan comes from the workflow's planner skill; its code reads input.lineitems (a bug), so the
+    // first attempt throws, a fixer session repairs the file, and the same attempt succeeds.
+    const invoice = {
+      invoiceId: "INV-2041",
+      lineItems: [
+        { description: "Seats (3 x 12.00)", quantity: 3, unitCents: 1200 },
+        { description: "Priority support", quantity: 1, unitCents: 5000 },
+      ],
+      taxRate: 0.2,
+    };
+    const fixed = await fetch(`${url}/v1/workflows/billing.invoice-totals/runs?wait=60`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ input: invoice }),
+    });
+    const totals = (await fixed.json()) as { run: { runId: string; status: string; output?: unknown }; links: { self: string } };
+    console.log(`run ${totals.run.runId}: ${totals.run.status}`);
+    console.log(`output: ${JSON.stringify(totals.run.output)}`);
+    printEvents(url, token, totals.run.runId);
+    console.log(`address: ${totals.links.self}`);
 
     if (serve) {
       console.log(

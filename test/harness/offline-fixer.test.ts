@@ -93,6 +93,11 @@ describe("billing.invoice-totals on the offline model, in its run object", () =>
     ).lwir.steps[0];
     expect(step?.uses).toBe("code.run");
     expect(step?.with.files["totals.ts"]).toEqual({ content: INVOICE_TOTALS_SOURCE, sha256: digestText(INVOICE_TOTALS_SOURCE) });
+    // Its draft call hashed the file with sha256sum in bash: the same digest the LWIR carries.
+    const drafted = events.filter((e) => e.type === "harness.tool_call.succeeded" && payload(e).tool === "bash")[1];
+    expect((payload(drafted).result as { stdout: string }).stdout).toContain(
+      `${digestText(INVOICE_TOTALS_SOURCE).slice("sha256:".length)}  drafts/files/totals.ts`,
+    );
 
     // A fixer session started for the step, tested its repair in bash, then called submit_fix.
     const fixerStarted = events.find((e) => e.type === "harness.session.started" && payload(e).role === "fixer");

@@ -1,7 +1,7 @@
 import type { LanguageModelV4Content, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { extractFixTask, type FixTask, SUBMIT_FIX_TOOL } from "../../harness/fixer-session.ts";
 import { BASH_TOOL } from "../../harness/planner-session.ts";
-import { heredoc, toolResultsOf } from "./offline-prompt.ts";
+import { toolResultsOf, writeFileCommand } from "./offline-prompt.ts";
 import { OFFLINE_REPAIRS, type OfflineRepair, offlineRepair } from "./offline-repairs.ts";
 
 /** Exit codes after which the repair is submitted: it passed, or there is no `node` to test with. */
@@ -64,15 +64,12 @@ function testCommand(task: FixTask, repair: OfflineRepair): string {
     `import { run } from ${JSON.stringify(`./${file}`)};`,
     `const output = await run({ input: ${JSON.stringify(task.input ?? null)} });`,
     "console.log(JSON.stringify(output));",
+    "",
   ].join("\n");
   return [
     "mkdir -p fix",
-    `cat > fix/${file} <<'${heredoc(repair.source)}'`,
-    repair.source,
-    heredoc(repair.source),
-    `cat > fix/check.mjs <<'${heredoc(check)}'`,
-    check,
-    heredoc(check),
+    writeFileCommand(`fix/${file}`, repair.source),
+    writeFileCommand("fix/check.mjs", check),
     `diff -u /mnt/task/${task.entrypoint} fix/${file}`,
     "node fix/check.mjs",
   ].join("\n");

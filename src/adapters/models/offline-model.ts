@@ -13,7 +13,7 @@ import { extractPlanTask } from "../../harness/planner-prompt.ts";
 import { BASH_TOOL, SUBMIT_TOOL } from "../../harness/planner-session.ts";
 import { offlineFixerTurn } from "./offline-fixer.ts";
 import { offlinePlan } from "./offline-plan.ts";
-import { heredoc, promptText, toolResultsOf } from "./offline-prompt.ts";
+import { promptText, toolResultsOf, writeFileCommand } from "./offline-prompt.ts";
 import { codeFilesOf, draftFromSkills, skillsNamedIn } from "./offline-skill-plan.ts";
 import { sampleFromSchema } from "./sample-from-schema.ts";
 
@@ -126,7 +126,7 @@ function draftCommand(lwir: Record<string, unknown>): string {
   const files = Object.entries(codeFilesOf(lwir));
   const writeFiles = files.map(([name, content]) => {
     const dir = name.includes("/") ? `drafts/files/${name.slice(0, name.lastIndexOf("/"))}` : "drafts/files";
-    return `mkdir -p ${dir} && cat > drafts/files/${name} <<'${heredoc(content)}'\n${content}\n${heredoc(content)}\n`;
+    return `mkdir -p ${dir}\n${writeFileCommand(`drafts/files/${name}`, content)}\n`;
   });
   const hash = files.length > 0 ? `sha256sum ${files.map(([name]) => `drafts/files/${name}`).join(" ")}\n` : "";
   return `${writeFiles.join("")}${hash}mkdir -p drafts && cat > drafts/lwir.json <<'LWIR'\n${JSON.stringify(lwir, null, 2)}\nLWIR\njq -e '.steps | length' drafts/lwir.json`;

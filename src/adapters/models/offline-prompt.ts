@@ -33,3 +33,14 @@ export function heredoc(text: string): string {
   for (let n = 1; text.split("\n").some((line) => line.trim() === marker); n++) marker = `EOF${n}`;
   return marker;
 }
+
+/**
+ * A bash command that writes `content` to `path` byte for byte (a heredoc always ends in a newline,
+ * so text without a final newline goes through `printf`), so that `sha256sum` of the file is the
+ * digest of the content.
+ */
+export function writeFileCommand(path: string, content: string): string {
+  const end = heredoc(content);
+  if (content.endsWith("\n")) return `cat > ${path} <<'${end}'\n${content}${end}`;
+  return `printf '%s' "$(cat <<'${end}'\n${content}\n${end}\n)" > ${path}`;
+}

@@ -1,5 +1,8 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { writeFileCommand } from "../../../src/adapters/models/offline-prompt.ts";
 import { draftFromSkills, skillsNamedIn } from "../../../src/adapters/models/offline-skill-plan.ts";
+import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { invoiceTotals, invoiceTotalsRecipe } from "../../../src/examples/billing-invoice-totals.ts";
 import { planTask } from "../../../src/harness/planner-prompt.ts";
 import { checkDraft } from "../../../src/harness/planner-session.ts";
@@ -45,5 +48,14 @@ describe("the offline planner's skill recipes", () => {
     const task = planTask(await snapshotDefinition(invoiceTotals), INPUT);
     expect(draftFromSkills('```json\n{ "kind": "Example" }\n```\n```json\nnot json\n```', task)).toBeNull();
     expect(draftFromSkills("# Notes\nNo draft here.", task)).toBeNull();
+  });
+
+  it("writes code files byte for byte in bash, so sha256sum there agrees with the LWIR's sha256", async () => {
+    const session = await new IsolateSandbox({ loader: env.LOADER }).openSession({ sessionId: "s", skills: [] });
+    for (const content of [invoiceTotalsRecipe.body, "export const run = () => 1;", "EOF\nline\n\n"]) {
+      const r = await session.exec(`${writeFileCommand("f.ts", content)}\nsha256sum f.ts`);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${digestText(content).slice("sha256:".length)}  f.ts\n`);
+    }
   });
 });
