@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Definition projections, keyed by WorkflowDefinitionHash: written once, never updated. */
 export const workflowDefinitions = sqliteTable(
@@ -73,12 +73,24 @@ export const runs = sqliteTable(
 );
 
 /** API tokens, stored as their sha256 digest; each belongs to one tenant. */
-export const apiTokens = sqliteTable("api_tokens", {
-  tokenHash: text("token_hash").primaryKey(),
-  tenant: text("tenant").notNull(),
-  label: text("label"),
-  createdAt: integer("created_at").notNull(),
-});
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    tenant: text("tenant").notNull(),
+    label: text("label"),
+    createdAt: integer("created_at").notNull(),
+    // `tok_` + 16 hex of the digest; nullable only because SQLite can't add a NOT NULL column
+    // without a default: migration 0004 back-fills it and every insert sets it.
+    id: text("id"),
+    // Space-separated scopes. Tokens made before scopes existed could do everything: they keep it.
+    scopes: text("scopes").notNull().default("runs:read runs:write approve admin"),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("api_tokens_id").on(t.id), index("api_tokens_tenant").on(t.tenant)],
+);
 
 /** Standard Webhooks deliveries by `webhook-id`: the first delivery's run wins, durably. */
 export const webhookDeliveries = sqliteTable(
