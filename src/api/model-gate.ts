@@ -78,9 +78,7 @@ export function assertModelsAvailable(
   capabilities: DefinitionCapabilities,
   options: { readonly plans: boolean },
 ): void {
-  const blocked = slotReadiness(models, workflow, capabilities).filter(
-    (s) => !s.ready && !s.offline && (options.plans || s.role === "step"),
-  );
+  const blocked = slotReadiness(models, workflow, capabilities).filter((s) => !s.ready && (options.plans || s.role === "step"));
   if (blocked.length === 0) return;
   const missing = [...new Set(blocked.flatMap((s) => s.missing ?? []))].sort();
   const findings: Finding[] = blocked.map((s) => ({

@@ -127,6 +127,11 @@ export type RunView = {
   cancelReason: string | null;
   /** RunCompleted's usage, else the sum over the responded model calls so far. */
   usage: TokenUsage;
+  /**
+   * Models the offline model answered for (`provider/model`), over every cycle and occurrence:
+   * the page flags the run when `LITTLE_MODELS=auto` fell back (or the Worker runs offline).
+   */
+  offlineModels: string[];
 };
 
 /** A run before its first event. */
@@ -150,6 +155,7 @@ export function emptyRunView(): RunView {
     failure: null,
     cancelReason: null,
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
+    offlineModels: [],
   };
 }
 
@@ -228,6 +234,8 @@ export function applyRunEvent(view: RunView, event: RunEvent): void {
     case "harness.model.responded": {
       const call = ownerOf(view, event.payload.sessionId).modelCalls.find((c) => c.callId === event.payload.callId);
       addUsage(view, event.payload.usage);
+      const answered = `${event.payload.model.providerId}/${event.payload.model.modelId}`;
+      if (event.payload.model.offline && !view.offlineModels.includes(answered)) view.offlineModels.push(answered);
       if (!call) return;
       call.endedAt = event.at;
       call.status = "succeeded";

@@ -59,6 +59,7 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
 .status-compiling { --bg-s: var(--scheduled-bg); --fg-s: var(--scheduled-fg); --line-s: var(--scheduled-line); }
 .status-cancelled { --bg-s: var(--stopped-bg); --fg-s: var(--stopped-fg); --line-s: var(--stopped-line); }
 .status-waiting, .status-queued { --bg-s: var(--retrying-bg); --fg-s: var(--retrying-fg); --line-s: var(--retrying-line); }
+.offline-model { --bg-s: var(--retrying-bg); --fg-s: var(--retrying-fg); --line-s: var(--retrying-line); }
 .status-minted { --bg-s: var(--pending-bg); --fg-s: var(--pending-fg); --line-s: var(--pending-line); }
 .badge { background: var(--bg-s, var(--pending-bg)); color: var(--fg-s, var(--pending-fg)); border-color: var(--line-s, var(--pending-line)); }
 #summary-list { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem 1rem; margin: 0; }

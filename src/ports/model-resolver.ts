@@ -24,9 +24,10 @@ export type CallableModel = Exclude<LanguageModel, string>;
 export type ModelMode = "offline" | "auto" | "live";
 
 /**
- * Whether a slot can be called as configured, without calling it. `ready`: the real provider has
- * every secret and binding it needs (`missing` names the rest). `offline`: calls go to the offline
- * model (mode `offline`, or `auto` falling back). `source`: whether a `LITTLE_MODEL_<SLOT>` var
+ * Whether a slot can be called as configured, without calling it. `ready`: a run can call it (a
+ * `live` start is refused when a slot is not). `offline`: those calls go to the offline model
+ * (mode `offline`, or `auto` falling back). `missing`: the secrets and bindings the real provider
+ * lacks, also when the offline model stands in. `source`: whether a `LITTLE_MODEL_<SLOT>` var
  * chose the provider.
  */
 export type ModelReadiness = {

@@ -37,14 +37,8 @@ export class EnvModelResolver implements ModelResolver {
   readiness(request: ModelRequest): ModelReadiness {
     const override = this.overrideOf(request);
     const missing = override ? missingFor(override.entry, this.env) : missingKeysOfDeclared(request.declared, this.env);
-    const ready = missing.length === 0;
-    return {
-      mode: this.mode,
-      ready,
-      offline: this.mode === "offline" || (this.mode === "auto" && !ready),
-      missing,
-      source: override ? "override" : "definition",
-    };
+    const offline = this.mode === "offline" || (this.mode === "auto" && missing.length > 0);
+    return { mode: this.mode, ready: offline || missing.length === 0, offline, missing, source: override ? "override" : "definition" };
   }
 
   resolve(request: ModelRequest): ResolvedModel {

@@ -19,9 +19,12 @@ const ModelSlotReadiness = z
     model: z.string(),
     source: z.enum(["definition", "override"]).openapi({ description: "override: chosen by the LITTLE_MODEL_<SLOT> var" }),
     mode: z.enum(["live", "auto", "offline"]).openapi({ description: "LITTLE_MODELS" }),
-    ready: z.boolean().openapi({ description: "The real provider has every secret and binding it needs" }),
+    ready: z.boolean().openapi({ description: "A run can call this slot (a live start is refused while one is not)" }),
     offline: z.boolean().openapi({ description: "Calls go to the offline model (offline mode, or auto falling back)" }),
-    missing: z.array(z.string()).optional().openapi({ description: "Secrets (or AI, the Workers AI binding) not set" }),
+    missing: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Secrets (or AI, the Workers AI binding) the real provider lacks, also when the offline model stands in" }),
   })
   .openapi("ModelSlotReadiness");
 
@@ -33,11 +36,9 @@ const Workflow = z
     inputSchema: z.unknown(),
     requestedOutput: z.unknown(),
     modelSlots: z.array(z.object({ id: z.string(), providerId: z.string(), modelId: z.string(), description: z.string() })),
-    models: z
-      .array(ModelSlotReadiness)
-      .openapi({
-        description: "Each slot's provider, model and readiness; a live start with a slot not ready is refused (model_unavailable)",
-      }),
+    models: z.array(ModelSlotReadiness).openapi({
+      description: "Each slot's provider, model and readiness; a live start with a slot not ready is refused (model_unavailable)",
+    }),
     tools: z.array(z.object({ id: z.string(), description: z.string(), descriptorHash: z.string() })),
     placement: z.object({ jurisdiction: z.string().optional() }),
   })

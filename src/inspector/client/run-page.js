@@ -133,6 +133,18 @@ function renderSummary(list, live, page) {
   replace(
     list,
     item("Status", h("span", { class: `badge status-${view.status}`, id: "run-status", "data-status": view.status }, view.status)),
+    // Never let a fake answer pass for a real one: LITTLE_MODELS=auto fell back (or runs offline).
+    view.offlineModels.length > 0
+      ? item(
+          "Models",
+          h(
+            "span",
+            { class: "badge offline-model", id: "offline-badge", title: "Answered by the deterministic offline model, not a provider" },
+            "offline model",
+          ),
+          ` ${view.offlineModels.join(", ")}`,
+        )
+      : null,
     item("Workflow", view.workflowId ?? run?.workflowId ?? "—"),
     item("Started", fmtTime(started)),
     item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),

@@ -137,7 +137,7 @@ describe("EnvModelResolver with overrides", () => {
 
   it("auto falls back to the offline model; offline mode is always offline", () => {
     const auto = new EnvModelResolver({ mode: "auto", secrets: {}, overrides });
-    expect(auto.readiness(overridden)).toMatchObject({ mode: "auto", ready: false, offline: true });
+    expect(auto.readiness(overridden)).toMatchObject({ mode: "auto", ready: true, offline: true, missing: ["ANTHROPIC_API_KEY"] });
     expect(auto.resolve(overridden).offline).toBe(true);
     const offline = new EnvModelResolver({ mode: "offline", secrets: { ANTHROPIC_API_KEY: "k" }, overrides });
     expect(offline.readiness(overridden)).toMatchObject({ mode: "offline", ready: true, offline: true });
