@@ -23,7 +23,7 @@ async function runFile(source: string, input: unknown, entrypoint = "main.ts"): 
 async function failRepairRun(source: string, input: unknown) {
   const first = await runFile(source, input);
   if (first.ok) throw new Error(`expected ${JSON.stringify(source.slice(0, 40))} to fail`);
-  const failure: RepairableFailure = { entrypoint: "main.ts", source, error: first.error, input };
+  const failure: RepairableFailure = { entrypoint: "main.ts", source, error: { ...first.error, logs: first.logs }, input };
   const repair = offlineRepair(failure);
   const second = repair ? await runFile(repair.source, input) : null;
   return { failure, repair, second };
