@@ -78,6 +78,22 @@ describe("summarizeEvent", () => {
     expect(summarizeEvent(event("RunCompleted", { versionId: "v", usage: { totalTokens: 9 } }))).toBe("v  9 tokens");
   });
 
+  it("shows a fixer's repair: what failed, and the entrypoint's digest before and after", () => {
+    const output = {
+      entrypointReplaced: true,
+      entrypoint: "totals.ts",
+      failure: { code: "code_threw", message: "TypeError: Cannot read properties of undefined\n(reading 'reduce')" },
+      sourceSha256: `sha256:${"a".repeat(64)}`,
+      fixedSha256: `sha256:${"b".repeat(64)}`,
+    };
+    expect(summarizeEvent(event("harness.session.completed", { sessionId: "fixer:c1/t:a1:f1", role: "fixer", output }))).toBe(
+      `fixer:c1/t:a1:f1  role=fixer  repaired code_threw: TypeError: Cannot read properties of undefined (reading 'reduce')  totals.ts sha256:${"a".repeat(12)}… -> sha256:${"b".repeat(12)}…`,
+    );
+    expect(summarizeEvent(event("harness.session.completed", { sessionId: "planner:c1", role: "planner", output: { lwir: {} } }))).toBe(
+      "planner:c1  role=planner",
+    );
+  });
+
   it("survives missing payload fields and unknown types", () => {
     expect(summarizeEvent(event("RunFailed", null))).toBe("");
     expect(summarizeEvent(event("harness.model.called", "junk"))).toBe("");
