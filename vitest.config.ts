@@ -13,6 +13,10 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
+            // The AI binding (Workers AI) is remote-only: without this the pool opens a remote
+            // session, which needs a Cloudflare login and fails offline. env.AI is then a local
+            // stand-in; tests that need Workers AI pass their own binding.
+            remoteBindings: false,
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),

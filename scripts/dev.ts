@@ -15,5 +15,9 @@ const persist = extra.flatMap((arg, i) =>
 );
 const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { stdio: "inherit" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
-const dev = spawnSync("npx", ["wrangler", "dev", ...extra], { stdio: "inherit" });
+// --local: the AI binding (Workers AI) is remote-only, and without --local wrangler opens a remote
+// session for it, which needs a Cloudflare login and fails offline. `npm run dev -- --no-local`
+// (logged in) gives the Worker the real Workers AI binding.
+const local = extra.some((a) => a === "--no-local" || a.startsWith("--local") || a === "--remote" || a === "-r") ? [] : ["--local"];
+const dev = spawnSync("npx", ["wrangler", "dev", ...local, ...extra], { stdio: "inherit" });
 process.exit(dev.status ?? 0);

@@ -80,6 +80,8 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     const args = [
       WRANGLER,
       "dev",
+      // No remote session for the (remote-only) AI binding: offline, and no login needed.
+      "--local",
       "--config",
       config,
       "--port",

@@ -98,6 +98,9 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
   const args = [
     WRANGLER,
     "dev",
+    // The AI binding (Workers AI) is remote-only: --local keeps wrangler from opening a remote
+    // session, which needs a Cloudflare login and fails offline. Workers AI calls then fail; tests don't make any.
+    "--local",
     "--port",
     String(port),
     "--ip",
