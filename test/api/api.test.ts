@@ -332,6 +332,15 @@ describe("webhooks (Standard Webhooks)", () => {
 });
 
 describe("OpenAPI", () => {
+  it("serves the LWIR JSON Schema: 2020-12, every top-level field, one branch per step kind", async () => {
+    const r = await call("GET", "/v1/lwir/schema");
+    expect(r.status).toBe(200);
+    const schema = r.json as { $schema: string; properties: Record<string, unknown> };
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(Object.keys(schema.properties)).toEqual(["apiVersion", "kind", "metadata", "input", "output", "permissions", "steps"]);
+    expect(JSON.stringify(schema)).toContain('"enum":["code.run"]');
+  });
+
   it("describes every route from the same schemas", async () => {
     const r = await call("GET", "/v1/openapi.json", { token: null });
     const doc = r.json as { openapi: string; paths: Record<string, unknown> };
@@ -351,6 +360,7 @@ describe("OpenAPI", () => {
         "/v1/secrets",
         "/v1/secrets/{name}",
         "/v1/lwir/runs",
+        "/v1/lwir/schema",
         "/v1/lwir/validate",
         "/v1/runs",
         "/v1/runs/{runId}",
@@ -358,6 +368,7 @@ describe("OpenAPI", () => {
         "/v1/runs/{runId}/events",
         "/v1/runs/{runId}/events/stream",
         "/v1/tokens",
+        "/v1/tokens/{tokenId}",
         "/v1/versions/{versionId}",
         "/v1/workflows",
         "/v1/workflows/{workflowId}/runs",
