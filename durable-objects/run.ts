@@ -56,6 +56,8 @@ export type StartRunRequest = {
   lwir?: unknown;
   approvedDefinitionHash?: Digest;
   pinnedVersionId?: string;
+  /** The pinned version's full hash: what the run executes. */
+  pinnedVersionHash?: Digest;
 };
 
 /** A run as the API shows it. */
@@ -163,6 +165,7 @@ export class RunObject extends DurableObject<Env> {
           ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
           ...(request.approvedDefinitionHash !== undefined ? { approvedDefinitionHash: request.approvedDefinitionHash } : {}),
           ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
+          ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
         },
       },
     ]);

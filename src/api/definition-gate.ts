@@ -10,6 +10,8 @@ import { ApiError } from "./api-error.ts";
 export type AdmittedDefinition = {
   readonly approvedDefinitionHash?: DefinitionCapabilities["definitionHash"];
   readonly pinnedVersionId?: string;
+  /** The pinned version's full hash (the run looks up and executes exactly it). */
+  readonly pinnedVersionHash?: DefinitionCapabilities["definitionHash"];
 };
 
 /** Definition hashes this isolate has stored: a projection is written once, not on every start. */
@@ -53,5 +55,6 @@ export async function admitDefinition(
   return {
     ...(approval ? { approvedDefinitionHash: hash } : {}),
     ...(approval?.pinnedVersionId ? { pinnedVersionId: approval.pinnedVersionId } : {}),
+    ...(approval?.pinnedVersionHash ? { pinnedVersionHash: approval.pinnedVersionHash } : {}),
   };
 }

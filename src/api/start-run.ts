@@ -100,6 +100,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     ...(args.lwir !== undefined ? { lwir: args.lwir } : {}),
     ...(admitted.approvedDefinitionHash ? { approvedDefinitionHash: admitted.approvedDefinitionHash } : {}),
     ...(admitted.pinnedVersionId && args.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
+    ...(admitted.pinnedVersionHash && args.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
   });
   if (
     !started.created &&

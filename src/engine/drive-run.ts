@@ -4,7 +4,7 @@ import { Journal } from "../harness/journal.ts";
 import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { snapshotDefinition } from "../identity/definition-snapshot.ts";
-import type { Digest } from "../identity/digest.ts";
+import { type Digest, isDigest } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
@@ -103,7 +103,8 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       `Workflow "${request.workflowId}" requires an approved definition; the live definition ${capabilities.definitionHash} is not the approved one (${request.approvedDefinitionHash ?? "none"})`,
     );
   await env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now());
-  const givenLwir = request.lwir ?? (request.pinnedVersionId !== undefined ? await pinnedLwir(env, request.pinnedVersionId) : undefined);
+  const pinned = request.pinnedVersionHash ?? request.pinnedVersionId;
+  const givenLwir = request.lwir ?? (pinned !== undefined ? await pinnedLwir(env, pinned) : undefined);
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   const maxCycles = capabilities.snapshot.maxOuterCycles;
   // Crashed after supervise accepted a cycle, before RunCompleted: that cycle's output is the run's.
@@ -175,13 +176,19 @@ async function revealSecrets(
   }
 }
 
-/** A pinned version's LWIR, re-addressed so a stored version changed since it was pinned fails closed. */
-async function pinnedLwir(env: RunEnvironment, versionId: string): Promise<unknown> {
-  const version = await env.versions.getVersion(versionId);
-  if (!version) throw new RunFailure("pinned_version_invalid", `The pinned version ${versionId} is not in the version store`);
+/**
+ * A pinned version's LWIR, looked up by its full hash and re-addressed, so only the exact document
+ * pinned runs: a stored version changed since, or another document sharing its 64-bit `wfver_`
+ * id, fails closed. A log from before pins carried the hash names only the id: looked up by id
+ * (unambiguous, colliding ids are refused on write) and checked against it.
+ */
+async function pinnedLwir(env: RunEnvironment, pinned: string): Promise<unknown> {
+  const byHash = isDigest(pinned);
+  const version = byHash ? await env.versions.getVersionByHash(pinned) : await env.versions.getVersionById(pinned);
+  if (!version) throw new RunFailure("pinned_version_invalid", `The pinned version ${pinned} is not in the version store`);
   const address = contentAddress(version.lwir);
-  if (address.id !== versionId || address.hash !== version.hash)
-    throw new RunFailure("pinned_version_invalid", `The stored version ${versionId} no longer hashes to its id (now ${address.id})`);
+  if ((byHash ? address.hash : address.id) !== pinned || address.hash !== version.hash)
+    throw new RunFailure("pinned_version_invalid", `The stored version ${pinned} no longer hashes to it (now ${address.hash})`);
   return version.lwir;
 }
 
@@ -253,6 +260,8 @@ function toRunFailure(error: unknown): RunFailure | null {
         return new RunFailure("non_deterministic_replay", error.message);
       case "model_unavailable":
         return new RunFailure("model_unavailable", error.message);
+      case "version_id_collision":
+        return new RunFailure("version_id_collision", error.message);
       case "model_timeout":
         return new RunFailure("model_timeout", error.message);
       default:

@@ -48,6 +48,7 @@ export type RunCauseCode =
   | "definition_not_approved"
   | "pinned_version_invalid"
   | "secrets_unavailable"
+  | "version_id_collision"
   | "internal_error";
 
 export type RunEventPayloads = {
@@ -60,8 +61,10 @@ export type RunEventPayloads = {
     lwir?: unknown;
     /** The approved definition hash the start was checked against (workflows with `requireApproval`). */
     approvedDefinitionHash?: Digest;
-    /** The version pinned for the approved definition: the run executes it with no planner. */
+    /** The version pinned for the approved definition (its display id): the run executes it with no planner. */
     pinnedVersionId?: string;
+    /** The pinned version's full hash: what the run looks up and executes (absent in logs from before it). */
+    pinnedVersionHash?: Digest;
   };
   "harness.session.started": {
     sessionId: string;

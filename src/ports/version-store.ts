@@ -7,13 +7,21 @@ import type { WorkflowVersion } from "../identity/workflow-version.ts";
 /**
  * Where compiled artifacts live (D1 in production, memory in unit tests). Every write keyed by a
  * hash is idempotent: writing the same key twice keeps the first row and succeeds.
+ *
+ * Versions are kept and run by their full `sha256:` hash. Their `wfver_` id (64 bits of it) is a
+ * display name: writing a version whose id is taken by a document with another full hash throws
+ * `VersionIdCollisionError` (`version_id_collision`) instead of keeping the first writer's
+ * document under that name.
  */
 export interface VersionStore {
   putDefinition(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest, at: number): Promise<void>;
   getDefinition(definitionHash: Digest): Promise<WorkflowDefinitionSnapshot | null>;
   putVersion(version: WorkflowVersion, at: number): Promise<void>;
   putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void>;
-  getVersion(versionId: string): Promise<WorkflowVersion | null>;
+  /** The version with exactly this hash; what pinned runs execute. Reads re-hash the stored text. */
+  getVersionByHash(hash: Digest): Promise<WorkflowVersion | null>;
+  /** The version a `wfver_` display id names (one at most: colliding ids are refused on write). */
+  getVersionById(versionId: string): Promise<WorkflowVersion | null>;
   getLock(lockHash: Digest): Promise<CompilerLock | null>;
   /** Every lock registered for a version (one per definition it was compiled against). */
   locksOf(versionId: string): Promise<{ lockHash: Digest; definitionHash: Digest; lock: CompilerLock }[]>;

@@ -16,7 +16,15 @@ export function definitionApprovalsContract(name: string, make: MakeDefinitionAp
       const tenant = `t_${nonce()}`;
       const hash = digest();
       const first = await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 100 });
-      expect(first).toEqual({ tenant, definitionHash: hash, workflowId: "wf.a", approvedAt: 100, pinnedVersionId: null, pinnedAt: null });
+      expect(first).toEqual({
+        tenant,
+        definitionHash: hash,
+        workflowId: "wf.a",
+        approvedAt: 100,
+        pinnedVersionId: null,
+        pinnedVersionHash: null,
+        pinnedAt: null,
+      });
       const again = await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 200 });
       expect(again.approvedAt).toBe(100);
       expect(await store.get(tenant, hash)).toEqual(first);
@@ -33,13 +41,14 @@ export function definitionApprovalsContract(name: string, make: MakeDefinitionAp
       const store = make();
       const tenant = `t_${nonce()}`;
       const hash = digest();
-      expect(await store.pin(tenant, hash, "wfver_0123456789abcdef", 5)).toBe(false);
+      const version = { id: "wfver_0123456789abcdef", hash: `sha256:0123456789abcdef${"0".repeat(48)}` as Digest };
+      expect(await store.pin(tenant, hash, version, 5)).toBe(false);
       expect(await store.get(tenant, hash)).toBeNull();
       await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 1 });
-      expect(await store.pin(tenant, hash, "wfver_0123456789abcdef", 5)).toBe(true);
-      expect(await store.get(tenant, hash)).toMatchObject({ pinnedVersionId: "wfver_0123456789abcdef", pinnedAt: 5 });
+      expect(await store.pin(tenant, hash, version, 5)).toBe(true);
+      expect(await store.get(tenant, hash)).toMatchObject({ pinnedVersionId: version.id, pinnedVersionHash: version.hash, pinnedAt: 5 });
       expect(await store.pin(tenant, hash, null, 9)).toBe(true);
-      expect(await store.get(tenant, hash)).toMatchObject({ pinnedVersionId: null, pinnedAt: null });
+      expect(await store.get(tenant, hash)).toMatchObject({ pinnedVersionId: null, pinnedVersionHash: null, pinnedAt: null });
     });
 
     it("lists a workflow's approvals newest first", async () => {

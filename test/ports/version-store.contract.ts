@@ -135,9 +135,9 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         await fresh();
         const lwir = lwirFor(caps, nonce());
         const version = contentAddress(lwir);
-        expect(await store.getVersion(version.id)).toBeNull();
+        expect(await store.getVersionById(version.id)).toBeNull();
         await store.putVersion(version, 1_000);
-        const read = await store.getVersion(version.id);
+        const read = await store.getVersionById(version.id);
         expect(read).not.toBeNull();
         expect(read?.canonicalJson).toBe(version.canonicalJson);
         expect(read?.lwir).toEqual(lwir);
@@ -145,6 +145,7 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         expect(read?.hash).toBe(version.hash);
         expect(read?.canonicalizer).toBe(version.canonicalizer);
         expect(read).toEqual(version);
+        expect(await store.getVersionByHash(version.hash)).toEqual(version);
         // What was read re-addresses to the same version.
         expect(contentAddress(read?.lwir)).toEqual(version);
       });
@@ -154,17 +155,51 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         const version = contentAddress(lwirFor(caps, nonce()));
         await store.putVersion(version, 1_000);
         await expect(store.putVersion(version, 2_000)).resolves.toBeUndefined();
-        expect(await store.getVersion(version.id)).toEqual(version);
+        expect(await store.getVersionById(version.id)).toEqual(version);
       });
 
-      it("a second write under the same id keeps the first version, even with other content", async () => {
+      it("a second write under the same id with another full hash is refused by name; the first stays, the other is never served", async () => {
         await fresh();
         const version = contentAddress(lwirFor(caps, nonce()));
         const other = contentAddress(lwirFor(caps, nonce()));
         await store.putVersion(version, 1_000);
-        await expect(store.putVersion({ ...other, id: version.id }, 2_000)).resolves.toBeUndefined();
-        expect(await store.getVersion(version.id)).toEqual(version);
-        expect(await store.getVersion(other.id)).toBeNull();
+        await expect(store.putVersion({ ...other, id: version.id }, 2_000)).rejects.toMatchObject({
+          code: "version_id_collision",
+          versionId: version.id,
+          storedHash: version.hash,
+          givenHash: other.hash,
+        });
+        expect(await store.getVersionById(version.id)).toEqual(version);
+        expect(await store.getVersionById(other.id)).toBeNull();
+        expect(await store.getVersionByHash(other.hash)).toBeNull();
+      });
+
+      it("looks versions up by full hash: the exact document, or null", async () => {
+        await fresh();
+        const version = contentAddress(lwirFor(caps, nonce()));
+        expect(await store.getVersionByHash(version.hash)).toBeNull();
+        await store.putVersion(version, 1_000);
+        expect(await store.getVersionByHash(version.hash)).toEqual(version);
+        expect(await store.getVersionByHash(uniqueDigest())).toBeNull();
+      });
+
+      it("registering a version whose id another full hash holds writes nothing: no lock, no manifest", async () => {
+        await fresh();
+        const first = compileAndLock(lwirFor(caps, nonce()), caps);
+        const second = compileAndLock(lwirFor(caps, nonce()), caps);
+        await store.registerVersion({ version: first.version, lock: first.lock, lockHash: first.lockHash, at: 1_000 });
+        const manifest = plannerManifest(caps.snapshot, caps.definitionHash, uniqueDigest());
+        const collidingEntry = {
+          version: { ...second.version, id: first.version.id },
+          lock: second.lock,
+          lockHash: second.lockHash,
+          manifest: { manifest, hash: manifestHash(manifest), definitionHash: caps.definitionHash },
+          at: 2_000,
+        };
+        await expect(store.registerVersion(collidingEntry)).rejects.toMatchObject({ code: "version_id_collision" });
+        expect(await store.getLock(second.lockHash)).toBeNull();
+        expect(await store.getPlannerManifest(manifestHash(manifest))).toBeNull();
+        expect(await store.getVersionByHash(first.version.hash)).toEqual(first.version);
       });
 
       it("a second write of the same hash under another id is a no-op (versions are content-addressed)", async () => {
@@ -173,14 +208,15 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         const alias = uniqueVersionId();
         await store.putVersion(version, 1_000);
         await expect(store.putVersion({ ...version, id: alias }, 2_000)).resolves.toBeUndefined();
-        expect(await store.getVersion(alias)).toBeNull();
-        expect(await store.getVersion(version.id)).toEqual(version);
+        expect(await store.getVersionById(alias)).toBeNull();
+        expect(await store.getVersionById(version.id)).toEqual(version);
       });
 
       it("an unknown id reads as null", async () => {
         await fresh();
-        expect(await store.getVersion(uniqueVersionId())).toBeNull();
-        expect(await store.getVersion("not-a-version-id")).toBeNull();
+        expect(await store.getVersionById(uniqueVersionId())).toBeNull();
+        expect(await store.getVersionById("not-a-version-id")).toBeNull();
+        expect(await store.getVersionByHash(uniqueDigest())).toBeNull();
       });
     });
 
@@ -193,7 +229,7 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         const entry = { version: locked.version, lock: locked.lock, lockHash: locked.lockHash, at: 5_000 };
         await store.registerVersion({ ...entry, manifest: { manifest, hash, definitionHash: caps.definitionHash } });
         await expect(store.registerVersion(entry)).resolves.toBeUndefined();
-        expect((await store.getVersion(locked.version.id))?.hash).toBe(locked.version.hash);
+        expect((await store.getVersionById(locked.version.id))?.hash).toBe(locked.version.hash);
         expect(await store.locksOf(locked.version.id)).toEqual([
           { lockHash: locked.lockHash, definitionHash: caps.definitionHash, lock: locked.lock },
         ]);
@@ -210,7 +246,7 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         const read = await store.getLock(locked.lockHash);
         expect(read).toEqual(locked.lock);
         expect(digestJson(read)).toBe(locked.lockHash);
-        expect(await store.getVersion(locked.lock.workflowVersionId)).toEqual(locked.version);
+        expect(await store.getVersionById(locked.lock.workflowVersionId)).toEqual(locked.version);
       });
 
       it("writing the same lock hash twice is idempotent: the first lock is kept", async () => {

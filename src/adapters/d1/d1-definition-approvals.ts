@@ -1,7 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { Digest } from "../../identity/digest.ts";
-import type { DefinitionApproval, DefinitionApprovals } from "../../ports/definition-approvals.ts";
+import { type Digest, isDigest } from "../../identity/digest.ts";
+import { versionIdOf } from "../../identity/workflow-version.ts";
+import type { DefinitionApproval, DefinitionApprovals, PinnedVersion } from "../../ports/definition-approvals.ts";
 import { definitionApprovals } from "./schema.ts";
 
 type Row = typeof definitionApprovals.$inferSelect;
@@ -31,10 +32,11 @@ export class D1DefinitionApprovals implements DefinitionApprovals {
     return row ? toApproval(row) : null;
   }
 
-  async pin(tenant: string, definitionHash: Digest, versionId: string | null, at: number): Promise<boolean> {
+  async pin(tenant: string, definitionHash: Digest, version: PinnedVersion | null, at: number): Promise<boolean> {
     const result = await this.db
       .update(definitionApprovals)
-      .set({ pinnedVersionId: versionId, pinnedAt: versionId === null ? null : at })
+      // The full hash is what is stored: the display id derives from it, and runs look up the hash.
+      .set({ pinnedVersionId: version?.hash ?? null, pinnedAt: version === null ? null : at })
       .where(and(eq(definitionApprovals.tenant, tenant), eq(definitionApprovals.definitionHash, definitionHash)))
       .run();
     return result.meta.changes > 0;
@@ -57,7 +59,14 @@ function toApproval(row: Row): DefinitionApproval {
     definitionHash: row.definitionHash as Digest,
     workflowId: row.workflowId,
     approvedAt: row.approvedAt,
-    pinnedVersionId: row.pinnedVersionId ?? null,
+    ...pinnedOf(row.pinnedVersionId ?? null),
     pinnedAt: row.pinnedAt ?? null,
   };
+}
+
+/** A stored pin: a full hash (its display id derived), or a `wfver_` id from before pins held the hash. */
+function pinnedOf(stored: string | null): Pick<DefinitionApproval, "pinnedVersionId" | "pinnedVersionHash"> {
+  if (stored === null) return { pinnedVersionId: null, pinnedVersionHash: null };
+  if (isDigest(stored)) return { pinnedVersionId: versionIdOf(stored), pinnedVersionHash: stored };
+  return { pinnedVersionId: stored, pinnedVersionHash: null };
 }

@@ -7,12 +7,14 @@ import { type Digest, digestText } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
 import { versionIdOf, type WorkflowVersion } from "../../identity/workflow-version.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
+import { VersionIdCollisionError } from "../../sdk/errors/version-id-collision-error.ts";
 import { compilerLocks, plannerManifests, workflowDefinitions, workflowVersions } from "./schema.ts";
 import { type StoredArtifactKind, StoredArtifactTamperedError } from "./stored-artifact-tampered-error.ts";
 
 /**
  * The D1 adapter of {@link VersionStore}, through drizzle. Hash-keyed writes use
- * `ON CONFLICT DO NOTHING`, so re-registering is a no-op. Every read re-hashes what it read and
+ * `ON CONFLICT DO NOTHING`, so re-registering is a no-op; a version whose `wfver_` id is taken by
+ * another full hash is refused ({@link VersionIdCollisionError}), never silently dropped. Every read re-hashes what it read and
  * throws {@link StoredArtifactTamperedError} when a row no longer matches its key: D1 rows can be
  * changed behind the Worker's back (console, `wrangler d1 execute`), and a changed document must
  * never be served or run.
@@ -45,7 +47,9 @@ export class D1VersionStore implements VersionStore {
   }
 
   async putVersion(version: WorkflowVersion, at: number): Promise<void> {
+    await this.refuseCollision(version);
     await this.versionInsert(version, at);
+    await this.refuseCollision(version);
   }
 
   async putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void> {
@@ -61,9 +65,23 @@ export class D1VersionStore implements VersionStore {
   }): Promise<void> {
     // One D1 batch is one transaction: all three rows, or none.
     const { version, lock, lockHash, manifest, at } = entry;
+    // Checked before (so a taken id writes no lock) and after (a colliding writer that raced us
+    // past the first check won the id: this registration still fails, by name).
+    await this.refuseCollision(version);
     const writes = [this.versionInsert(version, at), this.lockInsert(lock, lockHash, at)] as const;
     if (manifest) await this.db.batch([...writes, this.manifestInsert(manifest.manifest, manifest.hash, manifest.definitionHash, at)]);
     else await this.db.batch(writes);
+    await this.refuseCollision(version);
+  }
+
+  /** Throws when the version's id is stored for a document with another full hash. */
+  private async refuseCollision(version: WorkflowVersion): Promise<void> {
+    const row = await this.db
+      .select({ hash: workflowVersions.hash })
+      .from(workflowVersions)
+      .where(eq(workflowVersions.id, version.id))
+      .get();
+    if (row && row.hash !== version.hash) throw new VersionIdCollisionError(version.id, row.hash, version.hash);
   }
 
   private versionInsert(version: WorkflowVersion, at: number) {
@@ -99,20 +117,16 @@ export class D1VersionStore implements VersionStore {
       .onConflictDoNothing();
   }
 
-  async getVersion(versionId: string): Promise<WorkflowVersion | null> {
+  async getVersionByHash(hash: Digest): Promise<WorkflowVersion | null> {
+    const row = await this.db.select().from(workflowVersions).where(eq(workflowVersions.hash, hash)).get();
+    return row ? verifiedVersion(row, hash) : null;
+  }
+
+  async getVersionById(versionId: string): Promise<WorkflowVersion | null> {
     const row = await this.db.select().from(workflowVersions).where(eq(workflowVersions.id, versionId)).get();
     if (!row) return null;
-    const hash = row.hash as Digest;
-    // The text itself is served, so it must be the canonical bytes, not merely an equal document.
-    if (digestText(row.canonicalJson) !== hash || versionIdOf(hash) !== row.id || row.id !== versionId)
-      throw new StoredArtifactTamperedError("version", versionId, "its text no longer hashes to its id");
-    return {
-      id: row.id as WorkflowVersion["id"],
-      hash,
-      canonicalizer: CANONICALIZER_ID,
-      canonicalJson: row.canonicalJson,
-      lwir: verified("version", versionId, row.canonicalJson, hash),
-    };
+    if (row.id !== versionId) throw new StoredArtifactTamperedError("version", versionId, "it is stored under another id");
+    return verifiedVersion(row, row.hash as Digest);
   }
 
   async getLock(lockHash: Digest): Promise<CompilerLock | null> {
@@ -138,6 +152,23 @@ export class D1VersionStore implements VersionStore {
     const row = await this.db.select().from(plannerManifests).where(eq(plannerManifests.manifestHash, manifestHash)).get();
     return row ? verified<PlannerManifest>("planner_manifest", manifestHash, row.manifestJson, manifestHash) : null;
   }
+}
+
+/**
+ * A stored version whose text is the canonical JSON that hashes to `hash` (the full hash asked
+ * for, or the row's own), and whose id is that hash's display id. The text itself is served, so it
+ * must be the canonical bytes, not merely an equal document.
+ */
+function verifiedVersion(row: { id: string; hash: string; canonicalJson: string }, hash: Digest): WorkflowVersion {
+  if (row.hash !== hash || digestText(row.canonicalJson) !== hash || versionIdOf(hash) !== row.id)
+    throw new StoredArtifactTamperedError("version", hash, "its text no longer hashes to its full hash and id");
+  return {
+    id: row.id as WorkflowVersion["id"],
+    hash,
+    canonicalizer: CANONICALIZER_ID,
+    canonicalJson: row.canonicalJson,
+    lwir: verified("version", hash, row.canonicalJson, hash),
+  };
 }
 
 /** A stored lock that still hashes to its key and agrees with the columns it is indexed by. */

@@ -128,6 +128,10 @@ export const definitionApprovals = sqliteTable(
     definitionHash: text("definition_hash").notNull(),
     workflowId: text("workflow_id").notNull(),
     approvedAt: integer("approved_at").notNull(),
+    /**
+     * The pinned version's full `sha256:` hash (runs look it up by it; its `wfver_` display id
+     * derives from it). Pins made before versions were pinned by hash hold a `wfver_` id here.
+     */
     pinnedVersionId: text("pinned_version_id"),
     pinnedAt: integer("pinned_at"),
   },

@@ -1,5 +1,5 @@
 import type { Digest } from "../../identity/digest.ts";
-import type { DefinitionApproval, DefinitionApprovals } from "../../ports/definition-approvals.ts";
+import type { DefinitionApproval, DefinitionApprovals, PinnedVersion } from "../../ports/definition-approvals.ts";
 
 /** In-memory {@link DefinitionApprovals} for unit tests and the in-memory world. */
 export class MemoryDefinitionApprovals implements DefinitionApprovals {
@@ -15,6 +15,7 @@ export class MemoryDefinitionApprovals implements DefinitionApprovals {
       workflowId: entry.workflowId,
       approvedAt: entry.at,
       pinnedVersionId: null,
+      pinnedVersionHash: null,
       pinnedAt: null,
     };
     this.rows.set(key, row);
@@ -26,11 +27,16 @@ export class MemoryDefinitionApprovals implements DefinitionApprovals {
     return row ? { ...row } : null;
   }
 
-  async pin(tenant: string, definitionHash: Digest, versionId: string | null, at: number): Promise<boolean> {
+  async pin(tenant: string, definitionHash: Digest, version: PinnedVersion | null, at: number): Promise<boolean> {
     const key = `${tenant}\u0000${definitionHash}`;
     const row = this.rows.get(key);
     if (!row) return false;
-    this.rows.set(key, { ...row, pinnedVersionId: versionId, pinnedAt: versionId === null ? null : at });
+    this.rows.set(key, {
+      ...row,
+      pinnedVersionId: version?.id ?? null,
+      pinnedVersionHash: version?.hash ?? null,
+      pinnedAt: version === null ? null : at,
+    });
     return true;
   }
 

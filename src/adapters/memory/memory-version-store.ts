@@ -5,6 +5,7 @@ import type { Digest } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
 import type { WorkflowVersion } from "../../identity/workflow-version.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
+import { VersionIdCollisionError } from "../../sdk/errors/version-id-collision-error.ts";
 
 /**
  * In-memory {@link VersionStore} for unit tests and the in-memory world. Stores canonical JSON
@@ -25,14 +26,20 @@ export class MemoryVersionStore implements VersionStore {
     return json ? (JSON.parse(json) as WorkflowDefinitionSnapshot) : null;
   }
   async putVersion(version: WorkflowVersion): Promise<void> {
-    if (this.versions.has(version.id) || this.versionIdByHash.has(version.hash)) return;
+    const taken = this.versions.get(version.id);
+    if (taken && taken.hash !== version.hash) throw new VersionIdCollisionError(version.id, taken.hash, version.hash);
+    if (taken || this.versionIdByHash.has(version.hash)) return;
     this.versions.set(version.id, { hash: version.hash, json: version.canonicalJson });
     this.versionIdByHash.set(version.hash, version.id);
   }
   async putLock(lock: CompilerLock, lockHash: Digest): Promise<void> {
     if (!this.locks.has(lockHash)) this.locks.set(lockHash, canonicalJson(lock));
   }
-  async getVersion(versionId: string): Promise<WorkflowVersion | null> {
+  async getVersionByHash(hash: Digest): Promise<WorkflowVersion | null> {
+    const id = this.versionIdByHash.get(hash);
+    return id === undefined ? null : this.getVersionById(id);
+  }
+  async getVersionById(versionId: string): Promise<WorkflowVersion | null> {
     const row = this.versions.get(versionId);
     if (!row) return null;
     return {
@@ -69,7 +76,7 @@ export class MemoryVersionStore implements VersionStore {
     manifest?: { manifest: PlannerManifest; hash: Digest; definitionHash: Digest };
     at: number;
   }): Promise<void> {
-    // Synchronous in memory: nothing can interleave, so the three writes are atomic.
+    // Nothing can interleave in memory, so the three writes are atomic (a collision throws before any).
     await this.putVersion(entry.version);
     await this.putLock(entry.lock, entry.lockHash);
     if (entry.manifest) await this.putPlannerManifest(entry.manifest.manifest, entry.manifest.hash);

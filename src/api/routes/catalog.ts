@@ -1,4 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { isDigest } from "../../identity/digest.ts";
+import { versionIdOf } from "../../identity/workflow-version.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
@@ -88,17 +90,22 @@ catalogRoutes.openapi(
     method: "get",
     path: "/versions/{versionId}",
     summary: "A WorkflowVersion with its LWIR and locks",
-    description: "Versions are content-addressed and shared; a tenant sees a version only when one of its runs was compiled to it.",
+    description:
+      "Versions are content-addressed and shared; a tenant sees a version only when one of its runs was compiled to it. Address it by its full hash (`sha256:…`, exact) or by its `wfver_` display id.",
     request: { params: z.object({ versionId: z.string() }) },
     responses: { 200: json(Version, "The version"), ...commonErrors },
   }),
   async (c) => {
     const { versionId } = c.req.valid("param");
     const { services } = c.var;
-    if (!(await services.runs.tenantUsesVersion(c.var.tenant, versionId))) throw notFound("version", versionId);
-    const version = await services.versions.getVersion(versionId);
+    // The tenant check first, by display id (a hash's id derives from it), so nothing else is probed.
+    const id = isDigest(versionId) ? versionIdOf(versionId) : versionId;
+    if (!(await services.runs.tenantUsesVersion(c.var.tenant, id))) throw notFound("version", versionId);
+    const version = isDigest(versionId)
+      ? await services.versions.getVersionByHash(versionId)
+      : await services.versions.getVersionById(versionId);
     if (!version) throw notFound("version", versionId);
-    const locks = await services.versions.locksOf(versionId);
+    const locks = (await services.versions.locksOf(version.id)).filter((l) => l.lock.workflowVersionHash === version.hash);
     return c.json(
       { version: { id: version.id, hash: version.hash, canonicalizer: version.canonicalizer, lwir: version.lwir }, locks },
       200,

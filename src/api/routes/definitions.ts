@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
 import { type Digest, digestJson } from "../../identity/digest.ts";
+import { versionIdOf } from "../../identity/workflow-version.ts";
 import { compileAndLock } from "../../lwir/register-workflow-version.ts";
 import type { DefinitionApproval } from "../../ports/definition-approvals.ts";
 import { DefinitionProjectionMissingError } from "../../sdk/errors/definition-projection-missing-error.ts";
@@ -19,7 +20,15 @@ definitionRoutes.use("/definitions/*", requireTenant());
 definitionRoutes.use("/workflows/*", requireTenant());
 
 const Approval = z
-  .object({ approvedAt: z.number(), pinnedVersionId: z.string().nullable(), pinnedAt: z.number().nullable() })
+  .object({
+    approvedAt: z.number(),
+    pinnedVersionId: z.string().nullable().openapi({ description: "The pinned version's display id" }),
+    pinnedVersionHash: z
+      .string()
+      .nullable()
+      .openapi({ description: "The pinned version's full sha256 hash: what runs execute (null for a pin made before pins held it)" }),
+    pinnedAt: z.number().nullable(),
+  })
   .openapi("DefinitionApproval");
 
 const Definition = z
@@ -98,7 +107,25 @@ definitionRoutes.openapi(
     request: {
       params: HashParam,
       body: {
-        content: { "application/json": { schema: z.object({ versionId: z.string().regex(/^wfver_[0-9a-f]{16}$/) }) } },
+        content: {
+          "application/json": {
+            schema: z
+              .object({
+                versionId: z
+                  .string()
+                  .regex(/^wfver_[0-9a-f]{16}$/)
+                  .optional(),
+                versionHash: z
+                  .string()
+                  .regex(/^sha256:[0-9a-f]{64}$/)
+                  .optional()
+                  .openapi({ description: "The version's full hash; pins exactly that document" }),
+              })
+              .refine((b) => (b.versionId === undefined) !== (b.versionHash === undefined), {
+                message: "give versionId or versionHash",
+              }),
+          },
+        },
         required: true,
       },
     },
@@ -112,12 +139,17 @@ definitionRoutes.openapi(
   async (c) => {
     const { services, tenant } = c.var;
     const hash = c.req.valid("param").hash as Digest;
-    const { versionId } = c.req.valid("json");
+    const body = c.req.valid("json");
+    const asked = body.versionHash ?? body.versionId ?? "";
     if (!(await services.approvals.get(tenant, hash)))
       throw new ApiError(409, "definition_not_approved", `Approve ${hash} before pinning a version for it`);
-    if (!(await services.runs.tenantUsesVersion(tenant, versionId))) throw notFound("version", versionId);
-    const version = await services.versions.getVersion(versionId);
-    if (!version) throw notFound("version", versionId);
+    // The id is a display name: it is resolved once, here, to the full hash the pin stores.
+    const displayId = body.versionHash ? versionIdOf(body.versionHash as Digest) : asked;
+    if (!(await services.runs.tenantUsesVersion(tenant, displayId))) throw notFound("version", asked);
+    const version = body.versionHash
+      ? await services.versions.getVersionByHash(body.versionHash as Digest)
+      : await services.versions.getVersionById(asked);
+    if (!version) throw notFound("version", asked);
     const caps = await liveCapabilities(services, hash);
     if (!caps)
       throw new ApiError(
@@ -128,7 +160,7 @@ definitionRoutes.openapi(
     // Throws LwirInvalidError (422) when the version does not bind to this definition.
     const locked = compileAndLock(version.lwir, caps);
     await services.versions.putLock(locked.lock, locked.lockHash, services.clock.now());
-    await services.approvals.pin(tenant, hash, versionId, services.clock.now());
+    await services.approvals.pin(tenant, hash, { id: version.id, hash: version.hash }, services.clock.now());
     return c.json(await definitionView(services, tenant, hash), 200);
   },
 );
@@ -195,5 +227,5 @@ async function definitionView(services: ApiServices, tenant: string, hash: Diges
 }
 
 function approvalView(a: DefinitionApproval): z.infer<typeof Approval> {
-  return { approvedAt: a.approvedAt, pinnedVersionId: a.pinnedVersionId, pinnedAt: a.pinnedAt };
+  return { approvedAt: a.approvedAt, pinnedVersionId: a.pinnedVersionId, pinnedVersionHash: a.pinnedVersionHash, pinnedAt: a.pinnedAt };
 }

@@ -54,7 +54,7 @@ const TARGETS: Target[] = [
     column: "canonical_json",
     keyColumn: "id",
     key: () => registered.versionId,
-    read: (s) => s.getVersion(registered.versionId),
+    read: (s) => s.getVersionById(registered.versionId),
     kind: "version",
   },
   {
@@ -63,7 +63,7 @@ const TARGETS: Target[] = [
     column: "hash",
     keyColumn: "id",
     key: () => registered.versionId,
-    read: (s) => s.getVersion(registered.versionId),
+    read: (s) => s.getVersionById(registered.versionId),
     kind: "version",
   },
   {
