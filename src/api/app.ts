@@ -7,6 +7,7 @@ import { inspectorRoutes } from "../inspector/routes.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";
+import { authorize } from "./auth.ts";
 import { ApiError } from "./api-error.ts";
 import { type ApiErrorBody, errorResponse } from "./errors.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
@@ -47,6 +48,8 @@ app.use("/v1/*", async (c, next) => {
   c.set("services", { ...wire(env), tokens: new D1TokenStore(env.DB), deliveries: new D1WebhookDeliveries(env.DB) });
   await next();
 });
+// Every /v1 route: token, expiry, revocation and the route's scope (src/api/route-scopes.ts).
+app.use("/v1/*", authorize());
 app.use(
   "/v1/*",
   bodyLimit({

@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { digestText } from "../identity/digest.ts";
-import type { TokenStore } from "../ports/token-store.ts";
+import { TOKEN_SCOPES, type TokenScope, type TokenStore } from "../ports/token-store.ts";
 import type { ApiEnv, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import { routeAccess, scopesAllow } from "./route-scopes.ts";
 
 /** The tenant that `LITTLE_DEV_TOKEN` authenticates as. */
 export const DEV_TENANT = "dev";
@@ -11,21 +12,74 @@ export const DEV_TENANT = "dev";
 /** The run inspector's session cookie: it holds the same token as the bearer (see {@link sessionToken}). */
 export const SESSION_COOKIE = "little_session";
 
+/** A token's last use is written at most this often: a D1 write per request would double the hot path. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
 /**
- * Bearer-token authentication: the token's digest is looked up in D1 (tokens are stored hashed),
- * or it equals `LITTLE_DEV_TOKEN` (tenant `dev`; set in `.dev.vars`, never deployed unless on
- * purpose). Without an Authorization header, the run inspector's session cookie is accepted on
- * same-origin requests. Sets `tenant` for the routes.
+ * Who a request is: the operator's `LITTLE_ADMIN_TOKEN` (no tenant; it manages tokens only), or a
+ * tenant with the scopes its token grants. `tokenId` is null for `LITTLE_DEV_TOKEN`, which is not
+ * stored and has every scope.
  */
-export function requireTenant(): MiddlewareHandler<ApiEnv> {
+export type Principal =
+  | { readonly kind: "admin" }
+  | {
+      readonly kind: "tenant";
+      readonly tenant: string;
+      readonly scopes: readonly TokenScope[];
+      readonly tokenId: string | null;
+      readonly lastUsedAt: number | null;
+    };
+
+/**
+ * Authentication and authorization of every route, in one place (app.ts mounts it on `/v1/*`):
+ * the route's access comes from {@link routeAccess} (unlisted routes need `admin`), the token from
+ * the bearer header or, on same-origin requests, the inspector's session cookie. Refusals:
+ * 401 `unauthorized` | `token_expired` | `token_revoked`; 403 `insufficient_scope` naming the
+ * scope. Sets `principal` and, for tenant tokens, `tenant`. Runs once per request however many
+ * sub-apps mount it.
+ */
+export function authorize(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
+    if (c.get("principal") !== undefined) return next();
+    const access = routeAccess(c.req.method, c.req.path);
+    if (access === "public") return next();
     const token = bearerToken(c.req.header("authorization")) ?? sessionToken(c);
     if (!token) throw new ApiError(401, "unauthorized", "Send a bearer token: Authorization: Bearer <token>");
-    const tenant = await tenantOfToken(c.env, c.get("services").tokens, token);
-    if (!tenant) throw new ApiError(401, "unauthorized", "The bearer token is not valid");
-    c.set("tenant", tenant);
+    const services = c.get("services");
+    const now = services.clock.now();
+    const principal = await authenticate(c.env, services.tokens, token, now);
+    if (principal.kind === "admin") {
+      // The admin token has no tenant: it mints, lists and revokes tokens, nothing else.
+      if (!c.req.path.startsWith("/v1/tokens"))
+        throw new ApiError(401, "unauthorized", "The admin token manages tokens only (/v1/tokens); use a tenant token here");
+    } else {
+      if (!scopesAllow(principal.scopes, access)) throw insufficientScope(access);
+      c.set("tenant", principal.tenant);
+      if (principal.tokenId !== null) recordUse(c, services.tokens, principal.tokenId, principal.lastUsedAt, now);
+    }
+    c.set("principal", principal);
     await next();
   };
+}
+
+/**
+ * Route-level guard kept for the sub-apps: the same check as {@link authorize} (a no-op when that
+ * already ran), then requires a tenant.
+ */
+export function requireTenant(): MiddlewareHandler<ApiEnv> {
+  const check = authorize();
+  return async (c, next) =>
+    check(c, async () => {
+      if (c.get("tenant") === undefined) throw new ApiError(401, "unauthorized", "This route needs a tenant token");
+      await next();
+    });
+}
+
+/** 403 for a token without the scope, with the RFC 6750 challenge that names it. */
+export function insufficientScope(needed: TokenScope): ApiError {
+  return new ApiError(403, "insufficient_scope", `This token lacks the "${needed}" scope this route needs`, [
+    { severity: "error", code: "token.scope_missing", path: "$", message: `needs scope ${needed}` },
+  ]);
 }
 
 /** The token from an `Authorization: Bearer …` header. */
@@ -35,16 +89,37 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /**
- * The tenant a token authenticates as, or null: `LITTLE_DEV_TOKEN` is tenant `dev`, any other
- * token is looked up by its digest.
+ * Who a token is, or a 401 {@link ApiError}: `LITTLE_ADMIN_TOKEN` is the admin, `LITTLE_DEV_TOKEN`
+ * tenant `dev` with every scope, any other token is looked up by its digest and must be neither
+ * revoked nor expired (checked on every request: revocation takes effect at once).
+ */
+export async function authenticate(vars: ApiVars, tokens: TokenStore, token: string, now: number): Promise<Principal> {
+  const hash = digestText(token);
+  const admin = vars.LITTLE_ADMIN_TOKEN;
+  if (typeof admin === "string" && admin !== "" && hash === digestText(admin)) return { kind: "admin" };
+  const dev = vars.LITTLE_DEV_TOKEN;
+  if (typeof dev === "string" && dev !== "" && hash === digestText(dev))
+    return { kind: "tenant", tenant: DEV_TENANT, scopes: TOKEN_SCOPES, tokenId: null, lastUsedAt: null };
+  const record = await tokens.byHash(hash);
+  if (!record) throw new ApiError(401, "unauthorized", "The bearer token is not valid");
+  if (record.revokedAt !== null) throw new ApiError(401, "token_revoked", `Token ${record.id} was revoked`);
+  if (record.expiresAt !== null && now >= record.expiresAt)
+    throw new ApiError(401, "token_expired", `Token ${record.id} expired at ${new Date(record.expiresAt).toISOString()}`);
+  return { kind: "tenant", tenant: record.tenant, scopes: record.scopes, tokenId: record.id, lastUsedAt: record.lastUsedAt };
+}
+
+/**
+ * The tenant a live token authenticates as, or null (the admin token has none).
  *
  * @example
- * await tenantOfToken(env, tokens, "tok_…") // "acme" | null
+ * await tenantOfToken(env, tokens, "lwt_…", Date.now()) // "acme" | null
  */
-export async function tenantOfToken(vars: ApiVars, tokens: TokenStore, token: string): Promise<string | null> {
-  const hash = digestText(token);
-  const dev = vars.LITTLE_DEV_TOKEN;
-  return typeof dev === "string" && dev !== "" && hash === digestText(dev) ? DEV_TENANT : await tokens.tenantOf(hash);
+export async function tenantOfToken(vars: ApiVars, tokens: TokenStore, token: string, now = Date.now()): Promise<string | null> {
+  const principal = await authenticate(vars, tokens, token, now).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  });
+  return principal?.kind === "tenant" ? principal.tenant : null;
 }
 
 /**
@@ -56,4 +131,15 @@ export function sessionToken(c: Context): string | null {
   if (c.req.header("sec-fetch-site") !== "same-origin") return null;
   const value = getCookie(c, SESSION_COOKIE);
   return value && value.length > 0 ? value : null;
+}
+
+/** Writes `last_used_at` after the response, at most once a minute per token; a failed write is dropped. */
+function recordUse(c: Context, tokens: TokenStore, id: string, lastUsedAt: number | null, now: number): void {
+  if (lastUsedAt !== null && now - lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+  const write = tokens.touch(id, now).catch(() => undefined);
+  try {
+    c.executionCtx.waitUntil(write);
+  } catch {
+    // No execution context (a bare app.request in a test): the write just runs unawaited.
+  }
 }

@@ -114,6 +114,7 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({ 
 /** The error answers every authenticated route can give. */
 export const commonErrors = {
   400: json(ErrorBody, "Bad request"),
-  401: json(ErrorBody, "Missing or invalid token"),
+  401: json(ErrorBody, "Missing, invalid, expired (token_expired) or revoked (token_revoked) token"),
+  403: json(ErrorBody, "The token lacks the scope this route needs (insufficient_scope)"),
   404: json(ErrorBody, "Not found"),
 };

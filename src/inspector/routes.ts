@@ -3,7 +3,9 @@ import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
 import type { ApiEnv } from "../api/api-env.ts";
-import { bearerToken, SESSION_COOKIE, tenantOfToken } from "../api/auth.ts";
+import { ApiError } from "../api/api-error.ts";
+import { authenticate, bearerToken, type Principal, SESSION_COOKIE } from "../api/auth.ts";
+import { routeAccess, scopesAllow } from "../api/route-scopes.ts";
 import { digestText } from "../identity/digest.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
@@ -58,8 +60,10 @@ inspectorRoutes.post("/login", async (c) => {
   const form = await c.req.parseBody();
   const token = typeof form.token === "string" ? form.token.trim() : "";
   const next = safeNext(typeof form.next === "string" ? form.next : undefined);
-  const tenant = token === "" ? null : await tenantOfToken(c.env, new D1TokenStore(c.env.DB), token);
-  if (!tenant) return html(c, loginPage(next, "That token is not valid."), 401);
+  const principal = token === "" ? null : await pagePrincipal(c, token);
+  if (principal?.kind !== "tenant") return html(c, loginPage(next, "That token is not valid."), 401);
+  // A session that could open no page is no login.
+  if (!scopesAllow(principal.scopes, "runs:read")) return html(c, loginPage(next, 'That token lacks the "runs:read" scope.'), 403);
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "Strict",
@@ -78,14 +82,26 @@ inspectorRoutes.post("/logout", (c) => {
 /** HTML pages: a tenant from the bearer header or the session cookie, else a redirect to login. */
 const requirePageTenant: MiddlewareHandler<InspectorEnv> = async (c, next) => {
   const token = bearerToken(c.req.header("authorization")) ?? getCookie(c, SESSION_COOKIE) ?? null;
-  const tenant = token ? await tenantOfToken(c.env, new D1TokenStore(c.env.DB), token) : null;
-  if (!tenant) {
+  // Expired, revoked or unknown: sign in again.
+  const principal = token ? await pagePrincipal(c, token) : null;
+  if (principal?.kind !== "tenant") {
     const url = new URL(c.req.url);
     return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`, 302);
   }
-  c.set("tenant", tenant);
+  const needed = routeAccess(c.req.method, c.req.path);
+  if (needed !== "public" && !scopesAllow(principal.scopes, needed))
+    return html(c, loginPage("/runs", `That token lacks the "${needed}" scope this page needs.`), 403);
+  c.set("tenant", principal.tenant);
   await next();
 };
+
+/** Who a page's token is, or null when it is not a live token (401s become a login form, not an error page). */
+async function pagePrincipal(c: Context<InspectorEnv>, token: string): Promise<Principal | null> {
+  return authenticate(c.env, new D1TokenStore(c.env.DB), token, Date.now()).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  });
+}
 inspectorRoutes.use("/runs", requirePageTenant);
 inspectorRoutes.use("/runs/*", requirePageTenant);
 

@@ -31,9 +31,12 @@ const startRoute = createRoute({
   responses: {
     200: json(RunResponse, "The run ended within the wait"),
     202: json(RunResponse, "The run is started (or was already)"),
-    409: json(ErrorBody, "The run id or idempotency key was used for another workflow or input"),
+    409: json(
+      ErrorBody,
+      "The run id or idempotency key was used for another workflow or input, or (`model_unavailable`, LITTLE_MODELS=live) a model slot lacks its key: nothing is stored",
+    ),
     413: json(ErrorBody, "Body too large"),
-    422: json(ErrorBody, "The input does not match the workflow's input schema"),
+    422: json(ErrorBody, "The input does not match the workflow's input schema, or a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`)"),
     ...commonErrors,
   },
 });
