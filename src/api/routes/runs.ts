@@ -36,7 +36,10 @@ const startRoute = createRoute({
       "The run id or idempotency key was used for another workflow or input, or (`model_unavailable`, LITTLE_MODELS=live) a model slot lacks its key: nothing is stored",
     ),
     413: json(ErrorBody, "Body too large"),
-    422: json(ErrorBody, "The input does not match the workflow's input schema, or a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`)"),
+    422: json(
+      ErrorBody,
+      "The input does not match the workflow's input schema, or a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`)",
+    ),
     ...commonErrors,
   },
 });
