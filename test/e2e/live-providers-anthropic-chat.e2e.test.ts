@@ -14,6 +14,7 @@ import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts"
 import { durableModel } from "../../src/harness/durable-model.ts";
 import { type HarnessContext, SessionCursor } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
+import { providerLwirSchema } from "../../src/lwir/lwir-json-schema.ts";
 import { client, INPUT, runOf, SEED_WORKFLOW } from "./support/api.ts";
 import { type FakeProvider, type FakeRequest, startFakeProvider } from "./support/fake-provider.ts";
 import { bashTurn, ofType, replayFinishedRun, submitTurn } from "./support/live-provider-runs.ts";
@@ -78,11 +79,10 @@ describe("live providers: Anthropic Messages (planner) and Chat Completions (wor
     expect(JSON.stringify(first.body.system)).toContain("plan");
     const tools = first.body.tools as { name: string; input_schema: Record<string, unknown> }[];
     expect(tools.map((t) => t.name).sort()).toEqual(["bash", "submit_lwir"]);
-    expect(tools.find((t) => t.name === "submit_lwir")?.input_schema).toMatchObject({
-      type: "object",
-      required: ["lwir"],
-      properties: { lwir: { type: "object" } },
-    });
+    const submitSchema = tools.find((t) => t.name === "submit_lwir")?.input_schema;
+    expect(submitSchema).toMatchObject({ type: "object", required: ["lwir"] });
+    expect(submitSchema?.properties).toEqual({ lwir: providerLwirSchema() });
+    expect(submitSchema).toHaveProperty("properties.lwir.properties.steps");
     // Multi-turn: the bash tool_use and its tool_result come back on the second turn.
     const messages = JSON.stringify((planner[2] as FakeRequest).body.messages);
     expect(messages).toContain('"type":"tool_use"');

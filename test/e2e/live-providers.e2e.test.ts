@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import { providerLwirSchema } from "../../src/lwir/lwir-json-schema.ts";
 import { client, INPUT, type RunEvent, runOf, SEED_WORKFLOW } from "./support/api.ts";
 import { type FakeProvider, type FakeRequest, startFakeProvider } from "./support/fake-provider.ts";
 import { bashTurn, ofType, replayFinishedRun, submitTurn } from "./support/live-provider-runs.ts";
@@ -81,7 +82,10 @@ describe("live providers: OpenAI Responses under wrangler dev", () => {
     expect(first.body.input[0].role).toBe("developer");
     const submit = toolNamed(first, "submit_lwir");
     expect(submit?.type).toBe("function");
-    expect(submit?.parameters).toMatchObject({ type: "object", required: ["lwir"], properties: { lwir: { type: "object" } } });
+    // The parameter schema is the full LWIR JSON Schema, in the form providers accept.
+    expect(submit?.parameters).toMatchObject({ type: "object", required: ["lwir"] });
+    expect(submit?.parameters.properties).toEqual({ lwir: providerLwirSchema() });
+    expect(submit?.parameters).toHaveProperty("properties.lwir.properties.steps");
     expect(toolNamed(first, "bash")?.parameters).toMatchObject({ properties: { command: { type: "string" } } });
     // Multi-turn: the second turn carries the bash call and its output back.
     const second = planner[2] as FakeRequest;
