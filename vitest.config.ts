@@ -20,6 +20,8 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
+                // Local development: the example values and the shared webhook secret are allowed.
+                LITTLE_ENV: "development",
                 LITTLE_DEV_TOKEN: "test-dev-token",
                 LITTLE_ADMIN_TOKEN: "test-admin-token",
                 LITTLE_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",

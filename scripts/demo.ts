@@ -69,10 +69,25 @@ async function main(): Promise<void> {
   const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { stdio: ["ignore", "ignore", "inherit"] });
   if (migrate.status !== 0) throw new Error("applying D1 migrations failed");
   console.log(`demo: starting the Worker on ${url} …`);
-  const worker = spawn("npx", ["wrangler", "dev", "--local", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const worker = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--local",
+      "--var",
+      "LITTLE_ENV:development",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   let output = "";
   worker.stdout?.on("data", (d) => (output += d));
   worker.stderr?.on("data", (d) => (output += d));

@@ -57,6 +57,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
   const config = options.config === "production" ? "wrangler.toml" : "bench/wrangler.bench.toml";
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
   const vars: Record<string, string> = {
+    LITTLE_ENV: "development",
     LITTLE_MODELS: "offline",
     LITTLE_DEV_TOKEN: devToken,
     LITTLE_ADMIN_TOKEN: `admin_${randomBytes(16).toString("hex")}`,

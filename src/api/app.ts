@@ -8,8 +8,9 @@ import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";
 import { authorize } from "./auth.ts";
-import { ApiError } from "./api-error.ts";
+import { MAX_BODY_BYTES, payloadTooLarge } from "./body-limit.ts";
 import { type ApiErrorBody, errorResponse } from "./errors.ts";
+import { insecureConfigurationError, insecureVariables } from "./insecure-configuration.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { definitionRoutes } from "./routes/definitions.ts";
@@ -21,8 +22,7 @@ import { tokenRoutes } from "./routes/tokens.ts";
 import { triggerRoutes } from "./routes/triggers.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
-/** The largest request body accepted (run inputs, LWIR documents, webhook payloads). */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /** The Worker's HTTP surface: the /v1 JSON API with its OpenAPI document. */
 export const app = new OpenAPIHono<ApiEnv>({
@@ -43,6 +43,17 @@ export const app = new OpenAPIHono<ApiEnv>({
   },
 });
 
+// A deployed Worker holding a well-known example value (a token, secret or key from
+// .dev.vars.example) is open to anyone who read it: every route but health refuses with 503
+// `insecure_configuration`, naming the variables. Local development sets LITTLE_ENV=development.
+app.use("*", async (c, next) => {
+  if (new URL(c.req.url).pathname !== "/v1/health") {
+    const insecure = insecureVariables(c.env);
+    if (insecure.length > 0) throw insecureConfigurationError(insecure);
+  }
+  await next();
+});
+
 app.use("/v1/*", async (c, next) => {
   const env = c.env;
   c.set("services", { ...wire(env), tokens: new D1TokenStore(env.DB), deliveries: new D1WebhookDeliveries(env.DB) });
@@ -55,7 +66,7 @@ app.use(
   bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+      throw payloadTooLarge(MAX_BODY_BYTES);
     },
   }),
 );
@@ -67,6 +78,11 @@ app.use(
  * curl localhost:8787/v1/health // {"ok":true,"service":"little-workflow",...}
  */
 app.get("/v1/health", async (c) => {
+  const insecure = insecureVariables(c.env);
+  if (insecure.length > 0) {
+    const { code, message } = insecureConfigurationError(insecure);
+    return c.json({ ok: false, service: "little-workflow", error: { code, message }, insecureVariables: insecure }, 503);
+  }
   const d1 = await c.env.DB.prepare("SELECT 1 AS ok")
     .first<{ ok: number }>()
     .then((row) => (row?.ok === 1 ? "ok" : "unavailable"))

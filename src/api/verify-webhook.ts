@@ -3,23 +3,29 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import type { RegisteredWorkflow } from "../engine/run-environment.ts";
 import type { ApiEnv } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
+import { readLimitedBody } from "./body-limit.ts";
+import { webhookSecretFor } from "./webhook-secret.ts";
 
-/** A verified Standard Webhooks delivery: its JSON payload, its id, and the tenant that owns it. */
-export type VerifiedDelivery = { payload: unknown; webhookId: string; tenant: string; registered: RegisteredWorkflow };
+/**
+ * A verified Standard Webhooks delivery: its JSON payload, its id, the tenant that owns it, and
+ * `secretKey`, the digest naming the secret it was signed with (deliveries are claimed per secret).
+ */
+export type VerifiedDelivery = { payload: unknown; webhookId: string; tenant: string; registered: RegisteredWorkflow; secretKey: string };
+
+/** Decodes UTF-8 strictly: a string that re-encodes to exactly the bytes received, or an error. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Verifies a delivery for a workflow: `webhook-id`, `webhook-timestamp` and `webhook-signature`
- * (HMAC-SHA256, 5-minute tolerance) on the raw body, with the secret the workflow names. Every
- * refusal is a named 4xx; nothing is parsed before the signature is checked.
+ * (HMAC-SHA256, 5-minute tolerance) with the secret the workflow declares. The body is read as a
+ * stream that stops at the body limit (413), and verified as the bytes received: nothing is parsed
+ * before the signature passes. Every refusal is a named 4xx and stores nothing.
  */
 export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Promise<VerifiedDelivery> {
   const registered = c.var.services.workflows.get(workflowId);
   if (!registered) throw notFound("workflow", workflowId);
   const config = registered.definition.webhook;
-  const secretName = config?.secret ?? "LITTLE_WEBHOOK_SECRET";
-  const secret = (c.env as unknown as Record<string, unknown>)[secretName];
-  if (typeof secret !== "string" || secret === "")
-    throw new ApiError(404, "webhook_not_configured", `Workflow "${workflowId}" takes no webhooks: set the secret ${secretName}`);
+  const secret = webhookSecretFor(c.env, workflowId, config);
   const headers = {
     "webhook-id": c.req.header("webhook-id") ?? "",
     "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
@@ -33,11 +39,19 @@ export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Pr
   // "+170…" or "170…abc" would verify as if the sender had sent them: only the canonical form passes.
   if (!/^[1-9][0-9]{0,11}$/.test(headers["webhook-timestamp"]))
     throw new ApiError(401, "webhook_timestamp_invalid", "Webhook rejected: webhook-timestamp must be whole seconds since the epoch");
-  // Verified on the raw bytes as received, before any parsing.
-  const raw = await c.req.text();
+  const bytes = await readLimitedBody(c.req.raw);
+  // The library signs a string as its UTF-8 bytes: a strict decode makes that exactly the bytes
+  // received (a lenient one would replace bytes and verify something the sender never sent).
+  let raw: string;
+  try {
+    raw = STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, "webhook_body_invalid_encoding", "Webhook rejected: the body is not UTF-8");
+  }
   let payload: unknown;
   try {
-    payload = new Webhook(secret).verify(raw, headers);
+    // Verifies the signature over `id.timestamp.body`, then (only then) parses the body as JSON.
+    payload = new Webhook(secret.value).verify(raw, headers);
   } catch (error) {
     if (error instanceof WebhookVerificationError) {
       const timestamp = /timestamp|headers/i.test(error.message);
@@ -47,5 +61,5 @@ export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Pr
     throw error;
   }
   const tenant = config?.tenant ?? c.env.LITTLE_WEBHOOK_TENANT ?? "default";
-  return { payload, webhookId: headers["webhook-id"], tenant, registered };
+  return { payload, webhookId: headers["webhook-id"], tenant, registered, secretKey: secret.key };
 }

@@ -26,4 +26,9 @@ export const summarizeTicketDefinition = {
   },
 };
 
-export const summarizeTicket = defineWorkflow(summarizeTicketDefinition);
+/**
+ * The seed's example, taking tickets from a helpdesk's Standard Webhooks too: deliveries to
+ * `POST /v1/hooks/support.summarize-ticket` are signed with its own Worker secret
+ * (`wrangler secret put SUMMARIZE_TICKET_WEBHOOK_SECRET`; `LITTLE_WEBHOOK_SECRET` locally).
+ */
+export const summarizeTicket = defineWorkflow({ ...summarizeTicketDefinition, webhook: { secret: "SUMMARIZE_TICKET_WEBHOOK_SECRET" } });

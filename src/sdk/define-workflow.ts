@@ -42,12 +42,14 @@ type InferSchema<S> = S extends ZodType<infer T> ? T : unknown;
 export type PlacementConfig = { readonly jurisdiction?: "eu" | "fedramp" };
 
 /**
- * Runs started by Standard Webhooks deliveries (`POST /v1/hooks/:workflowId`). `secret` names the
- * Worker secret holding the `whsec_…` key (default `LITTLE_WEBHOOK_SECRET`); `tenant` owns the runs
- * (default `LITTLE_WEBHOOK_TENANT`); `input` maps the delivery's JSON payload to the run input.
+ * Runs started by Standard Webhooks deliveries (`POST /v1/hooks/:workflowId`); a workflow without
+ * it takes no webhooks. `secret` names the Worker secret holding this workflow's own `whsec_…` key
+ * (the shared `LITTLE_WEBHOOK_SECRET` stands in for it only in local development, so a delivery
+ * signed for one workflow can't start another); `tenant` owns the runs (default
+ * `LITTLE_WEBHOOK_TENANT`); `input` maps the delivery's JSON payload to the run input.
  */
 export type WebhookConfig = {
-  readonly secret?: string;
+  readonly secret: string;
   readonly tenant?: string;
   readonly input?: (payload: unknown) => unknown;
 };
@@ -259,6 +261,13 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
     (!Array.isArray(def.secrets) || !def.secrets.every((n) => typeof n === "string" && SECRET_NAME_PATTERN.test(n)))
   ) {
     fail("$.secrets", "definition.invalid_secrets", "secrets lists names of 1–64 of A-Z, 0-9 and '_', starting with a letter");
+  }
+  if (def.webhook !== undefined && (typeof def.webhook.secret !== "string" || !SECRET_NAME_PATTERN.test(def.webhook.secret))) {
+    fail(
+      "$.webhook.secret",
+      "definition.invalid_webhook",
+      'webhook.secret names the Worker secret holding the workflow\'s signing key: 1–64 of A-Z, 0-9 and "_", starting with a letter',
+    );
   }
   if (def.webhook?.input !== undefined && typeof def.webhook.input !== "function") {
     fail("$.webhook.input", "definition.invalid_webhook", "webhook.input maps the payload to the run input: a function");

@@ -35,6 +35,8 @@ export function sectionWorkflow(id: string, onBodyFailure?: BodyFailurePolicy, m
         }),
       },
       onTrigger: { ...(onBodyFailure ? { onBodyFailure } : {}), ...(maxOccurrences ? { maxOccurrences } : {}) },
+      // Takes webhooks addressed to its runs (tests sign with the shared local LITTLE_WEBHOOK_SECRET).
+      webhook: { secret: "SECTION_WEBHOOK_SECRET" },
     }),
     tools: {},
   };

@@ -92,17 +92,24 @@ export const apiTokens = sqliteTable(
   (t) => [uniqueIndex("api_tokens_id").on(t.id), index("api_tokens_tenant").on(t.tenant)],
 );
 
-/** Standard Webhooks deliveries by `webhook-id`: the first delivery's run wins, durably. */
+/**
+ * Standard Webhooks deliveries, claimed once per signing secret: the first delivery of a
+ * `webhook-id` binds it to the URL it reached (`target`) and the run it started; the same id
+ * signed with the same secret is refused at any other URL. `secret_key` names the secret by a
+ * digest, never its value.
+ */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
-    workflowId: text("workflow_id").notNull(),
+    secretKey: text("secret_key").notNull(),
     webhookId: text("webhook_id").notNull(),
+    target: text("target").notNull(),
+    workflowId: text("workflow_id").notNull(),
     tenant: text("tenant").notNull(),
     runId: text("run_id").notNull(),
     receivedAt: integer("received_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workflowId, t.webhookId] })],
+  (t) => [primaryKey({ columns: [t.secretKey, t.webhookId] })],
 );
 
 /** Memory stores (`workflow:<id>`, `org:<tenant>`): one row per file, mounted into bash sessions. */

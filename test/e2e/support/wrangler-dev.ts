@@ -87,6 +87,9 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
   let child: ChildProcess | null = null;
 
   const vars: Record<string, string> = {
+    // Local development (the shared webhook secret stands in for workflows' own); a test can
+    // pass LITTLE_ENV: "production" in `vars` to see what a deployed Worker does.
+    LITTLE_ENV: "development",
     LITTLE_MODELS: "offline",
     LITTLE_DEV_TOKEN: devToken,
     LITTLE_ADMIN_TOKEN: adminToken,
