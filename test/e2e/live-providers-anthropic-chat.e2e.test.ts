@@ -18,7 +18,7 @@ import { providerLwirSchema } from "../../src/lwir/lwir-json-schema.ts";
 import { client, INPUT, runOf, SEED_WORKFLOW } from "./support/api.ts";
 import { type FakeProvider, type FakeRequest, startFakeProvider } from "./support/fake-provider.ts";
 import { bashTurn, ofType, replayFinishedRun, submitTurn } from "./support/live-provider-runs.ts";
-import { startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
+import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
 
 const PLANNER_MODEL = "claude-sonnet-4-5";
 const WORKER_MODEL = "gpt-4o-mini";
@@ -118,6 +118,38 @@ describe("live providers: Anthropic Messages (planner) and Chat Completions (wor
     const replay = await replayFinishedRun(events, { definition: summarizeTicket, tools: {} }, vars);
     expect(replay.appended).toEqual(replay.expected);
     expect(fake.requests.length - before).toBe(0);
+  });
+});
+
+describe("a crash mid-stream under wrangler dev", () => {
+  it("SIGKILL while the worker's answer streams: after a restart exactly that call is issued again, the planner is not", async () => {
+    const since = fake.requests.length;
+    fake.enqueue(PLANNER_MODEL, bashTurn, submitTurn);
+    // The first answer stops after its opening chunks; the process dies before it would time out.
+    fake.enqueue(WORKER_MODEL, { kind: "stall" }, { kind: "json", value: { summary: "Back after the crash.", severity: "low" } });
+    const r = await api.call("POST", `/v1/workflows/${SEED_WORKFLOW}/runs`, { body: { input: { ...INPUT, ticketId: "T-crash-stream" } } });
+    expect(r.status, r.text).toBe(202);
+    const { runId } = runOf(r);
+    for (const until = Date.now() + 20_000; !fake.requests.slice(since).some((q) => q.model === WORKER_MODEL); ) {
+      if (Date.now() > until) throw new Error("the worker's request never arrived");
+      await sleep(10);
+    }
+    await dev.kill9();
+    const atCrash = fake.requests.length;
+    await dev.restart();
+    const { run } = await api.pollUntilEnded(runId, { timeoutMs: 40_000 });
+    expect(run.status, JSON.stringify(run.cause)).toBe("completed");
+    expect(run.output).toEqual({ summary: "Back after the crash.", severity: "low" });
+
+    const after = fake.requests.slice(atCrash);
+    expect(after.map((q) => q.model)).toEqual([WORKER_MODEL]);
+    const events = await api.events(runId);
+    const workerCalls = ofType(events, "harness.model.called").filter((e) => String(e.payload.sessionId).startsWith("worker:"));
+    expect(workerCalls).toHaveLength(1);
+    const callId = workerCalls[0]?.payload.callId;
+    // The cut stream left no trace but its `called`: no failure, one answer, from the re-issued request.
+    expect(ofType(events, "harness.model.failed").filter((e) => e.payload.callId === callId)).toEqual([]);
+    expect(ofType(events, "harness.model.responded").filter((e) => e.payload.callId === callId)).toHaveLength(1);
   });
 });
 
