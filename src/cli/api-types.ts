@@ -60,4 +60,17 @@ export type VersionResponse = {
   locks: { lockHash: string; definitionHash: string; lock: unknown }[];
 };
 
-export type TokenResponse = { token: string; tenant: string; label?: string };
+/** A token's record as the API shows it (never its secret). */
+export type TokenView = {
+  id: string;
+  tenant: string;
+  label: string | null;
+  scopes: string[];
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+};
+
+/** `POST /v1/tokens`: the secret, shown once, and (from servers with token lifecycle) its record. */
+export type TokenResponse = { token: string; tenant: string; label?: string } & Partial<Omit<TokenView, "tenant" | "label">>;

@@ -9,7 +9,9 @@ export const CANCEL_USAGE = "cancel <run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const APPROVALS_USAGE = "approvals <run-id> [--json]";
 export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
-export const TOKEN_USAGE = "token create --tenant <name> [--label <l>] [--admin-token <t>] [--json]";
+export const TOKEN_USAGE = `token create --tenant <name> [--label <l>] [--scopes <s,…>] [--expires-in <30d|12h|90m|3600>] [--admin-token <t>] [--json]
+  token list [--tenant <name> [--admin-token <t>]] [--json]
+  token revoke <tok_id> [--admin-token <t>] [--json]`;
 
 /** `little help`. */
 export const USAGE = `usage: little <command> [args]
@@ -40,7 +42,10 @@ API commands (human output; --json for machines):
   ${APPROVE_USAGE}
                            approve (or deny) a held tool call, bound to the arguments it shows
   ${TOKEN_USAGE}
-                           mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN)
+                           mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN);
+                           scopes runs:read, runs:write, approve, admin (default: all); list shows a
+                           tenant's tokens (your token, admin scope; or the admin token with --tenant),
+                           revoke ends one at once
   help                     show this text
 
 API options:
