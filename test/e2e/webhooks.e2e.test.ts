@@ -1,6 +1,8 @@
 /**
  * Standard Webhooks deliveries against a real `wrangler dev`: signed with the `standardwebhooks`
- * package as a sender would, no bearer token. Webhook runs belong to tenant `dev`.
+ * package as a sender would, no bearer token. Webhook runs belong to tenant `dev`. The main Worker
+ * is local development (the examples' own secrets unset, so the shared LITTLE_WEBHOOK_SECRET signs);
+ * a second one is deployed (LITTLE_ENV unset) with `support.summarize-ticket`'s own secret.
  */
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
@@ -113,5 +115,64 @@ describe("webhooks (Standard Webhooks)", () => {
     const events = await api.events(runId);
     expect(events.filter((e) => e.type === "RunRequested")).toHaveLength(1);
     expect(events.filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+  });
+});
+
+describe("webhooks are bound to their target (issue 15)", () => {
+  it("a delivery replayed to another workflow's section run is 409 webhook_replayed; a workflow without webhooks is 404", async () => {
+    const section = await api.call("POST", "/v1/workflows/support.triage-inbox/runs?wait=30", {
+      body: { input: { from: "a@example.com", subject: "Hi", body: "Hello" } },
+    });
+    expect(section.status, section.text).toBe(202);
+    const sectionRun = runOf(section).runId;
+    const headers = signed(msgId("replay"), body);
+    const first = await deliver(headers);
+    expect(first.status, first.text).toBe(202);
+    const replayed = await api.call("POST", `/v1/hooks/support.triage-inbox/runs/${sectionRun}`, { token: null, raw: body, headers });
+    expectApiError(replayed, 409, "webhook_replayed");
+    const other = await api.call("POST", "/v1/hooks/billing.refund", { token: null, raw: body, headers });
+    expectApiError(other, 404, "webhook_not_configured");
+    // The section queued nothing from the replay: its log has no occurrence for that webhook-id.
+    const events = await api.events(sectionRun);
+    expect(
+      events.filter((e) => e.type === "OccurrenceQueued" && JSON.stringify(e.payload).includes(headers["webhook-id"] as string)),
+    ).toEqual([]);
+    await api.call("POST", `/v1/runs/${sectionRun}/cancel`, { body: { reason: "done" } });
+  });
+
+  describe("a deployed Worker (LITTLE_ENV=production)", () => {
+    let deployed: WranglerDev;
+    let deployedApi: ReturnType<typeof client>;
+    const ownSecret = `whsec_${randomBytes(24).toString("base64")}`;
+    beforeAll(async () => {
+      deployed = await startWranglerDev({ vars: { LITTLE_ENV: "production", SUMMARIZE_TICKET_WEBHOOK_SECRET: ownSecret } });
+      deployedApi = client(deployed.url, deployed.devToken);
+    });
+    afterAll(async () => {
+      await deployed?.dispose();
+    });
+
+    it("accepts only the workflow's own secret; a workflow whose secret is unset takes no webhooks", async () => {
+      const own = await deployedApi.call("POST", HOOK, {
+        token: null,
+        raw: body,
+        headers: signed(msgId("own"), body, { secret: ownSecret }),
+      });
+      expect(own.status, own.text).toBe(202);
+      expect((await deployedApi.pollUntilEnded(runOf(own).runId)).run.status).toBe("completed");
+      const shared = await deployedApi.call("POST", HOOK, {
+        token: null,
+        raw: body,
+        headers: signed(msgId("shared"), body, { secret: deployed.webhookSecret }),
+      });
+      expectApiError(shared, 401, "webhook_signature_invalid");
+      const unset = await deployedApi.call("POST", "/v1/hooks/support.triage-inbox/runs/run_x", {
+        token: null,
+        raw: body,
+        headers: signed(msgId("unset"), body, { secret: deployed.webhookSecret }),
+      });
+      expectApiError(unset, 404, "webhook_not_configured");
+      expect(unset.json.error?.message).toContain("TRIAGE_INBOX_WEBHOOK_SECRET");
+    });
   });
 });

@@ -36,9 +36,8 @@ export async function deliver(body: string | Uint8Array, headers: Record<string,
 
 /**
  * Whether the answer shows the delivery passed signature verification: a run (2xx), a conflict or
- * input check after it (409, 422), or the route's own "signed correctly but not JSON". Malformed
- * JSON is refused by the request validator before verification (400 `invalid_json` with the
- * validator's message), which is a refusal, not an acceptance.
+ * input check after it (409, 422), or the route's own "signed correctly but not JSON". Nothing
+ * parses the body before verification (issue 15), so malformed JSON with a bad signature is a 401.
  */
 export function passedVerification(answer: Answer): boolean {
   if (answer.status < 300 || answer.status === 409 || answer.status === 422) return true;
