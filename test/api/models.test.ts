@@ -1,12 +1,16 @@
 import { env, exports } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
 import { D1RunIndex } from "../../src/adapters/d1/d1-run-index.ts";
+import { digestJson, digestPrefix } from "../../src/identity/digest.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 
 // Model configuration through the real Worker: the wiring reads `modelEnv` exactly as it reads the
 // Worker's vars, so these tests set LITTLE_MODELS, LITTLE_MODEL_<SLOT> and keys per test.
 const DEV = "test-dev-token";
+/** The shared webhook secret (LITTLE_WEBHOOK_SECRET), which stands in for a workflow's own in development. */
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const INPUT = { ticketId: "T-7", transcript: "Export to CSV fails with a timeout." };
 const WORKFLOW = "support.summarize-ticket";
 
@@ -79,6 +83,27 @@ describe("live mode refuses a start whose model has no key (model_unavailable), 
     expect(r.json.error?.message).toContain("ANTHROPIC_API_KEY");
     expect(r.json.error?.message).not.toContain("OPENAI_API_KEY");
     await expectNothingStored("run_models_anthropic");
+  });
+
+  it("a webhook start is refused the same way, and nothing is stored", async () => {
+    overrideWiring({ modelEnv: { LITTLE_MODELS: "live" } });
+    const body = JSON.stringify(INPUT);
+    const at = new Date();
+    const headers = {
+      "webhook-id": "msg_models_1",
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(SECRET).sign("msg_models_1", at, body),
+    };
+    const r = await call("POST", `/v1/hooks/${WORKFLOW}`, { token: null, raw: body, headers });
+    expect(r.json.error?.message).toContain("OPENAI_API_KEY");
+    expect(r.status).toBe(409);
+    expect(r.json.error?.code).toBe("model_unavailable");
+    await expectNothingStored(`run_wh_${digestPrefix(digestJson({ workflowId: WORKFLOW, webhookId: "msg_models_1" }), 24)}`);
+    // The delivery's claim was released: the webhook-id is not spent.
+    const claims = await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?")
+      .bind("msg_models_1")
+      .first<{ n: number }>();
+    expect(claims?.n).toBe(0);
   });
 
   it("with the key set, the same start is accepted", async () => {
