@@ -3,7 +3,7 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { RunCauseCode } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
-import { recordable } from "./blob-refs.ts";
+import { recordable, resolveRecorded } from "./blob-refs.ts";
 import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
@@ -61,7 +61,8 @@ export async function runSection(args: {
         occurrences: settled.length,
         completed: settled.filter((o) => o.status === "completed").length,
         failed: settled.filter((o) => o.status === "failed").length,
-        lastOutput: last?.status === "completed" ? (last.output ?? null) : null,
+        // The recorded value, read back: a large output is a blob reference, and tags are decoded.
+        lastOutput: last?.status === "completed" ? await resolveRecorded(last.output ?? null, env.blobs) : null,
       };
     }
     const next = occurrences.find((o) => o.status === "queued" || o.status === "running");

@@ -24,6 +24,7 @@ import { model } from "../../../src/sdk/model.ts";
 import { tool } from "../../../src/sdk/tool.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { driveToEnd, runStub } from "../../support/drive.ts";
+import { sectionLwir, sectionWorkflow } from "../../support/section-workflow.ts";
 
 const PAD = "x".repeat(300 * 1024);
 /** A large output holding a marker: over the inline limit, so it is stored as a blob. */
@@ -181,5 +182,25 @@ describe("blob references can't be forged by values, and runs read only their ow
     expect(await new R2BlobStore(env.BLOBS, stolen).get(digest)).toBeNull();
     // Segments are encoded: a tenant name with a slash can't spell another tenant's prefix.
     expect(blobKey({ tenant: "a/runs/b", runId: "c" }, digest)).not.toBe(blobKey({ tenant: "a", runId: "b/outputs" }, digest));
+  }, 60_000);
+
+  it("a section closing on a large last occurrence completes with that output's value, not its reference", async () => {
+    // The summary nests the last occurrence's recorded output: it is read back (and decoded) first.
+    const section = sectionWorkflow("blobs.section", "end", 1);
+    overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), workflows: catalogOf([section]) });
+    const runId = `run_blob_sec_${crypto.randomUUID().slice(0, 8)}`;
+    const tenant = `sec_${crypto.randomUUID().slice(0, 8)}`;
+    const text = `big-${PAD}`;
+    await runStub(runId, tenant).start({
+      runId,
+      tenant,
+      workflowId: "blobs.section",
+      input: { text, fail: false },
+      trigger: { kind: "programmatic" },
+      lwir: await sectionLwir(section),
+    });
+    const view = await driveToEnd(runId, 20, tenant);
+    expect(view.status).toBe("completed");
+    expect(view.output).toEqual({ occurrences: 1, completed: 1, failed: 0, lastOutput: { echoed: text.toUpperCase() } });
   }, 60_000);
 });
