@@ -66,11 +66,23 @@ export const runs = sqliteTable(
     primaryKey({ columns: [t.tenant, t.runId] }),
     index("runs_tenant_created").on(t.tenant, t.createdAt),
     index("runs_tenant_workflow_status").on(t.tenant, t.workflowId, t.status),
+    // The concurrent-runs quota counts a tenant's pending and running rows at each start.
+    index("runs_tenant_status").on(t.tenant, t.status),
     index("runs_version").on(t.versionId),
     // Minted anchors are looked up by id alone, to refuse another tenant's before any effect.
     index("runs_run_id").on(t.runId),
   ],
 );
+
+/**
+ * The starts-per-minute quota: one fixed-window counter row per tenant (the window's start, epoch
+ * ms, and the starts admitted in it), advanced and checked by one conditional upsert per start.
+ */
+export const tenantStartWindows = sqliteTable("tenant_start_windows", {
+  tenant: text("tenant").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  starts: integer("starts").notNull(),
+});
 
 /** API tokens, stored as their sha256 digest; each belongs to one tenant. */
 export const apiTokens = sqliteTable(
