@@ -14,6 +14,15 @@ export class D1WebhookDeliveries implements WebhookDeliveries {
   }
 
   async claim(delivery: WebhookDelivery): Promise<WebhookClaim> {
+    // A claim released between the insert and the read frees the id again: try once more.
+    for (let attempt = 0; ; attempt++) {
+      const claim = await this.tryClaim(delivery);
+      if (claim || attempt >= 2) return claim ?? { target: delivery.target, runId: delivery.runId, created: false };
+    }
+  }
+
+  /** Insert-if-absent, then the winner; null when the holding row vanished in between. */
+  private async tryClaim(delivery: WebhookDelivery): Promise<WebhookClaim | null> {
     const inserted = await this.db
       .insert(webhookDeliveries)
       .values({
@@ -33,9 +42,7 @@ export class D1WebhookDeliveries implements WebhookDeliveries {
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.secretKey, delivery.secretKey), eq(webhookDeliveries.webhookId, delivery.webhookId)))
       .get();
-    // Released between the two statements: the id is free again, so this delivery may take it.
-    if (!row) return this.claim(delivery);
-    return { target: row.target, runId: row.runId, created: false };
+    return row ? { target: row.target, runId: row.runId, created: false } : null;
   }
 
   async release(delivery: WebhookDelivery): Promise<void> {

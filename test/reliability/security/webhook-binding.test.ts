@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { billingRefund } from "../../../src/examples/billing-refund.ts";
-import { summarizeTicket } from "../../../src/examples/support-summarize-ticket.ts";
+import { summarizeTicket, summarizeTicketDefinition } from "../../../src/examples/support-summarize-ticket.ts";
+import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { sectionLwir, sectionWorkflow } from "../../support/section-workflow.ts";
 import { api } from "./support/api-call.ts";
@@ -199,5 +200,22 @@ describe("a deployed Worker: each webhook workflow needs its own secret", () => 
     expect([r.status, r.code]).toEqual([503, "insecure_configuration"]);
     expect(r.message).toContain("SUMMARIZE_TICKET_WEBHOOK_SECRET");
     expect(await count("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ?", id)).toBe(0);
+  });
+});
+
+describe("declaring webhooks", () => {
+  it("a webhook block without a Worker secret name is refused when the workflow is defined", () => {
+    for (const webhook of [{}, { secret: "" }, { secret: "lower_case" }, { secret: 42 }, { secret: "HAS SPACE" }]) {
+      let findings: { code: string; path: string }[] = [];
+      try {
+        defineWorkflow({ ...summarizeTicketDefinition, webhook } as never);
+      } catch (error) {
+        findings = (error as { findings?: { code: string; path: string }[] }).findings ?? [];
+      }
+      expect([JSON.stringify(webhook), findings.map((f) => `${f.path} ${f.code}`)]).toEqual([
+        JSON.stringify(webhook),
+        ["$.webhook.secret definition.invalid_webhook"],
+      ]);
+    }
   });
 });
