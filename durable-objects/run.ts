@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../src/engine/drive-run.ts";
 import { describeError, runTextRedactor, type TextRedactor } from "../src/engine/run-redactor.ts";
-import { resolveRunOutput, runResultOf } from "../src/engine/run-result.ts";
+import { readRunResult } from "../src/engine/run-result.ts";
 import { type ApprovalProgress, deriveRunState, type RunState } from "../src/engine/run-state.ts";
 import { canonicalJson } from "../src/identity/canonical-json.ts";
 import type { Digest } from "../src/identity/digest.ts";
@@ -192,10 +192,7 @@ export class RunObject extends DurableObject<Env> {
     const events = await this.eventLog(runId).all();
     const state = deriveRunState(events);
     return {
-      ...(await resolveRunOutput(
-        runResultOf(runId, events),
-        wire(this.env).blobsFor({ tenant: state.request?.tenant ?? "default", runId }),
-      )),
+      ...(await readRunResult(runId, events, wire(this.env).blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
       workflowId: state.request?.workflowId ?? null,
       tenant: state.request?.tenant ?? null,
       eventCount: events.length,

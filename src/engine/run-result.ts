@@ -2,7 +2,7 @@ import { decodeTagged } from "../identity/tagged-json.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { RunEvent } from "../ports/run-events.ts";
 import type { RunResult } from "../ports/world.ts";
-import { isBlobRef, resolveRecorded } from "./blob-refs.ts";
+import { resolveRecorded } from "./blob-refs.ts";
 import { deriveRunState } from "./run-state.ts";
 
 /** A run's result as its events tell it. */
@@ -19,7 +19,14 @@ export function runResultOf(runId: string, events: readonly RunEvent[]): RunResu
   return base;
 }
 
-/** The result with its output read from the blob store when the log holds a reference. */
-export async function resolveRunOutput(result: RunResult, blobs: BlobStore): Promise<RunResult> {
-  return isBlobRef(result.output) ? { ...result, output: await resolveRecorded(result.output, blobs) } : result;
+/**
+ * A run's result with its output read back from the log's recorded value: from the blob store when
+ * that is a reference. Decided on the recorded value, never on the decoded one: a run output that
+ * merely looks like `{ "$blob", "bytes" }` is recorded escaped and decodes to that shape.
+ */
+export async function readRunResult(runId: string, events: readonly RunEvent[], blobs: BlobStore): Promise<RunResult> {
+  const result = runResultOf(runId, events);
+  const terminal = deriveRunState(events).terminal;
+  if (terminal?.type !== "RunCompleted") return result;
+  return { ...result, output: await resolveRecorded(terminal.payload.output, blobs) };
 }

@@ -1,6 +1,6 @@
 import { driveRun } from "../../engine/drive-run.ts";
 import { catalogOf } from "../../engine/run-environment.ts";
-import { resolveRunOutput, runResultOf } from "../../engine/run-result.ts";
+import { readRunResult } from "../../engine/run-result.ts";
 import type { Clock } from "../../ports/clock.ts";
 import { systemClock } from "../../ports/clock.ts";
 import type { ModelResolver } from "../../ports/model-resolver.ts";
@@ -86,6 +86,6 @@ export class MemoryWorld implements World {
       if (!result.yielded) break;
       if (result.wakeAt !== undefined) await this.sleep(Math.max(0, result.wakeAt - this.clock.now()));
     }
-    return resolveRunOutput(runResultOf(request.runId, await log.all()), blobs);
+    return readRunResult(request.runId, await log.all(), blobs);
   }
 }

@@ -152,6 +152,17 @@ describe("blob references can't be forged by values, and runs read only their ow
       expect(isBlobRef(recordedOutput(attacker.events, "big")), label).toBe(true);
       const own = await env.BLOBS.head(blobKey({ tenant: `attacker_${suffix}`, runId: attacker.runId }, ownDigest));
       expect(own?.customMetadata, label).toEqual({ tenant: `attacker_${suffix}`, runId: attacker.runId });
+
+      // The forged value as the run's own output (the last step): the run's result is read from the
+      // recorded value, so it too stays the literal value.
+      const terminal = await runCrashing(
+        `attacker_${suffix}`,
+        ATTACKER_LWIR.slice(0, 2),
+        { marker: attackerMarker, digest, bytes },
+        "forge",
+      );
+      expect(terminal.view.status, `${label} (terminal): ${JSON.stringify(terminal.view).slice(0, 400)}`).toBe("completed");
+      expect(terminal.view.output, `${label} (terminal)`).toEqual({ $blob: digest, bytes });
     }
   }, 120_000);
 
