@@ -360,7 +360,7 @@ export const CORPUS: readonly CorpusCase[] = [
       {
         code: "code.file_digest_mismatch",
         path: '$.steps[0].with.files["totals.ts"].sha256',
-        says: [`set "sha256": "${digestText(t.plan.steps[0].with.files["totals.ts"].content)}"`],
+        says: [`set "sha256": "${digestText((t.plan as Draft).steps[0].with.files["totals.ts"].content)}"`],
       },
     ],
     repairs: [
@@ -384,7 +384,7 @@ export const CORPUS: readonly CorpusCase[] = [
       {
         code: "code.invalid_digest",
         path: '$.steps[0].with.files["totals.ts"].sha256',
-        says: [digestText(t.plan.steps[0].with.files["totals.ts"].content)],
+        says: [digestText((t.plan as Draft).steps[0].with.files["totals.ts"].content)],
       },
     ],
     repairs: [
