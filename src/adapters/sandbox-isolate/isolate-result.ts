@@ -2,7 +2,14 @@ import type { RunCodeErrorCode, RunCodeResult } from "../../ports/sandbox.ts";
 import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "./isolate-runner-source.ts";
 
 const MAX_ERROR_MESSAGE = 4_000;
-const ISOLATE_CODES: readonly RunCodeErrorCode[] = ["code_no_run_export", "code_threw", "code_output_not_json", "code_output_too_large"];
+// `code_timeout`: the loop guard's trip (loop-guard-source.ts). Code that fakes it only fails itself.
+const ISOLATE_CODES: readonly RunCodeErrorCode[] = [
+  "code_no_run_export",
+  "code_threw",
+  "code_output_not_json",
+  "code_output_too_large",
+  "code_timeout",
+];
 
 /** A {@link RunCodeResult} before its duration is known. */
 type Checked = RunCodeResult extends infer R ? (R extends unknown ? Omit<R, "durationMs"> : never) : never;

@@ -1,3 +1,5 @@
+import { LOOP_GUARD_MODULE } from "./loop-guard-source.ts";
+
 /** Largest JSON output code may return. */
 export const MAX_CODE_OUTPUT_BYTES = 1024 * 1024;
 /** Console lines kept per run, and characters per line. */
@@ -31,12 +33,14 @@ try {
 `;
 
 /**
- * The main module of a code.run isolate: imports the entrypoint, captures the console, calls
+ * The main module of a code.run isolate: imports the loop guard first (loop-guard-source.ts), then
+ * the entrypoint, captures the console, calls
  * `run({ input })` and returns its JSON output (or a structured error) over RPC. The host checks
  * the answer again (see isolate-result.ts): user code shares this isolate and could patch globals.
  */
 export function runnerSource(entrypoint: string): string {
-  return `import { WorkerEntrypoint } from "cloudflare:workers";
+  return `import { arm, release, trippedReason } from "./${LOOP_GUARD_MODULE}";
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { extendDeadline, parse, stringify } from "./${INTRINSICS_MODULE}";
 import * as user from ${JSON.stringify(`./${entrypoint}`)};
 
@@ -47,7 +51,22 @@ function show(value) {
 
 export class Runner extends WorkerEntrypoint {
   async run(input, options) {
-    extendDeadline(options?.wallMs ?? 30000);
+    const wallMs = options?.wallMs ?? 30000;
+    arm({ cpuMs: options?.cpuMs ?? 5000, wallMs });
+    try {
+      const result = await runOnce(input, wallMs);
+      // Whatever the code did with the guard's error (thrown, caught, turned into output), a trip
+      // is the answer; the host maps it like Cloudflare's CPU limit.
+      if (trippedReason()) return { ok: false, error: { code: "code_timeout", message: trippedReason() }, logs: result.logs };
+      return result;
+    } finally {
+      release();
+    }
+  }
+}
+
+async function runOnce(input, wallMs) {
+    extendDeadline(wallMs);
     const logs = [];
     for (const level of ["log", "info", "warn", "error", "debug"]) {
       console[level] = (...args) => {
@@ -74,7 +93,6 @@ export class Runner extends WorkerEntrypoint {
       return { ok: false, error: { code: "code_output_too_large", message: "the output is " + text.length + " characters; the limit is ${MAX_CODE_OUTPUT_BYTES}" }, logs };
     }
     return { ok: true, output: parse(text), logs };
-  }
 }
 
 export default { fetch() { return new Response("little code.run isolate", { status: 404 }); } };

@@ -6,6 +6,8 @@ import { ISOLATE_COMPATIBILITY_DATE, isolateCompatibilityFlags } from "./isolate
 import { checkRunnerResult } from "./isolate-result.ts";
 import { INTRINSICS_MODULE, INTRINSICS_SOURCE, runnerSource } from "./isolate-runner-source.ts";
 import { JustBashSandbox } from "./just-bash-sandbox.ts";
+import { instrumentModule } from "./loop-guard-instrument.ts";
+import { LOOP_GUARD_ERROR, LOOP_GUARD_MODULE, LOOP_GUARD_SOURCE } from "./loop-guard-source.ts";
 import { stripTypeScript } from "./strip-typescript.ts";
 
 const DEFAULT_CPU_MS = 5_000;
@@ -21,7 +23,7 @@ export type IsolateSandboxOptions = {
   readonly memory?: MemoryStore;
 };
 
-type RunnerStub = { run(input: unknown, options: { wallMs: number }): Promise<unknown> };
+type RunnerStub = { run(input: unknown, options: { wallMs: number; cpuMs: number }): Promise<unknown> };
 
 /** Module names code.run accepts: relative paths of plain segments, no `..`, no backslashes. */
 
@@ -30,7 +32,9 @@ type RunnerStub = { run(input: unknown, options: { wallMs: number }): Promise<un
  * sha256 is verified before anything loads; TypeScript is stripped with sucrase; the policy maps
  * to the isolate's configuration — `network: "deny"` ⇒ `globalOutbound: null` (fetch throws),
  * `env: "deny"` ⇒ no bindings, `fs: "deny"` ⇒ `nodejs_compat` switched off (no `node:fs`, no
- * modules of Node, no `process`). CPU time is limited by the isolate, wall time by the caller.
+ * modules of Node, no `process`). CPU time is limited by the isolate on Cloudflare and, locally
+ * where workerd has no CPU limit, by loop guards instrumented into the code (loop-guard-source.ts);
+ * wall time by the caller.
  * What the isolate answers is checked here (plain JSON within the size limit), never trusted. The
  * isolate id is the digest of files, entrypoint and policy, so equal code reuses a warm isolate.
  * Bash sessions run on {@link JustBashSandbox}, with this loader for their `node` command.
@@ -60,16 +64,24 @@ export class IsolateSandbox implements Sandbox {
       logs,
       durationMs: Date.now() - started,
     });
-    const refused = checkCodeFiles(request, [RUNNER, INTRINSICS_MODULE]);
+    const refused = checkCodeFiles(request, [RUNNER, INTRINSICS_MODULE, LOOP_GUARD_MODULE]);
     if (refused) return fail(refused.code, refused.message);
     const modules: Record<string, WorkerLoaderModule> = {
       [RUNNER]: { js: runnerSource(request.entrypoint) },
       [INTRINSICS_MODULE]: { js: INTRINSICS_SOURCE },
+      [LOOP_GUARD_MODULE]: { js: LOOP_GUARD_SOURCE },
     };
     for (const [name, file] of Object.entries(request.files)) {
       const stripped = stripTypeScript(name, file.content);
       if (!stripped.ok) return fail("code_unsupported_syntax", stripped.message);
-      modules[name] = { js: stripped.code };
+      // Loop guards keep a never-yielding loop from freezing local workerd (loop-guard-source.ts).
+      // A file that does not parse would fail the isolate's start anyway: say why, before loading.
+      const guarded = instrumentModule(name, stripped.code);
+      if (!guarded.ok)
+        return guarded.kind === "syntax"
+          ? fail("code_load_failed", `the code could not be loaded: ${guarded.message}`)
+          : fail("code_unsupported_syntax", guarded.message);
+      modules[name] = { js: guarded.code };
     }
     const policy = request.policy;
     const outbound = policy.network === "allow" && this.options.networkGate ? this.options.networkGate(request.networkHosts ?? []) : null;
@@ -89,7 +101,7 @@ export class IsolateSandbox implements Sandbox {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const result = await Promise.race([
-        runner.run(request.input, { wallMs }),
+        runner.run(request.input, { wallMs, cpuMs }),
         new Promise<"timeout">((resolve) => {
           timer = setTimeout(() => resolve("timeout"), wallMs);
         }),
@@ -98,6 +110,8 @@ export class IsolateSandbox implements Sandbox {
       return { ...checkRunnerResult(result), durationMs: Date.now() - started };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // The guard tripped while a module's top level ran, i.e. while the isolate started.
+      if (message.includes(LOOP_GUARD_ERROR)) return fail("code_timeout", `the code was stopped while loading: ${message}`);
       // On Cloudflare an isolate over its memory limit is killed and the call rejects (locally
       // workerd enforces no memory limit: see docs/sandbox.md).
       if (/memory/i.test(message)) return fail("code_load_failed", `the code was stopped at the isolate's memory limit: ${message}`);

@@ -1,10 +1,14 @@
 import { type Command, defineCommand, type ExecResult, type IFileSystem } from "just-bash";
 import { ISOLATE_COMPATIBILITY_DATE, isolateCompatibilityFlags } from "./isolate-config.ts";
+import { instrumentModule } from "./loop-guard-instrument.ts";
+import { LOOP_GUARD_MODULE, LOOP_GUARD_SOURCE } from "./loop-guard-source.ts";
 import { wrapMainScript } from "./node-main-wrapper.ts";
 import { NODE_RUNNER_MODULE, NODE_RUNNER_SOURCE, type NodeRunRequest, type NodeRunResponse } from "./node-runner-source.ts";
 import { stripTypeScript } from "./strip-typescript.ts";
 
 export const DEFAULT_NODE_WALL_MS = 10_000;
+/** How long `node` may run without yielding (the loop guard; never more than the wall time). */
+export const DEFAULT_NODE_CPU_MS = 5_000;
 export const DEFAULT_NODE_OUTPUT_CHARS = 256 * 1024;
 /** Beyond the isolate's own deadline, how long the host waits before giving up on it. */
 const HOST_GRACE_MS = 2_000;
@@ -16,6 +20,7 @@ export type NodeCommandOptions = {
   /** Without a loader, `node` explains that it is unavailable and exits 127. */
   readonly loader?: WorkerLoader;
   readonly wallMs?: number;
+  readonly cpuMs?: number;
   readonly maxOutputChars?: number;
 };
 
@@ -66,6 +71,7 @@ export function parseNodeArgs(args: readonly string[]): Invocation {
 export function nodeCommand(options: NodeCommandOptions): Command {
   const wallMs = options.wallMs ?? DEFAULT_NODE_WALL_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_NODE_OUTPUT_CHARS;
+  const cpuMs = Math.min(options.cpuMs ?? DEFAULT_NODE_CPU_MS, wallMs);
   return defineCommand("node", async (args, ctx): Promise<ExecResult> => {
     const invocation = parseNodeArgs(args);
     if (invocation.kind === "info") return text(invocation.text, "", 0);
@@ -82,6 +88,7 @@ export function nodeCommand(options: NodeCommandOptions): Command {
       stdin: invocation.kind === "stdin" ? "" : stdin,
       cwd: ctx.cwd,
       wallMs,
+      cpuMs,
       maxOutputChars,
     };
     return runInIsolate(options.loader, program.modules, request, ctx.signal);
@@ -92,11 +99,15 @@ type Program = { main: string; modules: Record<string, WorkerLoaderModule>; argv
 
 async function programOf(invocation: Invocation, stdin: string, fs: IFileSystem, cwd: string): Promise<Program> {
   if (invocation.kind === "eval") {
-    return { main: "eval.js", modules: { "eval.js": { js: wrapMainScript(invocation.code, invocation.print) } }, argv: invocation.args };
+    const guarded = instrumentModule("[eval]", wrapMainScript(invocation.code, invocation.print));
+    if (!guarded.ok) return { error: `node: ${guarded.message}\n` };
+    return { main: "eval.js", modules: { "eval.js": { js: guarded.code } }, argv: invocation.args };
   }
   if (invocation.kind === "stdin") {
     if (stdin.trim() === "") return { error: "node: no script given (give a file, -e code, or pipe a script in; there is no REPL)\n" };
-    return { main: "stdin.js", modules: { "stdin.js": { js: wrapMainScript(stdin, false) } }, argv: ["[stdin]", ...invocation.args] };
+    const guarded = instrumentModule("[stdin]", wrapMainScript(stdin, false));
+    if (!guarded.ok) return { error: `node: ${guarded.message}\n` };
+    return { main: "stdin.js", modules: { "stdin.js": { js: guarded.code } }, argv: ["[stdin]", ...invocation.args] };
   }
   if (invocation.kind !== "file") return { error: "node: nothing to run\n" };
   const path = fs.resolvePath(cwd, invocation.path);
@@ -119,13 +130,15 @@ async function programOf(invocation: Invocation, stdin: string, fs: IFileSystem,
       break;
     }
     const name = file.slice(dir.length);
-    if (name === NODE_RUNNER_MODULE) return { error: `node: ${NODE_RUNNER_MODULE} is a reserved file name\n` };
+    if (name === NODE_RUNNER_MODULE || name === LOOP_GUARD_MODULE) return { error: `node: ${name} is a reserved file name\n` };
     const stripped = stripTypeScript(name.replace(/\.mts$/, ".ts"), content);
-    if (!stripped.ok) {
-      if (file === path) return { error: `node: ${stripped.message}\n` };
+    // Loop guards keep a never-yielding script from freezing local workerd (loop-guard-source.ts).
+    const guarded = stripped.ok ? instrumentModule(name, file === path ? wrapMainScript(stripped.code, false) : stripped.code) : stripped;
+    if (!guarded.ok) {
+      if (file === path) return { error: `node: ${guarded.message}\n` };
       continue;
     }
-    modules[name] = { js: file === path ? wrapMainScript(stripped.code, false) : stripped.code };
+    modules[name] = { js: guarded.code };
   }
   return { main: path.slice(dir.length), modules, argv: [path, ...invocation.args] };
 }
@@ -140,7 +153,7 @@ async function runInIsolate(
     compatibilityDate: ISOLATE_COMPATIBILITY_DATE,
     compatibilityFlags: isolateCompatibilityFlags(false),
     mainModule: NODE_RUNNER_MODULE,
-    modules: { ...userModules, [NODE_RUNNER_MODULE]: { js: NODE_RUNNER_SOURCE } },
+    modules: { ...userModules, [NODE_RUNNER_MODULE]: { js: NODE_RUNNER_SOURCE }, [LOOP_GUARD_MODULE]: { js: LOOP_GUARD_SOURCE } },
     env: {},
     globalOutbound: null,
     limits: { cpuMs: request.wallMs, subRequests: 0 },

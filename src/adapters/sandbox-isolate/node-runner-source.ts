@@ -1,3 +1,5 @@
+import { LOOP_GUARD_MODULE } from "./loop-guard-source.ts";
+
 /** The main module's name in a `node` isolate; user modules may not use it. */
 export const NODE_RUNNER_MODULE = "__little_node_runner.js";
 
@@ -11,6 +13,8 @@ export type NodeRunRequest = {
   readonly stdin: string;
   readonly cwd: string;
   readonly wallMs: number;
+  /** How long the code may run without yielding before the loop guard stops it (exit 124). */
+  readonly cpuMs: number;
   readonly maxOutputChars: number;
 };
 
@@ -23,10 +27,12 @@ export type NodeRunResponse = { readonly stdout: string; readonly stderr: string
  * env, stdout/stderr.write, exit, exitCode, a one-shot stdin), a `require` that explains itself,
  * and timers that are tracked so the run ends when no timer is pending (as Node exits when its
  * event loop is empty). After the wall-time deadline new timers never fire, so an endless async
- * loop stops instead of spinning in the isolate. A synchronous endless loop cannot be stopped from
- * inside; on Cloudflare the isolate's CPU limit ends it (see docs/sandbox.md).
+ * loop stops instead of spinning in the isolate. A synchronous endless loop is stopped by the loop
+ * guard instrumented into the user's modules (exit 124; loop-guard-source.ts), on Cloudflare also
+ * by the isolate's CPU limit (see docs/sandbox.md).
  */
-export const NODE_RUNNER_SOURCE = String.raw`import { WorkerEntrypoint } from "cloudflare:workers";
+export const NODE_RUNNER_SOURCE = String.raw`import { arm, release, trippedReason } from "./${LOOP_GUARD_MODULE}";
+import { WorkerEntrypoint } from "cloudflare:workers";
 
 const realSetTimeout = globalThis.setTimeout.bind(globalThis);
 const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
@@ -97,6 +103,16 @@ function format(args) {
 
 export class NodeRunner extends WorkerEntrypoint {
   async run(request) {
+    arm({ cpuMs: request.cpuMs, wallMs: request.wallMs });
+    try {
+      return await runOnce(request);
+    } finally {
+      release();
+    }
+  }
+}
+
+async function runOnce(request) {
     const out = { stdout: "", stderr: "", size: 0, truncated: false };
     const write = (stream, text) => {
       if (state.done) return true;
@@ -120,6 +136,7 @@ export class NodeRunner extends WorkerEntrypoint {
     };
     const uncaught = (error) => {
       if (error instanceof ExitSignal) return end(error.code);
+      if (trippedReason()) return end(124);
       const text = error instanceof Error ? (error.stack || error.name + ": " + error.message) : "Uncaught " + inspect(error, 1);
       write("stderr", text + "\n");
       end(1);
@@ -240,9 +257,11 @@ export class NodeRunner extends WorkerEntrypoint {
     await finished;
     let stderr = out.stderr;
     if (state.timedOut) stderr += "node: stopped after " + request.wallMs + " ms (the sandbox's wall-time limit)\n";
+    // The loop guard tripped: whatever the code did with its error, the run was stopped.
+    const tripped = trippedReason();
+    if (tripped) stderr += "node: stopped: " + tripped + "\n";
     if (out.truncated) stderr += "node: output truncated at " + request.maxOutputChars + " characters\n";
-    return { stdout: out.stdout, stderr, exitCode: state.exitCode ?? 0, timedOut: state.timedOut };
-  }
+    return { stdout: out.stdout, stderr, exitCode: tripped ? 124 : state.exitCode ?? 0, timedOut: state.timedOut || Boolean(tripped) };
 }
 
 export default { fetch() { return new Response("little node isolate", { status: 404 }); } };
