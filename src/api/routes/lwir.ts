@@ -8,7 +8,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
-import { ErrorBody, Finding, json, RunResponse } from "../schemas.ts";
+import { commonErrors, ErrorBody, Finding, json, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
@@ -31,6 +31,7 @@ lwirRoutes.openapi(
     },
     responses: {
       200: json(z.object({ valid: z.boolean(), findings: z.array(Finding) }), "The findings"),
+      ...commonErrors,
       400: json(ErrorBody, "Not JSON"),
       404: json(ErrorBody, "Unknown workflow"),
     },
@@ -58,6 +59,7 @@ lwirRoutes.openapi(
       "Generated from the contract `validateLwir` enforces (JSON Schema 2020-12). It covers every field, step kind and range; the graph, templates, file digests and binding are checked by `POST /v1/lwir/validate`.",
     responses: {
       200: json(z.record(z.string(), z.unknown()).openapi({ description: "A JSON Schema document" }), "The schema"),
+      ...commonErrors,
     },
   }),
   (c) => c.json(lwirJsonSchema() as Record<string, unknown>, 200),
@@ -91,6 +93,7 @@ lwirRoutes.openapi(
     responses: {
       200: json(RunResponse, "The run ended within the wait"),
       202: json(RunResponse, "The run is started"),
+      ...commonErrors,
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),
     },
