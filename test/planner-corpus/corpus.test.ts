@@ -17,6 +17,18 @@ describe("the planner corpus", () => {
     }
   });
 
+  it("figures for BENCHMARKS.md: every transcript accepted within the budget; first drafts accepted only when valid (or a known gap)", async () => {
+    let first = 0;
+    let within = 0;
+    for (const c of CORPUS) {
+      const replay = replayDirect(c, await shippedTask(c.workflow));
+      if (replay.acceptedAt === 1) first++;
+      if (replay.acceptedAt !== null && replay.acceptedAt <= replay.allowed) within++;
+    }
+    expect(within).toBe(CORPUS.length);
+    expect(first).toBe(CORPUS.filter((c) => c.firstAccepted || c.gap).length);
+  });
+
   describe.each(CORPUS.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     const check = c.gap ? it.fails : it;
     check(`first draft: the findings point to the fix (${c.family})`, async () => {

@@ -1,4 +1,5 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { RunView } from "../../durable-objects/run.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import type { Finding } from "../../src/sdk/finding.ts";
@@ -16,6 +17,8 @@ export type TranscriptRun = {
   readonly calls: ToolCallRecord[];
   readonly submissions: { accepted: boolean; findings: Finding[]; remainingRevisions: number }[];
   readonly plannerCalls: number;
+  /** What the model was sent on its first call: system prompt, user prompt and the submit_lwir tool. */
+  readonly firstRequest: { system: string; user: string; submitLwir: { description?: string; inputSchema: unknown } | undefined };
 };
 
 function isReset(error: unknown): boolean {
@@ -37,6 +40,16 @@ export async function driveUntil(runId: string, done: (events: RunEvent[], view:
     if (!ran) return view;
   }
   throw new Error(`run ${runId} did not get there within ${maxAlarms} alarms`);
+}
+
+function firstRequestOf(call: LanguageModelV4CallOptions | undefined): TranscriptRun["firstRequest"] {
+  const text = (role: string) =>
+    (call?.prompt ?? [])
+      .filter((m) => m.role === role)
+      .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("")))
+      .join("\n");
+  const submit = call?.tools?.find((t) => t.name === "submit_lwir") as { description?: string; inputSchema: unknown } | undefined;
+  return { system: text("system"), user: text("user"), submitLwir: submit };
 }
 
 /** The planner's tool calls from the log: started (input) joined with succeeded (result). */
@@ -79,5 +92,6 @@ export async function runTranscript(
     calls,
     submissions: calls.filter((c) => c.tool === "submit_lwir").map((c) => c.result as TranscriptRun["submissions"][number]),
     plannerCalls: planner.doGenerateCalls.length,
+    firstRequest: firstRequestOf(planner.doGenerateCalls[0]),
   };
 }

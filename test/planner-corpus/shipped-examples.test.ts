@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { plannerPromptSizes, submitLwirParameters } from "../../bench/planner-prompt-size.ts";
 import type { RunView } from "../../durable-objects/run.ts";
 import { digestText } from "../../src/identity/digest.ts";
 import type { JsonSchema } from "../../src/schema/normalize-schema.ts";
@@ -14,6 +15,9 @@ import { SHIPPED, shippedTask } from "./tasks.ts";
 
 afterEach(() => overrideWiring({}));
 
+/** The first planner request of each shipped example's run, for the prompt-size check. */
+const firstRequests = new Map<string, TranscriptRun["firstRequest"]>();
+
 const ended = (_events: unknown, view: RunView) => ["completed", "failed", "cancelled"].includes(view.status);
 
 const bashOut = (call: { result: unknown } | undefined): BashResult =>
@@ -21,6 +25,7 @@ const bashOut = (call: { result: unknown } | undefined): BashResult =>
 
 /** The transcript's planning half: every lwir-check said OK and the FIRST submission was accepted. */
 function expectFirstSubmissionAccepted(run: TranscriptRun) {
+  firstRequests.set(String(run.events[0] && (run.events[0].payload as { workflowId: string }).workflowId), run.firstRequest);
   expect(run.submissions).toHaveLength(1);
   expect(run.submissions[0]).toMatchObject({ accepted: true, findings: [] });
   const checks = run.calls.filter((c) => c.tool === "bash" && String((c.input as { command: string }).command).includes("lwir-check"));
@@ -125,5 +130,17 @@ describe("shipped examples plan for real: first submission accepted, run complet
     // The skill's code fails once (input.lineitems) and the step's fixer session repairs it.
     const roles = run.events.filter((e) => e.type === "harness.session.started").map((e) => (e.payload as { role: string }).role);
     expect(roles).toEqual(["planner", "fixer"]);
+  });
+
+  it("bench/planner-prompt-size.ts measures what the model really receives", async () => {
+    const sizes = await plannerPromptSizes();
+    expect(sizes.map((s) => s.workflowId).sort()).toEqual([...firstRequests.keys()].sort());
+    for (const size of sizes) {
+      const sent = firstRequests.get(size.workflowId);
+      expect(sent?.system.length, size.workflowId).toBe(size.systemChars);
+      expect(sent?.user.length, size.workflowId).toBe(size.userChars);
+      expect(JSON.stringify(sent?.submitLwir?.inputSchema)).toBe(JSON.stringify(submitLwirParameters()));
+      expect(size.approxTokens).toBe(Math.round(size.totalChars / 4));
+    }
   });
 });
