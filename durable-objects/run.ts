@@ -120,6 +120,9 @@ const LATEST_OCCURRENCES = 20;
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
 const RESUME_AFTER_MS = 5_000;
+/** What the run object writes instead of a text it could not redact (the run's secrets could not be revealed). */
+const WITHHELD = "(withheld: the run's secrets could not be loaded to redact it)";
+
 /** Unexpected drive errors before the run is failed as `internal_error`. */
 const MAX_ALARM_FAILURES = 5;
 /** Statuses a waiter is woken for: the run ended, or a section has nothing queued. */
@@ -300,6 +303,9 @@ export class RunObject extends DurableObject<Env> {
   }): Promise<DecisionResult> {
     const runId = this.getMeta("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    // Built before the state is read: its secret lookup awaits D1, which would let another call
+    // interleave between the checks below and the append.
+    const redact = request.reason ? await this.textRedactor(runId) : null;
     const log = this.eventLog(runId);
     const state = deriveRunState(await log.all());
     const asked = state.approvals.get(request.approvalId);
@@ -325,7 +331,7 @@ export class RunObject extends DurableObject<Env> {
       approvalId: request.approvalId,
       decision: request.decision,
       argsHash: asked.argsHash,
-      ...(request.reason ? { reason: request.reason } : {}),
+      ...(request.reason ? { reason: redact ? redact(request.reason) : WITHHELD } : {}),
     };
     await log.append([{ type: "ApprovalDecided", payload: decided }]);
     await this.ctx.storage.setAlarm(Date.now());
@@ -333,9 +339,12 @@ export class RunObject extends DurableObject<Env> {
   }
 
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */
-  async cancel(reason = "cancelled by request"): Promise<RunView> {
+  async cancel(given = "cancelled by request"): Promise<RunView> {
     const runId = this.getMeta("runId");
     if (!runId) return this.status();
+    // The reason is a client's text: it passes the run's redactor like everything the object writes.
+    const redact = await this.textRedactor(runId);
+    const reason = redact ? redact(given) : WITHHELD;
     const log = this.eventLog(runId);
     const state = deriveRunState(await log.all());
     if (!state.terminal) {
@@ -426,7 +435,7 @@ export class RunObject extends DurableObject<Env> {
     const state = deriveRunState(await log.all());
     if (!state.terminal) {
       const reason = error instanceof Error ? error.message : String(error);
-      const message = `The run failed ${failures} times in a row: ${redact ? redact(reason) : "(message withheld: the run's secrets could not be loaded to redact it)"}`;
+      const message = `The run failed ${failures} times in a row: ${redact ? redact(reason) : WITHHELD}`;
       await log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message } }]);
       await this.index(runId, state, "failed", "internal_error");
     }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { call, runEvents } from "../../api/support/api-call.ts";
-import { driveToEnd } from "../../support/drive.ts";
+import { driveToEnd, runStub } from "../../support/drive.ts";
 import { leakingWorker, resolverOf } from "../injection/support/adversarial-models.ts";
 import { echoStep, injectionLwir, injectionWorkflow, leakStep } from "../injection/support/injection-workflow.ts";
 import { formsFound, leakyValue } from "../injection/support/secret-forms.ts";
@@ -64,6 +64,25 @@ describe("the run object redacts what it writes about a failed slice", () => {
     expect(failed.payload.causeCode).toBe("internal_error");
     expect(failed.payload.message).toContain("[redacted:CRM_TOKEN]");
     expect(formsFound(JSON.stringify(events), secret)).toEqual([]);
+    expect(formsFound(await dumpRunObject(runId, tenant), secret)).toEqual([]);
+  });
+
+  it("a cancel reason quoting the bound secret is appended redacted", async () => {
+    const { tenant, token, secret } = await tenantWithSecret("cancel");
+    const worker = leakingWorker(() => secret, 1, false);
+    overrideWiring({ models: resolverOf(worker, worker), workflows: catalogOf([injectionWorkflow]) });
+    const r = await call("POST", "/v1/lwir/runs", {
+      token,
+      body: { lwir: await injectionLwir([leakStep, echoStep], ["leak"]), input: { mode: "return", seed: 1 } },
+    });
+    const runId = (r.json.run as RunBody).runId;
+    // Straight to the run object (the API's cancel takes no reason; programmatic callers give one).
+    const view = await runStub(runId, tenant).cancel(`operator pasted ${secret} and ${btoa(secret)}`);
+    expect(view.status).toBe("cancelled");
+    const events = await runEvents(runId, token);
+    const cancelled = events.at(-1) as { type: string; payload: { reason: string } };
+    expect(cancelled.type).toBe("RunCancelled");
+    expect(cancelled.payload.reason).toContain("[redacted:CRM_TOKEN]");
     expect(formsFound(await dumpRunObject(runId, tenant), secret)).toEqual([]);
   });
 });
