@@ -14,7 +14,7 @@ import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-rep
 import type { ModelPricing } from "../sdk/model.ts";
 import { CallTimer } from "./call-timer.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
-import { journaledStream } from "./journaled-stream.ts";
+import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
 import { streamOfResult } from "./model-stream.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
@@ -136,6 +136,34 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
     }
   };
 
+  /**
+   * Opens the live stream, retrying failures before it starts (429/5xx, no response in time).
+   * A model that turns out not to stream is answered through doGenerate instead.
+   */
+  const openStream = async (
+    model: LanguageModelV4,
+    params: LanguageModelV4CallOptions,
+    callId: string,
+    firstAttempt: number,
+  ): Promise<(LiveAttempt & { attempt: number; result: LanguageModelV4StreamResult }) | { generated: LanguageModelV4GenerateResult }> => {
+    for (let attempt = firstAttempt; ; attempt++) {
+      const timer = new CallTimer(timeoutMs, params.abortSignal);
+      try {
+        const result = await timer.race(model.doStream({ ...params, abortSignal: timer.signal }));
+        return { stream: result.stream, timer, attempt, result };
+      } catch (error) {
+        timer.clear();
+        if (isNotImplemented(error)) {
+          GENERATE_ONLY.add(model);
+          return { generated: await generateLive(model, params, callId, attempt) };
+        }
+        const reported = timer.explain(error);
+        if (await failed(callId, reported, attempt, true)) continue;
+        throw reported;
+      }
+    }
+  };
+
   return wrapLanguageModel({
     model: base,
     middleware: {
@@ -150,33 +178,28 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
         if (start.recorded) return streamOfResult(start.recorded);
         const { callId } = start;
         if (GENERATE_ONLY.has(model)) return streamOfResult(await generateLive(model, params, callId, start.firstAttempt));
-        for (let attempt = start.firstAttempt; ; attempt++) {
-          const timer = new CallTimer(timeoutMs, params.abortSignal);
-          let live: LanguageModelV4StreamResult;
-          try {
-            live = await timer.race(model.doStream({ ...params, abortSignal: timer.signal }));
-          } catch (error) {
-            timer.clear();
-            if (isNotImplemented(error)) {
-              GENERATE_ONLY.add(model);
-              return streamOfResult(await generateLive(model, params, callId, attempt));
+        const opened = await openStream(model, params, callId, start.firstAttempt);
+        if ("generated" in opened) return streamOfResult(opened.generated);
+        let attempt = opened.attempt;
+        const stream = journaledStream(opened, {
+          answered: async (result) => {
+            await answered(callId, result);
+          },
+          failed: async (error, delivered) => {
+            try {
+              // Parts already reached the loop: not retried. Else it is retried like a failed request.
+              if (!(await failed(callId, error, attempt, !delivered))) return { error };
+              const next = await openStream(model, params, callId, attempt + 1);
+              if ("generated" in next) return { error };
+              attempt = next.attempt;
+              return { retry: next };
+            } catch (thrown) {
+              // A failed write, the slice's time running out (SliceYieldSignal), or the last attempt's error.
+              return { error: thrown };
             }
-            const reported = timer.explain(error);
-            if (await failed(callId, reported, attempt, true)) continue;
-            throw reported;
-          }
-          const stream = journaledStream(live.stream, timer, {
-            answered: async (result) => {
-              await answered(callId, result);
-            },
-            failed: async (error) => {
-              // Parts already reached the loop: not retried. A write that fails here is reported instead.
-              await failed(callId, error, attempt, false).catch(() => {});
-              return error;
-            },
-          });
-          return { ...live, stream };
-        }
+          },
+        });
+        return { ...opened.result, stream };
       },
     },
   });

@@ -2,12 +2,18 @@ import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from "@
 import type { CallTimer } from "./call-timer.ts";
 import { StreamAccumulator } from "./model-stream.ts";
 
+/** One live attempt of a streamed call: the provider's stream and the idle timer watching it. */
+export type LiveAttempt = { readonly stream: ReadableStream<LanguageModelV4StreamPart>; readonly timer: CallTimer };
+
 /** What the journal does when the live stream ends. */
 export type StreamJournal = {
   /** The stream finished: record the answer durably. Thrown errors fail the stream (nothing is recorded). */
   readonly answered: (result: LanguageModelV4GenerateResult) => Promise<void>;
-  /** The stream failed or was cut: record the failure (best effort) and hand back the error to raise. */
-  readonly failed: (error: unknown) => Promise<unknown>;
+  /**
+   * The attempt failed or was cut. `delivered`: some of its parts already reached the loop, so it
+   * can't be retried. Answers a fresh attempt to continue with, or the error to raise.
+   */
+  readonly failed: (error: unknown, delivered: boolean) => Promise<{ readonly retry: LiveAttempt } | { readonly error: unknown }>;
 };
 
 /**
@@ -15,71 +21,90 @@ export type StreamJournal = {
  * when the stream ends (the "flush"): a stream cut before its `finish` part is never recorded, so
  * the resume re-issues the call.
  *
- * Text and reasoning deltas flow at once. From the first other part on (a tool call, a file, the
- * finish), everything is held until the answer is durable: `streamText` runs a tool as soon as its
- * call arrives, and a tool must never start before the model call that asked for it is in the log
- * (the order replay relies on). Holding the rest, not just the tool calls, keeps content order.
+ * Text and reasoning deltas flow at once (with the stream's opening metadata before the first of
+ * them). From the first other part on (a tool call, a file, the finish), everything is held until
+ * the answer is durable: `streamText` runs a tool as soon as its call arrives, and a tool must
+ * never start before the model call that asked for it is in the log (the order replay relies on).
+ * Holding the rest, not just the tool calls, keeps content order. An attempt that fails before any
+ * part reached the loop can be replaced by a fresh one, as if it had failed before streaming.
  */
-export function journaledStream(
-  source: ReadableStream<LanguageModelV4StreamPart>,
-  timer: CallTimer,
-  journal: StreamJournal,
-): ReadableStream<LanguageModelV4StreamPart> {
-  const reader = source.getReader();
-  const answer = new StreamAccumulator();
-  let held: LanguageModelV4StreamPart[] | null = null;
-  const fail = async (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, error: unknown) => {
-    timer.clear();
+export function journaledStream(first: LiveAttempt, journal: StreamJournal): ReadableStream<LanguageModelV4StreamPart> {
+  let attempt = first;
+  let reader = first.stream.getReader();
+  let answer = new StreamAccumulator();
+  /** Parts read but not passed on: the opening metadata, or everything once holding began. */
+  let pending: LanguageModelV4StreamPart[] = [];
+  let holding = false;
+  let delivered = false;
+
+  const settleFailure = async (error: unknown): Promise<{ error: unknown } | null> => {
+    attempt.timer.clear();
     reader.cancel().catch(() => {});
-    controller.error(await journal.failed(timer.explain(error)));
+    const next = await journal.failed(attempt.timer.explain(error), delivered);
+    if ("error" in next) return next;
+    attempt = next.retry;
+    reader = attempt.stream.getReader();
+    answer = new StreamAccumulator();
+    pending = [];
+    holding = false;
+    return null;
   };
+
   return new ReadableStream<LanguageModelV4StreamPart>({
     async pull(controller) {
       for (;;) {
         let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
         try {
-          next = await timer.race(reader.read());
+          next = await attempt.timer.race(reader.read());
         } catch (error) {
-          return fail(controller, error);
+          const failure = await settleFailure(error);
+          if (failure) return controller.error(failure.error);
+          continue;
         }
         if (next.done) {
-          timer.clear();
-          if (!answer.finished) return fail(controller, new Error("The model's stream ended before its finish part"));
+          attempt.timer.clear();
+          if (!answer.finished) {
+            const failure = await settleFailure(new Error("The model's stream ended before its finish part"));
+            if (failure) return controller.error(failure.error);
+            continue;
+          }
           try {
             await journal.answered(answer.result());
           } catch (error) {
             // A failed write of the answer is not a model failure: the slice fails, the resume re-issues the call.
-            controller.error(error);
-            return;
+            return controller.error(error);
           }
-          for (const part of held ?? []) controller.enqueue(part);
-          controller.close();
-          return;
+          for (const part of pending) controller.enqueue(part);
+          return controller.close();
         }
-        timer.touch();
+        attempt.timer.touch();
         const part = next.value;
-        if (part.type === "error") return fail(controller, part.error);
-        answer.add(part);
-        if (held === null && !FLOWING.has(part.type)) held = [];
-        if (held) {
-          held.push(part);
+        if (part.type === "error") {
+          const failure = await settleFailure(part.error);
+          if (failure) return controller.error(failure.error);
           continue;
         }
-        controller.enqueue(part);
-        return;
+        answer.add(part);
+        if (!holding && FLOWING.has(part.type)) {
+          for (const early of pending) controller.enqueue(early);
+          pending = [];
+          controller.enqueue(part);
+          delivered = true;
+          return;
+        }
+        if (!PREAMBLE.has(part.type)) holding = true;
+        pending.push(part);
       }
     },
     cancel(reason) {
-      timer.clear();
+      attempt.timer.clear();
       return reader.cancel(reason);
     },
   });
 }
 
-/** Parts with no effect beyond showing progress: these stream through before the answer is recorded. */
+/** Progress with no effect beyond showing it: passed on before the answer is recorded. */
 const FLOWING = new Set<LanguageModelV4StreamPart["type"]>([
-  "stream-start",
-  "response-metadata",
   "text-start",
   "text-delta",
   "text-end",
@@ -89,6 +114,7 @@ const FLOWING = new Set<LanguageModelV4StreamPart["type"]>([
   "tool-input-start",
   "tool-input-delta",
   "tool-input-end",
-  "ping",
-  "raw",
 ]);
+
+/** Opening metadata and keep-alives: passed on with the first progress part, not alone. */
+const PREAMBLE = new Set<LanguageModelV4StreamPart["type"]>(["stream-start", "response-metadata", "ping", "raw"]);

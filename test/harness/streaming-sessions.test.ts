@@ -267,6 +267,47 @@ describe("streaming sessions", () => {
     expect(sleeps).toEqual([250, 500]);
   });
 
+  it("retry an attempt whose stream fails before any part reached the loop: a retryable error part, then a stall", async () => {
+    const { log, ctx, sleeps } = await newContext([], { modelTimeoutMs: 40 });
+    const live = streamingModel();
+    let calls = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async (options) => {
+        calls += 1;
+        if (calls === 1)
+          return {
+            stream: partsStream([
+              { type: "stream-start", warnings: [] },
+              { type: "error", error: Object.assign(new Error("overloaded"), { statusCode: 529, isRetryable: true }) },
+            ]),
+          };
+        if (calls === 2)
+          return {
+            stream: new ReadableStream<LanguageModelV4StreamPart>({
+              start(controller) {
+                controller.enqueue({ type: "stream-start", warnings: [] });
+              },
+            }),
+          };
+        return live.doStream(options);
+      },
+    });
+    const outcome = await runSession(spec(model), ctx);
+    expect(outcome).toEqual({ ok: true, output: "The echo said hi." });
+    const events = await log.all();
+    const failures = events.filter((e) => e.type === "harness.model.failed").map((e) => e.payload as { callId: string; error: unknown });
+    expect(failures).toEqual([
+      { sessionId: "s1", callId: "s1/model/1", error: expect.objectContaining({ message: "overloaded", retriable: true }) },
+      { sessionId: "s1", callId: "s1/model/1", error: expect.objectContaining({ code: "model_timeout", retriable: true }) },
+    ]);
+    expect(sleeps).toEqual([250, 500]);
+    // One answer for the call, from the third attempt; the log reads as for a generated call.
+    const generated = await newContext();
+    await runSession(spec(generatingModel()), generated.ctx);
+    const answers = (all: readonly RunEvent[]) => harnessEvents(all).filter((e) => e.type !== "harness.model.failed");
+    expect(answers(events)).toEqual(answers(await generated.log.all()));
+  });
+
   it("fail a call whose provider hangs with model_timeout after the retries", async () => {
     const { log, ctx } = await newContext([], { modelTimeoutMs: 40 });
     const model = new MockLanguageModelV4({ doStream: () => new Promise<never>(() => {}) });
