@@ -1,13 +1,15 @@
+import type { StartQuota } from "../ports/start-quota.ts";
 import type { TokenStore } from "../ports/token-store.ts";
 import type { WebhookDeliveries } from "../ports/webhook-deliveries.ts";
 import type { Wiring } from "../wiring.ts";
 import type { Principal } from "./auth.ts";
+import type { QuotaVars } from "./quota-limits.ts";
 
 /** Services the routes use, wired once per request in app.ts. */
-export type ApiServices = Wiring & { readonly tokens: TokenStore; readonly deliveries: WebhookDeliveries };
+export type ApiServices = Wiring & { readonly tokens: TokenStore; readonly deliveries: WebhookDeliveries; readonly startQuota: StartQuota };
 
 /** Optional configuration the API reads (Worker vars and secrets). */
-export type ApiVars = {
+export type ApiVars = QuotaVars & {
   /** `development` for local development (npm run dev, tests); anything else is a deployed Worker. */
   LITTLE_ENV?: string;
   LITTLE_DEV_TOKEN?: string;

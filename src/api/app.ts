@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { D1StartQuota } from "../adapters/d1/d1-start-quota.ts";
 import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
 import { D1WebhookDeliveries } from "../adapters/d1/d1-webhook-deliveries.ts";
 import { CANONICALIZER_ID } from "../identity/canonical-json.ts";
@@ -56,7 +57,12 @@ app.use("*", async (c, next) => {
 
 app.use("/v1/*", async (c, next) => {
   const env = c.env;
-  c.set("services", { ...wire(env), tokens: new D1TokenStore(env.DB), deliveries: new D1WebhookDeliveries(env.DB) });
+  c.set("services", {
+    ...wire(env),
+    tokens: new D1TokenStore(env.DB),
+    deliveries: new D1WebhookDeliveries(env.DB),
+    startQuota: new D1StartQuota(env.DB),
+  });
   await next();
 });
 // Every /v1 route: token, expiry, revocation and the route's scope (src/api/route-scopes.ts).

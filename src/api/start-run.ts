@@ -8,6 +8,8 @@ import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
+import { QuotaExceededError } from "./quota-exceeded.ts";
+import { type QuotaVars, startLimits } from "./quota-limits.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -86,9 +88,35 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = args.location ?? (args.continent ? HINT_BY_CONTINENT[args.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
-  // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
-  // run object (one per id) creates the run once whichever start reaches it first.
-  if (anchor) await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now());
+  // The tenant's start quotas, last before any write: a refused start leaves nothing behind.
+  const admission = await args.services.startQuota.admit(args.tenant, args.services.clock.now(), startLimits(args.env as QuotaVars));
+  if (!admission.admitted) {
+    // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
+    // gets its run back, not a 429. Looked up only here, on the refusal path.
+    const existing = await args.services.runs.get(args.tenant, args.runId);
+    if (existing && existing.status !== "minted") return createRun(args, placement, admitted);
+    throw new QuotaExceededError(admission.limit, admission.max, admission.retryAfterSeconds);
+  }
+  let created = false;
+  try {
+    // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
+    // run object (one per id) creates the run once whichever start reaches it first.
+    if (anchor) await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now());
+    const started = await createRun(args, placement, admitted);
+    created = started.created;
+    return started;
+  } finally {
+    // A repeat of an existing run, or a start that failed, used no start: give the slot back.
+    if (!created) await args.services.startQuota.release(args.tenant, admission.windowStart).catch(() => undefined);
+  }
+}
+
+async function createRun(
+  args: StartRunArgs,
+  placement: RunPlacement,
+  admitted: Awaited<ReturnType<typeof admitDefinition>>,
+): Promise<StartedRun> {
+  const jurisdiction = args.services.workflows.get(args.workflowId)?.definition.placement.jurisdiction;
   const client = runClient(args.env.RUNS, args.tenant, args.runId, placement);
   const started = await client.start({
     runId: args.runId,

@@ -8,7 +8,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
-import { commonErrors, ErrorBody, Finding, json, RunResponse } from "../schemas.ts";
+import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
@@ -94,6 +94,7 @@ lwirRoutes.openapi(
       200: json(RunResponse, "The run ended within the wait"),
       202: json(RunResponse, "The run is started"),
       ...commonErrors,
+      ...quotaErrors,
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),
     },

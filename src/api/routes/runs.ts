@@ -6,7 +6,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
-import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
+import { commonErrors, ErrorBody, json, quotaErrors, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 
 const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
@@ -36,6 +36,7 @@ const startRoute = createRoute({
       "The run id or idempotency key was used for another workflow or input, or (`model_unavailable`, LITTLE_MODELS=live) a model slot lacks its key: nothing is stored",
     ),
     413: json(ErrorBody, "Body too large"),
+    ...quotaErrors,
     422: json(
       ErrorBody,
       "The input does not match the workflow's input schema, or a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`)",

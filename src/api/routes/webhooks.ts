@@ -4,7 +4,7 @@ import type { WebhookConfig } from "../../sdk/define-workflow.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { runLinks } from "../run-access.ts";
-import { ErrorBody, json, OccurrenceResponse, RunResponse } from "../schemas.ts";
+import { ErrorBody, json, OccurrenceResponse, quotaErrors, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 import { queueOccurrence } from "../trigger-run.ts";
 import { verifyDelivery } from "../verify-webhook.ts";
@@ -63,6 +63,7 @@ webhookRoutes.openapi(
       409: json(ErrorBody, "The webhook-id was accepted at another URL (`webhook_replayed`), or with another body"),
       413: json(ErrorBody, "Body too large"),
       422: json(ErrorBody, "The payload is not the workflow's input"),
+      ...quotaErrors,
       503: json(ErrorBody, "A deployed Worker holding a well-known example secret (`insecure_configuration`)"),
     },
   }),
