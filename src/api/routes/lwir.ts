@@ -97,6 +97,7 @@ lwirRoutes.openapi(
       ...quotaErrors,
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),
+      409: json(ErrorBody, "LITTLE_MODELS=live and a model slot lacks its key (`model_unavailable`): nothing is stored"),
     },
   }),
   async (c) => {

@@ -60,7 +60,10 @@ webhookRoutes.openapi(
       400: json(ErrorBody, "Missing headers, or a body that is not UTF-8 or (signed correctly but) not JSON"),
       401: json(ErrorBody, "Bad signature or timestamp"),
       404: json(ErrorBody, "Unknown workflow, or one that takes no webhooks"),
-      409: json(ErrorBody, "The webhook-id was accepted at another URL (`webhook_replayed`), or with another body"),
+      409: json(
+        ErrorBody,
+        "The webhook-id was accepted at another URL (`webhook_replayed`), or with another body; or (`model_unavailable`, LITTLE_MODELS=live) a model slot lacks its key: nothing is stored and the delivery can be sent again",
+      ),
       413: json(ErrorBody, "Body too large"),
       422: json(ErrorBody, "The payload is not the workflow's input"),
       ...quotaErrors,
