@@ -13,8 +13,9 @@ import { ModelTimeoutError } from "../sdk/errors/model-timeout-error.ts";
 import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-replay-error.ts";
 import type { ModelPricing } from "../sdk/model.ts";
 import { CallTimer } from "./call-timer.ts";
-import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
+import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor, SliceYieldSignal } from "./harness-context.ts";
 import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
+import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
@@ -88,12 +89,18 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
     return { callId, firstAttempt: (record?.failures.length ?? 0) + 1 };
   };
 
-  /** Records a failed attempt; true when it is worth another attempt (after the backoff). */
+  /**
+   * Records a failed attempt; true when it is worth another attempt, after the backoff. A long
+   * backoff (a provider's Retry-After) is not slept in the slice: the slice ends and the run wakes
+   * when it is over; the resume finds the retriable failure and makes the next attempt.
+   */
   const failed = async (callId: string, error: unknown, attempt: number, mayRetry: boolean): Promise<boolean> => {
     const recorded = toRecordedError(error, mayRetry && attempt < MAX_ATTEMPTS);
     await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: cursor.sessionId, callId, error: recorded } }]);
     if (!recorded.retriable) return false;
-    await ctx.sleep(250 * 2 ** (attempt - 1));
+    const wait = backoffMs(error, attempt, ctx.clock.now());
+    if (wait > INLINE_BACKOFF_MAX_MS) throw new SliceYieldSignal(ctx.clock.now() + wait);
+    await ctx.sleep(wait);
     assertSliceTime(ctx);
     return true;
   };

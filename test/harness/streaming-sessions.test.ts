@@ -10,7 +10,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
 import { OfflineLanguageModel } from "../../src/adapters/models/offline-model.ts";
-import type { HarnessContext } from "../../src/harness/harness-context.ts";
+import { type HarnessContext, SliceYieldSignal } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
 import { streamPartsOf } from "../../src/harness/model-stream.ts";
 import { runSession, type SessionSpec } from "../../src/harness/run-session.ts";
@@ -265,6 +265,42 @@ describe("streaming sessions", () => {
       { sessionId: "s1", callId: "s1/model/1", error: expect.objectContaining({ message: "status 500", retriable: true }) },
     ]);
     expect(sleeps).toEqual([250, 500]);
+  });
+
+  it("honour a provider's Retry-After: a short one is slept in the slice, a long one ends the slice and the resume retries", async () => {
+    const rateLimited = (headers: Record<string, string>) =>
+      new APICallError({
+        message: "rate limited",
+        url: "http://x",
+        requestBodyValues: {},
+        statusCode: 429,
+        isRetryable: true,
+        responseHeaders: headers,
+      });
+    const live = streamingModel();
+    let calls = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async (options) => {
+        calls += 1;
+        if (calls === 1) throw rateLimited({ "retry-after-ms": "900" });
+        if (calls === 2) throw rateLimited({ "retry-after": "30" });
+        return live.doStream(options);
+      },
+    });
+    const first = await newContext();
+    const yielded = await runSession(spec(model), first.ctx).catch((e: unknown) => e);
+    expect(yielded).toBeInstanceOf(SliceYieldSignal);
+    expect((yielded as SliceYieldSignal).wakeAt).toBe(NOW + 30_000);
+    expect(first.sleeps).toEqual([900]);
+    const logged = await first.log.all();
+    expect(
+      logged.filter((e) => e.type === "harness.model.failed").map((e) => (e.payload as { error: { retriable: boolean } }).error.retriable),
+    ).toEqual([true, true]);
+
+    // The next slice (when the run wakes) makes the third attempt of the same call.
+    const resumed = await newContext(logged);
+    expect(await runSession(spec(model), resumed.ctx)).toEqual({ ok: true, output: "The echo said hi." });
+    expect(calls).toBe(4);
   });
 
   it("retry an attempt whose stream fails before any part reached the loop: a retryable error part, then a stall", async () => {
