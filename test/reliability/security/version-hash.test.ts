@@ -142,8 +142,18 @@ describe("versions are stored, looked up and pinned by full hash (issue 15, item
       await call("POST", "/v1/workflows/gated.versions/runs?wait=30", { token, body: { input: { ...INPUT, ticketId: "T-16" } } })
     ).json.run as Run;
     expect(first.status).toBe("completed");
-    const pinned = await call("POST", `/v1/definitions/${hash}/pin`, { token, body: { versionHash: "sha256:" + "0".repeat(64) } });
-    expect(pinned.status).toBe(404);
+    const unknown = await call("POST", `/v1/definitions/${hash}/pin`, { token, body: { versionHash: `sha256:${"0".repeat(64)}` } });
+    expect(unknown.status).toBe(404);
+    const both = await call("POST", `/v1/definitions/${hash}/pin`, {
+      token,
+      body: { versionId: first.versionId, versionHash: `sha256:${"0".repeat(64)}` },
+    });
+    expect(both.status).toBe(400);
+    // Pinned by full hash directly.
+    const firstHash = (await runEvents(first.runId, token)).find((e) => e.type === "WorkflowVersionRegistered")?.payload.versionHash;
+    const byHash = await call("POST", `/v1/definitions/${hash}/pin`, { token, body: { versionHash: firstHash } });
+    expect(byHash.status, byHash.text).toBe(200);
+    expect(byHash.json.approval).toMatchObject({ pinnedVersionId: first.versionId, pinnedVersionHash: firstHash });
     // As a row written before this change holds it.
     const tenantOf = await env.DB.prepare("SELECT tenant FROM runs WHERE run_id = ?").bind(first.runId).first<{ tenant: string }>();
     await env.DB.prepare("UPDATE definition_approvals SET pinned_version_id = ?, pinned_at = 1 WHERE tenant = ? AND definition_hash = ?")
