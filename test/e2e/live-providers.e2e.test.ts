@@ -55,7 +55,13 @@ describe("live providers: OpenAI Responses under wrangler dev", () => {
 
   it("plans with bash then submit_lwir and answers the worker step with structured output, streamed, 429/500 retried", async () => {
     const since = fake.requests.length;
-    fake.enqueue("gpt-5", { kind: "status", status: 429, message: "slow down" }, bashTurn, submitTurn);
+    // The 429 asks for 800 ms (OpenAI's retry-after-ms): longer than the first backoff's 250 ms.
+    fake.enqueue(
+      "gpt-5",
+      { kind: "status", status: 429, message: "slow down", headers: { "retry-after-ms": "800" } },
+      bashTurn,
+      submitTurn,
+    );
     fake.enqueue(
       "gpt-4o-mini",
       { kind: "status", status: 500 },
@@ -109,12 +115,12 @@ describe("live providers: OpenAI Responses under wrangler dev", () => {
       expect.objectContaining({ retriable: true, message: expect.stringContaining("slow down") }),
       expect.objectContaining({ retriable: true }),
     ]);
-    for (const [model, requests] of [
-      ["gpt-5", planner],
-      ["gpt-4o-mini", worker],
+    for (const [model, requests, backoff] of [
+      ["gpt-5", planner, 800],
+      ["gpt-4o-mini", worker, 250],
     ] as const) {
       const gap = (requests[1] as FakeRequest).at - (requests[0] as FakeRequest).at;
-      expect(gap, `${model} retried after its backoff`).toBeGreaterThanOrEqual(240);
+      expect(gap, `${model} retried after its backoff`).toBeGreaterThanOrEqual(backoff - 10);
     }
     const failedCalls = failed.map((e) => e.payload.callId);
     for (const callId of failedCalls)

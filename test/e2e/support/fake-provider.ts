@@ -28,8 +28,8 @@ export type FakeTurn =
   | { readonly kind: "answer"; readonly text?: string; readonly toolCalls?: readonly FakeToolCall[]; readonly usage?: FakeUsage }
   /** A structured answer: JSON text, or Anthropic's `json` tool when the request offers it. */
   | { readonly kind: "json"; readonly value: unknown; readonly usage?: FakeUsage }
-  /** An HTTP error status with a provider-style JSON error body. */
-  | { readonly kind: "status"; readonly status: number; readonly message?: string }
+  /** An HTTP error status with a provider-style JSON error body (and headers such as `retry-after-ms`). */
+  | { readonly kind: "status"; readonly status: number; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
   /** No answer at all: headers are never sent. */
   | { readonly kind: "hang" }
   /** Streaming only: the headers and a first text delta, then nothing. */
@@ -145,7 +145,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 function answer(res: ServerResponse, request: FakeRequest, turn: FakeTurn): void {
   switch (turn.kind) {
     case "status":
-      sendError(res, request.protocol, turn.status, turn.message ?? `scripted status ${turn.status}`);
+      sendError(res, request.protocol, turn.status, turn.message ?? `scripted status ${turn.status}`, turn.headers);
       return;
     case "hang":
       return; // the socket stays open until the client gives up (or close() destroys it)
@@ -377,17 +377,21 @@ function responsesUsage(usage: FakeUsage) {
   };
 }
 
-function sendError(res: ServerResponse, protocol: Protocol, status: number, message: string): void {
+function sendError(
+  res: ServerResponse,
+  protocol: Protocol,
+  status: number,
+  message: string,
+  headers?: Readonly<Record<string, string>>,
+): void {
   const type = status === 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error";
-  sendJson(
-    res,
-    status,
-    protocol === "anthropic" ? { type: "error", error: { type, message } } : { error: { message, type, code: null, param: null } },
-  );
+  const body =
+    protocol === "anthropic" ? { type: "error", error: { type, message } } : { error: { message, type, code: null, param: null } };
+  sendJson(res, status, body, headers);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { ...headers, "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
 
