@@ -42,14 +42,13 @@ type CallStart =
  * `harness.model.responded` after. On replay a call with a recorded response is answered from the
  * log without calling the model; if its request hash differs the run is non-deterministic. A call
  * that was in flight (called, never answered) is issued again. Retriable provider errors (429,
- * 5xx, a timeout) are retried with backoff, each failure recorded.
+ * 5xx, a timeout) are retried with backoff (model-backoff.ts), each failure recorded.
  *
  * Sessions stream (`streamText`): a live stream passes through and its answer is recorded when it
  * ends (journaled-stream.ts); a recorded answer is played back as a stream (model-stream.ts). The
  * recorded answer has one shape for both ways of calling, so the log does not say which was used.
- * Only failures before the stream starts (an HTTP 429/5xx, a hang before the response) are
- * retried: once parts have reached the loop the call can't be taken back, so a stream that breaks
- * midway records a failure that is not retried.
+ * A stream is retried only while none of its parts has reached the loop: after that the call
+ * can't be taken back, so a stream that breaks midway records a failure that is not retried.
  */
 export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef): LanguageModelV4 {
   const timeoutMs = ctx.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
