@@ -1,23 +1,53 @@
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 import { CODE_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
 
+/** Exit status of the helper when it cannot give the sandbox user its own network namespace. */
+export const NO_NETWORK_NAMESPACE_EXIT = 125;
+/** What the helper prints then (the adapter and the docs quote it). */
+export const NO_NETWORK_NAMESPACE_MESSAGE =
+  "little.sh: cannot give the sandbox user its own network namespace (unshare --net failed); refusing to run its commands, which could otherwise reach the sandbox's control API on this container's loopback";
+
 /**
  * The shell helper the adapter installs in each container: every command the adapter sends is
  * `bash little.sh <subcommand> <quoted args…>`, so untrusted text only ever arrives as an argument
  * ("$1"), never as shell source. `as_user` drops to the sandbox uid with a clean environment (no
  * variables of the container leak into commands). `timeout` kills the whole process group.
+ *
+ * **The control API.** `@cloudflare/sandbox`'s container server (port 3000, root) runs any command
+ * it is asked to, and it listens on the container's network. So everything that runs as the
+ * sandbox user runs in a **network namespace of its own** (`unshare --net`, as root, before
+ * `setpriv` drops privileges: `OWN_NET`): it sees only its own loopback (brought up, so code can
+ * still serve and call itself on 127.0.0.1) and no interface of the container — neither the
+ * server's loopback nor the container's address. Holding no capability, the user cannot leave it
+ * (`setns` needs CAP_SYS_ADMIN), and every process it starts, `setsid` daemons too, stays in it.
+ * If the namespace cannot be created (a runtime that refuses `unshare`), the helper refuses to run
+ * the user's commands at all (exit 125, {@link NO_NETWORK_NAMESPACE_MESSAGE}) rather than run them
+ * next to the control API. Why not an iptables owner rule instead: it needs CAP_NET_ADMIN and the
+ * `xt_owner` module, and must list every address of the container, where a namespace has none.
  */
 export const HELPER_SH_SOURCE = `#!/bin/bash
 set -u
 USER_ID=${SANDBOX_UID}
 PATH_USER=/usr/local/bin:/usr/bin:/bin
-as_user() { setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} LANG=C.UTF-8 "$@"; }
+# A fresh network namespace for the sandbox user (see the comment in helper-scripts.ts): its own
+# loopback only. 'ip' may be missing or refused: a loopback left down isolates just as well.
+NET_UP='ip link set lo up 2>/dev/null; exec "$@"'
+OWN_NET=(unshare --net -- /bin/sh -c "$NET_UP" own-net)
+require_own_net() {
+  unshare --net -- true 2>/dev/null && return 0
+  echo "${NO_NETWORK_NAMESPACE_MESSAGE}" >&2
+  exit ${NO_NETWORK_NAMESPACE_EXIT}
+}
+as_user() { "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} LANG=C.UTF-8 "$@"; }
 sub=$1; shift
+case "$sub" in
+  exec|read|write|dump|code) require_own_net ;;
+esac
 case "$sub" in
   exec)
     # exec <timeout-seconds> <script>: the script runs in the scratch directory as the sandbox user.
     out=$(mktemp -p ${STAGE_DIR}) err=$(mktemp -p ${STAGE_DIR})
-    (cd ${SCRATCH_DIR} && timeout -k 2 "$1" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} PWD=${SCRATCH_DIR} LANG=C.UTF-8 bash -c "$2") >"$out" 2>"$err" </dev/null
+    (cd ${SCRATCH_DIR} && timeout -k 2 "$1" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} PWD=${SCRATCH_DIR} LANG=C.UTF-8 bash -c "$2") >"$out" 2>"$err" </dev/null
     code=$?
     head -c ${MAX_EXEC_OUTPUT + 1} "$out"; head -c ${MAX_EXEC_OUTPUT + 1} "$err" >&2
     rm -f "$out" "$err"
@@ -43,7 +73,7 @@ case "$sub" in
     mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
     if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
     if [ "$envp" = allow ]; then envv=(HOME="$dir/tmp"); else envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8); fi
-    (cd "$dir/code" && ulimit -S -t "$cpu" && ulimit -H -t $((cpu + 1)) && timeout -k 1 "$wall" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
+    (cd "$dir/code" && ulimit -S -t "$cpu" && ulimit -H -t $((cpu + 1)) && timeout -k 1 "$wall" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
     code=$?
     echo "$code"; head -c "$7" "$dir/out/result"; head -c ${MAX_EXEC_OUTPUT} "$dir/out/log" >&2
     rm -rf -- "$dir"; exit 0 ;;
