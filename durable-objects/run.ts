@@ -401,6 +401,7 @@ export class RunObject extends DurableObject<Env> {
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         sliceMs: wiring.sliceMs,
         ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
+        quotas: wiring.runQuotas,
         signal: inflight.signal,
       });
       this.setMeta("alarmFailures", "0");

@@ -19,6 +19,7 @@ import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import type { WorkflowCatalog } from "./engine/run-environment.ts";
+import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -43,6 +44,8 @@ export type WiringOverrides = {
   workflows?: WorkflowCatalog;
   clock?: Clock;
   sliceMs?: number;
+  /** Per-run quotas, instead of the LITTLE_QUOTA_* vars. */
+  runQuotas?: RunQuotas;
   secrets?: SecretStore;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
@@ -73,6 +76,8 @@ export type Wiring = {
   readonly sliceMs: number;
   /** `LITTLE_MODEL_TIMEOUT_MS`: idle ms before a model call counts as hung (unset: the harness default). */
   readonly modelTimeoutMs?: number;
+  /** `LITTLE_QUOTA_LWIR_BYTES`, `LITTLE_QUOTA_TOKENS_PER_RUN`, `LITTLE_QUOTA_EVENT_LOG_BYTES`. */
+  readonly runQuotas: RunQuotas;
 };
 
 /**
@@ -115,6 +120,7 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     clock: overrides.clock ?? systemClock,
     workflows: withModelOverrides(overrides.workflows ?? workflowCatalog, modelOverrides),
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
+    runQuotas: overrides.runQuotas ?? runQuotasFromVars(vars),
     ...(Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) > 0 ? { modelTimeoutMs: Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { RunView } from "../../durable-objects/run.ts";
 import { jurisdictionsEnforced, runClient } from "../adapters/cloudflare/run-client.ts";
+import { canonicalBytes, runQuotasFromVars } from "../engine/run-quotas.ts";
 import { digestJson } from "../identity/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
@@ -77,6 +78,17 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   }
   const registered = args.services.workflows.get(args.workflowId);
   if (!registered) throw notFound("workflow", args.workflowId);
+  // A given LWIR over the quota would fail at registration (D1's row limit): refuse it here, storing nothing.
+  if (args.lwir !== undefined) {
+    const bytes = canonicalBytes(args.lwir);
+    const limit = runQuotasFromVars(args.env as unknown as Record<string, unknown>).lwirBytes;
+    if (bytes > limit)
+      throw new ApiError(
+        413,
+        "lwir_too_large",
+        `The LWIR is ${bytes} bytes of canonical JSON; this Worker's limit is ${limit} (LITTLE_QUOTA_LWIR_BYTES)`,
+      );
+  }
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid)

@@ -9,6 +9,7 @@ import type { RunEventPayloads } from "../ports/run-events.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
+import { assertLwirFits, DEFAULT_RUN_QUOTAS } from "./run-quotas.ts";
 
 /**
  * Compiles one cycle (seed, stages 4–8): planner manifest → planner session (drift-checked and
@@ -41,6 +42,8 @@ export async function compileCycle(args: {
       );
     }
   } else {
+    // Before the write: a document over the limit would fail in D1 (row size) after five retries.
+    assertLwirFits(locked.version.canonicalJson, env.quotas ?? DEFAULT_RUN_QUOTAS);
     await env.versions.registerVersion({
       version: locked.version,
       lock: locked.lock,

@@ -16,6 +16,7 @@ import { compileCycle } from "./compile-cycle.ts";
 import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
+import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
 import { runSection, SectionWaitSignal } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 
@@ -33,16 +34,19 @@ export type DriveResult = {
  * ends or the slice's time is up. Pure over the environment's ports, so it runs the same in a
  * Durable Object alarm and in plain Node. Every failure becomes exactly one `RunFailed`.
  */
-export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
-  const events = await env.log.all();
+export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
+  const events = await given.log.all();
   const state = deriveRunState(events);
   if (state.terminal) return { status: state.status, yielded: false };
+  // Every append of this slice goes through the meter (tokens and log bytes per run).
+  const quota = new RunQuotaMeter(given.quotas ?? DEFAULT_RUN_QUOTAS, events);
+  const env: RunEnvironment = { ...given, log: quota.meter(given.log) };
   if (!state.request) throw new Error(`run ${env.runId} has no RunRequested event`);
   // The run's deadline derives from the log (RunRequested.at) and the definition, so it holds across resumes.
   const runTimeoutMs = env.workflows.get(state.request.workflowId)?.definition.timeoutMs;
   const runDeadline = runTimeoutMs !== undefined ? state.requestedAt + runTimeoutMs : undefined;
   const runTimeout = runDeadline !== undefined ? AbortSignal.timeout(Math.max(0, runDeadline - env.clock.now())) : undefined;
-  const signals = [env.signal, runTimeout].filter((s): s is AbortSignal => s !== undefined);
+  const signals = [env.signal, runTimeout, quota.signal].filter((s): s is AbortSignal => s !== undefined);
   const secrets = await revealSecrets(env, state.request);
   const redact = "values" in secrets ? secretRedactor(secrets.values) : undefined;
   const ctx: HarnessContext = {
@@ -62,9 +66,16 @@ export async function driveRun(env: RunEnvironment): Promise<DriveResult> {
     if (runDeadline !== undefined && env.clock.now() >= runDeadline) throw timedOut();
     // Fail closed before any step: a definition that binds secrets runs only with all of them.
     if ("failure" in secrets) throw secrets.failure;
+    // Resumed over a quota (it was exceeded before a crash): fail before any call.
+    if (quota.exceeded) throw quota.exceeded;
     const output = await drive(env, ctx, state);
+    // Over a quota on the last call: the run may not exceed it, even when it finished.
+    if (quota.exceeded) throw quota.exceeded;
     return await finish(env, ctx, state, { type: "RunCompleted", output });
   } catch (error) {
+    // A quota ended the slice (its abort surfaces as whatever the call in flight threw); a cancel wins.
+    if (quota.exceeded && !(error instanceof RunTerminatedError) && !env.signal?.aborted)
+      return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
     if (error instanceof SectionWaitSignal) {
       await indexRun(env, state, "waiting", latestRegistration(await env.log.all()));
       return { status: "waiting", yielded: false, waiting: true };

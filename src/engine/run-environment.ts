@@ -9,6 +9,7 @@ import type { SecretStore } from "../ports/secret-store.ts";
 import type { VersionStore } from "../ports/version-store.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
+import type { RunQuotas } from "./run-quotas.ts";
 
 /**
  * A workflow a run can be started for, with the tools its `globalTools` resolve against and the
@@ -45,6 +46,8 @@ export type RunEnvironment = {
   readonly modelTimeoutMs?: number;
   /** Aborted when the run is cancelled while the slice runs. */
   readonly signal?: AbortSignal;
+  /** Per-run limits (LWIR bytes, model tokens, log bytes); absent: DEFAULT_RUN_QUOTAS. */
+  readonly quotas?: RunQuotas;
   /** Where the secrets a definition binds are decrypted from (absent: such runs fail closed). */
   readonly secrets?: SecretStore;
 };

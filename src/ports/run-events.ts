@@ -49,6 +49,9 @@ export type RunCauseCode =
   | "pinned_version_invalid"
   | "secrets_unavailable"
   | "version_id_collision"
+  | "lwir_too_large"
+  | "model_tokens_exceeded"
+  | "event_log_too_large"
   | "internal_error";
 
 export type RunEventPayloads = {

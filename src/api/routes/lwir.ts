@@ -95,6 +95,7 @@ lwirRoutes.openapi(
       202: json(RunResponse, "The run is started"),
       ...commonErrors,
       ...quotaErrors,
+      413: json(ErrorBody, "Body too large, or an LWIR over LITTLE_QUOTA_LWIR_BYTES (`lwir_too_large`); nothing is stored"),
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),
       409: json(ErrorBody, "LITTLE_MODELS=live and a model slot lacks its key (`model_unavailable`): nothing is stored"),
