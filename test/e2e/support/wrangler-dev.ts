@@ -44,6 +44,8 @@ export type WranglerDevOptions = {
   readonly vars?: Readonly<Record<string, string>>;
   /** Run in the project folder itself instead of a snapshot of it (reloads on every edit). */
   readonly inPlace?: boolean;
+  /** The `GET /v1/health` status that means "up" (default 200; 503 for a Worker that refuses its configuration). */
+  readonly readyStatus?: number;
 };
 
 export type WranglerDev = {
@@ -142,10 +144,12 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
     for (;;) {
       const early = await Promise.race([exited, sleep(HEALTH_POLL_MS).then(() => null)]);
       if (early) throw new Error(`${early}\n${tail(output)}`);
-      if (await healthy(url)) return;
+      if (await healthy(url, options.readyStatus ?? 200)) return;
       if (Date.now() - started > HEALTH_TIMEOUT_MS) {
         await killGroup(proc, "SIGKILL", 5_000);
-        throw new Error(`wrangler dev did not answer GET /v1/health with 200 within ${HEALTH_TIMEOUT_MS} ms\n${tail(output)}`);
+        throw new Error(
+          `wrangler dev did not answer GET /v1/health with ${options.readyStatus ?? 200} within ${HEALTH_TIMEOUT_MS} ms\n${tail(output)}`,
+        );
       }
     }
   };
@@ -213,11 +217,11 @@ export function freePort(): Promise<number> {
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-async function healthy(url: string): Promise<boolean> {
+async function healthy(url: string, status: number): Promise<boolean> {
   try {
     const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(5_000) });
     await res.arrayBuffer();
-    return res.status === 200;
+    return res.status === status;
   } catch {
     return false;
   }
