@@ -22,7 +22,9 @@ afterAll(async () => {
 async function tenantToken(tenant: string): Promise<string> {
   const r = await api.call("POST", "/v1/tokens", { token: dev.adminToken, body: { tenant } });
   expect(r.status, r.text).toBe(201);
-  expect(r.json).toEqual({ tenant, token: expect.stringMatching(/^lwt_/) });
+  // The secret once, with the token's record (id, scopes, expiry): never its digest.
+  expect(r.json).toMatchObject({ tenant, token: expect.stringMatching(/^lwt_/), id: expect.stringMatching(/^tok_[0-9a-f]{16}$/) });
+  expect(r.text).not.toContain("sha256:");
   return r.json.token as string;
 }
 
