@@ -10,11 +10,11 @@ import type { RunCodeRequest, RunCodeResult, SandboxSession } from "../../../src
 // in bash. Each must be denied or limited with a clear error, and the host must be unharmed: after
 // every test a normal code.run and a normal `node` still work, and the host's prototypes are clean.
 //
-// Not here, on purpose: a synchronous `for (;;) {}` (and `for (;;) await null`, which never yields
-// to the event loop). Local workerd enforces no CPU limit and runs all isolates on one thread, so it
-// would hang the test process; on Cloudflare the isolate's CPU limit stops it. Likewise a bomb that
-// retains heap until V8 runs out: local workerd aborts the whole process on V8 OOM (checked), while
-// Cloudflare kills the isolate at 128 MB. See docs/sandbox.md, "What is enforced locally".
+// Endless code that never yields (`for (;;) {}`, `for (;;) await null`) is in loop-guard.test.ts:
+// local workerd enforces no CPU limit, and the loop guard is what stops it there. Not here, on
+// purpose: a bomb that retains heap until V8 runs out: local workerd aborts the whole process on V8
+// OOM (checked), while Cloudflare kills the isolate at 128 MB. See docs/sandbox.md, "What is
+// enforced locally".
 
 const store = new MemoryMemoryStore();
 const sandbox = new IsolateSandbox({ loader: env.LOADER, memory: store });
