@@ -10,12 +10,21 @@ export class ApiError extends LittleError {
   readonly code: string;
   readonly status: ContentfulStatusCode;
   readonly findings: readonly Finding[] | undefined;
-  constructor(status: ContentfulStatusCode, code: string, message: string, findings?: readonly Finding[]) {
+  /** Response headers the refusal needs (`Retry-After`, `WWW-Authenticate`). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  constructor(
+    status: ContentfulStatusCode,
+    code: string,
+    message: string,
+    findings?: readonly Finding[],
+    headers?: Readonly<Record<string, string>>,
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.findings = findings;
+    this.headers = headers;
   }
 }
 

@@ -77,9 +77,13 @@ export function requireTenant(): MiddlewareHandler<ApiEnv> {
 
 /** 403 for a token without the scope, with the RFC 6750 challenge that names it. */
 export function insufficientScope(needed: TokenScope): ApiError {
-  return new ApiError(403, "insufficient_scope", `This token lacks the "${needed}" scope this route needs`, [
-    { severity: "error", code: "token.scope_missing", path: "$", message: `needs scope ${needed}` },
-  ]);
+  return new ApiError(
+    403,
+    "insufficient_scope",
+    `This token lacks the "${needed}" scope this route needs`,
+    [{ severity: "error", code: "token.scope_missing", path: "$", message: `needs scope ${needed}` }],
+    { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}"` },
+  );
 }
 
 /** The token from an `Authorization: Bearer …` header. */

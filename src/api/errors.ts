@@ -26,12 +26,12 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
 
 /** Maps any thrown value to a JSON response: named errors to 4xx, anything else to a logged 500. */
 export function errorResponse(c: Context, error: unknown): Response {
-  if (error instanceof ApiError) {
-    // A refusal that will pass with time (a quota window) says when to come back.
-    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-    const headers = typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : undefined;
-    return c.json<ApiErrorBody>(body(error.code, error.message, error.findings), error.status, headers);
-  }
+  if (error instanceof ApiError)
+    return c.json<ApiErrorBody>(
+      body(error.code, error.message, error.findings),
+      error.status,
+      error.headers ? { ...error.headers } : undefined,
+    );
   if (LittleError.is(error)) {
     const findings = (error as { findings?: unknown }).findings;
     return c.json<ApiErrorBody>(body(error.code, error.message, findings), STATUS_BY_CODE[error.code] ?? 400);

@@ -10,9 +10,14 @@ export class QuotaExceededError extends ApiError {
   readonly limit: StartLimitName;
   constructor(limit: StartLimitName, max: number, retryAfterSeconds: number) {
     const what = limit === "starts_per_minute" ? `${max} run starts per minute` : `${max} concurrent runs`;
-    super(429, "quota_exceeded", `This tenant's quota of ${what} is used up; retry after ${retryAfterSeconds} s`, [
-      { severity: "error", code: `quota.${limit}`, path: "$", message: `limit ${max}` },
-    ]);
+    super(
+      429,
+      "quota_exceeded",
+      `This tenant's quota of ${what} is used up; retry after ${retryAfterSeconds} s`,
+      [{ severity: "error", code: `quota.${limit}`, path: "$", message: `limit ${max}` }],
+      // A refusal that passes with time says when to come back.
+      { "retry-after": String(retryAfterSeconds) },
+    );
     this.name = "QuotaExceededError";
     this.limit = limit;
     this.retryAfterSeconds = retryAfterSeconds;

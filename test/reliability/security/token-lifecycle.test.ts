@@ -169,6 +169,7 @@ describe("scopes on every route", () => {
         const r = await api(method, url, { token: tokens[scope].token, body: bodyFor(method) });
         expectRefusal(r, 403, "insufficient_scope");
         expect((r.json.error as { message: string }).message).toContain(`"${access}" scope`);
+        expect(r.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", scope="${access}"`);
         refused++;
       }
       // With exactly the scope (and with admin), authorization is passed: whatever the route says

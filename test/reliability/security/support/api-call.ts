@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 
 export const DEV_TOKEN = "test-dev-token";
 
-export type ApiAnswer = { status: number; code: string | undefined; json: Record<string, unknown>; text: string };
+export type ApiAnswer = { status: number; code: string | undefined; json: Record<string, unknown>; text: string; headers: Headers };
 
 /** One request to the Worker's /v1 API through its own fetch, as the dev tenant unless `token` is null. */
 export async function api(
@@ -25,5 +25,5 @@ export async function api(
   } catch {
     // Not JSON: status and text say enough.
   }
-  return { status: res.status, code: (json.error as { code?: string } | undefined)?.code, json, text };
+  return { status: res.status, code: (json.error as { code?: string } | undefined)?.code, json, text, headers: res.headers };
 }
