@@ -50,7 +50,7 @@ export function authorize(): MiddlewareHandler<ApiEnv> {
     const principal = await authenticate(c.env, services.tokens, token, now);
     if (principal.kind === "admin") {
       // The admin token has no tenant: it mints, lists and revokes tokens, nothing else.
-      if (!c.req.path.startsWith("/v1/tokens"))
+      if (c.req.path !== "/v1/tokens" && !c.req.path.startsWith("/v1/tokens/"))
         throw new ApiError(401, "unauthorized", "The admin token manages tokens only (/v1/tokens); use a tenant token here");
     } else {
       if (!scopesAllow(principal.scopes, access)) throw insufficientScope(access);
