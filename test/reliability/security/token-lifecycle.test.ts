@@ -152,6 +152,10 @@ describe("scopes on every route", () => {
     expect(ops.length).toBeGreaterThan(20);
     expect(ops.filter((op) => !(op in ROUTE_SCOPES))).toEqual([]);
     expect(routeAccess("GET", "/v1/some-route-nobody-mapped")).toBe("admin");
+    // A path no route serves is a 404 with or without a token: there is nothing to guard.
+    const reader = await mint("tok_unknown", { scopes: ["runs:read"] });
+    for (const token of [null, reader.token]) expectRefusal(await api("GET", "/v1/some-route-nobody-mapped", { token }), 404, "not_found");
+    expectRefusal(await api("DELETE", "/v1/runs", { token: null }), 404, "not_found");
   });
 
   it("a token without a route's scope gets 403 insufficient_scope naming it; with only that scope it gets past authorization", async () => {
