@@ -97,7 +97,8 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       }),
       execute: async (input) => {
         const submitted = (input as { lwir?: unknown }).lwir;
-        const parsed = typeof submitted === "string" ? parseDraft(submitted) : { ok: true as const, value: submitted, findings: [] };
+        const parsed =
+          typeof submitted === "string" ? asStringSubmission(parseDraft(submitted)) : { ok: true as const, value: submitted, findings: [] };
         const draft = parsed.ok ? parsed.value : undefined;
         const findings = parsed.ok
           ? [...parsed.findings, ...checkDraft(draft, spec.capabilities), ...secretLiteralFindings(draft, ctx)]
@@ -162,6 +163,22 @@ function secretLiteralFindings(draft: unknown, ctx: HarnessContext): Finding[] {
 /** Every finding about a draft: structure, templates, graph and binding, in one pass. */
 export function checkDraft(lwir: unknown, capabilities: DefinitionCapabilities): Finding[] {
   return checkLwir(lwir, capabilities);
+}
+
+/** A document sent as a JSON string is read, with a warning that says to send the object. */
+function asStringSubmission(parsed: ReturnType<typeof parseDraft>): ReturnType<typeof parseDraft> {
+  if (!parsed.ok || parsed.findings.length > 0) return parsed;
+  return {
+    ...parsed,
+    findings: [
+      {
+        severity: "warning",
+        code: "submission.string_not_object",
+        path: "$",
+        message: 'lwir was a JSON string; it was parsed. Send the object itself: submit_lwir({ "lwir": { … } }).',
+      },
+    ],
+  };
 }
 
 type Submission = { lwir: unknown; result: SubmitResult };

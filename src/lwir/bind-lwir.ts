@@ -4,7 +4,9 @@ import { normalizeJsonSchema } from "../schema/normalize-schema.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
+import { checkToolInput } from "./bind-tool-input.ts";
 import { FindingSink } from "./findings-sink.ts";
+import { terminalSteps } from "./graph.ts";
 import type { Lwir, LwirStep } from "./types.ts";
 
 /**
@@ -68,22 +70,66 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
     const path = childPath("$.steps", i);
     const model = step.uses === "ai.generate" ? step.with?.model : undefined;
     if (typeof model === "string" && !slotIds.has(model)) {
-      sink.error("binding.step_model_not_allowed", `${path}.with.model`, `model "${model}" is not an execution model slot of the workflow`);
+      sink.error(
+        "binding.step_model_not_allowed",
+        `${path}.with.model`,
+        `model "${model}" is not an execution model slot of the workflow (${[...slotIds].join(", ")})`,
+      );
     }
     const fixerModel = step.uses === "code.run" ? step.onFailure?.fixer?.model : undefined;
     if (typeof fixerModel === "string" && !slotIds.has(fixerModel)) {
       sink.error(
         "binding.step_model_not_allowed",
         `${path}.onFailure.fixer.model`,
-        `fixer model "${fixerModel}" is not an execution model slot of the workflow`,
+        `fixer model "${fixerModel}" is not an execution model slot of the workflow (${[...slotIds].join(", ")})`,
       );
     }
     const tool = step.uses === "tool.call" ? step.with?.tool : undefined;
     if (typeof tool === "string" && !toolIds.has(tool)) {
-      sink.error("binding.step_tool_not_allowed", `${path}.with.tool`, `tool "${tool}" is not a tool of the workflow`);
+      sink.error(
+        "binding.step_tool_not_allowed",
+        `${path}.with.tool`,
+        `tool "${tool}" is not a tool of the workflow (${[...toolIds].join(", ") || "none"})`,
+      );
     }
+    const descriptor = typeof tool === "string" ? snapshot.tools.find((t) => t.id === tool) : undefined;
+    if (descriptor && step.uses === "tool.call") checkToolInput(sink, step.with?.input, descriptor, path);
   });
+  checkTerminalOutput(sink, doc, capabilities);
   return sink.findings;
+}
+
+/** The terminal step's output is the workflow's output: it must be the requested output mode. */
+function checkTerminalOutput(sink: FindingSink, doc: Partial<Lwir>, capabilities: DefinitionCapabilities): void {
+  if (!Array.isArray(doc.steps)) return;
+  const nodes = (doc.steps as unknown[]).flatMap((raw, i) => {
+    if (typeof raw !== "object" || raw === null) return [];
+    const step = raw as { id?: unknown; needs?: unknown };
+    if (typeof step.id !== "string") return [];
+    const needs = Array.isArray(step.needs) ? step.needs.filter((n): n is string => typeof n === "string") : [];
+    return [{ id: step.id, needs, index: i, step: raw as LwirStep }];
+  });
+  const terminals = terminalSteps(nodes);
+  if (terminals.length !== 1) return;
+  const terminal = nodes.find((n) => n.id === terminals[0]);
+  if (!terminal || terminal.step.uses === "decision" || terminal.step.output === undefined) return;
+  if (outputKey(terminal.step.output) === outputKey(capabilities.requestedOutput)) return;
+  sink.error(
+    "binding.output_mode_mismatch",
+    `${childPath("$.steps", terminal.index)}.output`,
+    `"${terminal.id}" is the terminal step, so its output is the workflow's output: its mode must be the task's requestedOutput mode "${capabilities.requestedOutput.mode}"; copy requestedOutput exactly: ${JSON.stringify(capabilities.requestedOutput)}`,
+  );
+}
+
+/**
+ * An output compared by mode (and a choice's values). The schema is not compared: the run's
+ * output is checked against `output.schema` anyway, and the seed's own worked example gives its
+ * terminal step a schema that differs from the definition's only in `additionalProperties`.
+ */
+function outputKey(output: unknown): string | null {
+  if (typeof output !== "object" || output === null) return null;
+  const { mode, values } = output as { mode?: unknown; values?: unknown };
+  return JSON.stringify([mode, Array.isArray(values) ? [...values].sort() : null]);
 }
 
 function schemaHash(schema: unknown): string | null {

@@ -64,6 +64,8 @@ export const LWIR_FINDING_CODES = {
   "template.unknown_function": "An expression calls a function outside the fixed list.",
   "template.function_arity": "A template function is called with the wrong number of arguments.",
   "template.unknown_input_field": "An expression reads an input field the input schema does not declare (warning).",
+  "template.skipped_branch":
+    "A step that joins a decision's branches reads one branch's output directly; that branch may have been skipped, so read it through `default(…)`.",
   "template.item_outside_fan_out": "An expression reads `item` in a step without `forEach`.",
   "decision.invalid_cases": "`with.cases` is not a non-empty list of `{ when, step }`.",
   "decision.invalid_when": "A case's `when` is not exactly one `{{ … }}` expression.",
@@ -85,6 +87,10 @@ export const LWIR_FINDING_CODES = {
   "binding.step_model_not_allowed": "A step's model (or its fixer's) is not an execution model slot of the definition.",
   "binding.step_tool_not_allowed": "A tool.call step's tool is not a tool of the definition.",
   "binding.secret_not_in_snapshot": "`permissions.secrets` names a secret the definition does not declare.",
+  "binding.tool_input_mismatch":
+    "A tool.call's `with.input` names a field the tool's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
+  "binding.output_mode_mismatch":
+    "The terminal step's `output` is not the workflow's requested output mode (the task's `requestedOutput`).",
   "binding.network_not_allowed": "`permissions.network` names a host the definition's `network` allowlist does not have.",
 } as const;
 

@@ -4,6 +4,9 @@ import { closestField } from "./closest-field.ts";
 import { LWIR_FINDING_CODES, type LwirFindingCode } from "./finding-codes.ts";
 import type { ShapeSpec } from "./lwir-spec.ts";
 
+/** Step fields a model may put inside `with` by mistake. */
+const STEP_LEVEL: ReadonlySet<string> = new Set(["output", "forEach", "retry", "timeoutMs", "needs", "onFailure", "uses", "description"]);
+
 /** Collects findings; codes are checked against the catalog at compile time. */
 export class FindingSink {
   readonly findings: Finding[] = [];
@@ -47,7 +50,11 @@ export class FindingSink {
       return undefined;
     }
     if (typeof value !== "string" || (!optional && value.trim() === "")) {
-      this.error("field.invalid_type", childPath(path, key), `${childPath(path, key)} must be a non-empty string`);
+      this.error(
+        "field.invalid_type",
+        childPath(path, key),
+        `${childPath(path, key)} must be a non-empty string${hint ? `: ${hint}` : ""}`,
+      );
       return undefined;
     }
     return value;
@@ -63,8 +70,8 @@ export class FindingSink {
       if (allowed.includes(key)) continue;
       const at = childPath(path, key);
       const misplaced =
-        key === "output" && path.endsWith(".with")
-          ? ` "output" belongs on the step itself (${path.slice(0, -5)}.output), not inside with.`
+        path.endsWith(".with") && STEP_LEVEL.has(key)
+          ? ` "${key}" belongs on the step itself (${path.slice(0, -5)}.${key}), not inside with.`
           : "";
       const guess = misplaced ? undefined : closestField(key, allowed);
       const hint = guess ? ` Did you mean "${guess}"?` : misplaced;

@@ -78,7 +78,14 @@ export function checkCodeRun(sink: FindingSink, w: Record<string, unknown>, path
       `${path}.sandbox is required: { "network": "deny", "env": "deny", "fs": "deny" } (each deny or allow)`,
     );
   else {
-    const sandbox = sink.object(sandboxValue, `${path}.sandbox`);
+    const isObject = typeof sandboxValue === "object" && sandboxValue !== null && !Array.isArray(sandboxValue);
+    if (!isObject)
+      sink.error(
+        "field.invalid_type",
+        `${path}.sandbox`,
+        `${path}.sandbox must be an object: { "network": "deny", "env": "deny", "fs": "deny" } (each deny or allow), not ${JSON.stringify(sandboxValue)}`,
+      );
+    const sandbox = isObject ? (sandboxValue as Record<string, unknown>) : undefined;
     if (sandbox) {
       sink.closed(sandbox, SANDBOX_POLICY, `${path}.sandbox`);
       for (const key of ["network", "env", "fs"]) {

@@ -8,6 +8,7 @@ import { FindingSink } from "./findings-sink.ts";
 import { findCycle, terminalSteps, upstreamSets } from "./graph.ts";
 import { DOCUMENT, fieldSummary, IO_SCHEMA, METADATA, PERMISSIONS } from "./lwir-spec.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "./types.ts";
+import { checkJoins } from "./validate-joins.ts";
 import { checkSchemaShape } from "./validate-schema-shape.ts";
 import { checkStep, readNeeds, STEP_ID_PATTERN } from "./validate-step.ts";
 
@@ -225,4 +226,5 @@ function checkSteps(
       hints,
     });
   }
+  if (!cycle) checkJoins(sink, nodes, upstream);
 }

@@ -20,7 +20,10 @@ export function checkOutputMode(sink: FindingSink, value: unknown, path: string)
   if (!output) return;
   const mode = output.mode;
   if (typeof mode !== "string" || !(OUTPUT_MODES as readonly string[]).includes(mode)) {
-    const guess = typeof output.type === "string" ? ` (use "mode", not "type")` : "";
+    const looksLikeSchema = typeof output.type === "string" || output.properties !== undefined;
+    const guess = looksLikeSchema
+      ? `; this looks like a JSON Schema: wrap it as { "mode": "${output.type === "array" ? "array" : "object"}", "schema": <this schema> }`
+      : "";
     sink.error("output.unknown_mode", `${path}.mode`, `${path}.mode must be ${MODES_HINT}${guess}`);
     return;
   }

@@ -70,8 +70,9 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
   }
   if (step.description !== undefined && typeof step.description !== "string")
     sink.error("field.invalid_type", `${path}.description`, `${path}.description must be a string`);
+  // Without a known kind, whether output is required is unknown too (a decision needs none).
   if (step.output === undefined) {
-    if (kind !== "decision") sink.missing(`${path}.output`, OUTPUT_HINT);
+    if (kind !== "decision" && isStepKind(kind)) sink.missing(`${path}.output`, OUTPUT_HINT);
   } else checkOutputMode(sink, step.output, `${path}.output`);
   if (step.retry !== undefined) {
     const retry = sink.object(step.retry, `${path}.retry`);
@@ -179,7 +180,12 @@ function checkFanOut(sink: FindingSink, value: unknown, path: string, scope: Tem
   const items = fanOut.items;
   const parsed = typeof items === "string" ? parseTemplate(items) : null;
   const whole = parsed?.ok === true && parsed.parts.length === 1 && parsed.parts[0]?.kind === "expr";
-  if (!whole) sink.error("fanout.invalid_items", `${path}.items`);
+  if (!whole)
+    sink.error(
+      "fanout.invalid_items",
+      `${path}.items`,
+      `${path}.items must be exactly one {{ … }} expression giving the array, with nothing around it, e.g. "{{ steps.split.output.parts }}"; you gave ${JSON.stringify(items)}`,
+    );
   else checkTemplates(sink, items, `${path}.items`, scope);
   if (fanOut.itemKey !== undefined) {
     if (typeof fanOut.itemKey !== "string" || fanOut.itemKey === "") sink.error("fanout.invalid_item_key", `${path}.itemKey`);
@@ -190,6 +196,9 @@ function checkFanOut(sink: FindingSink, value: unknown, path: string, scope: Tem
     sink.error("fanout.invalid_failure_mode", `${path}.failureMode`);
   }
 }
+
+/** A comparison or logic operator inside `{{ … }}`, which the grammar does not have. */
+const OPERATOR = /\{\{[^}]*(==|!=|&&|\|\||>=|<=|[^=!<>-][<>])/;
 
 /** Checks a decision: cases of one-expression `when` and a `then` target, a default, targets that need it. */
 function checkDecision(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext, stepId: string): void {
@@ -234,7 +243,9 @@ function checkDecision(sink: FindingSink, w: Record<string, unknown>, path: stri
         sink.error(
           "decision.invalid_when",
           `${at}.when`,
-          `${at}.when must be exactly one {{ … }} expression with nothing around it, e.g. "{{ eq(steps.classify.output, "urgent") }}"`,
+          typeof when === "string" && OPERATOR.test(when)
+            ? `${at}.when uses an operator; templates have none: call eq(a, b), ne, gt, gte, lt, lte, and, or, not, e.g. "{{ eq(steps.classify.output, "urgent") }}"`
+            : `${at}.when must be exactly one {{ … }} expression with nothing around it, e.g. "{{ eq(steps.classify.output, "urgent") }}"`,
         );
       else checkTemplates(sink, when, `${at}.when`, ctx.scope);
       target(entry.step, `${at}.step`);

@@ -49,11 +49,14 @@ function checkDelimiters(sink: FindingSink, text: string, path: string): void {
 function checkTemplateString(sink: FindingSink, text: string, path: string, scope: TemplateScope): void {
   const parsed = parseTemplate(text);
   if (!parsed.ok) {
+    const syntax = parsed.error.code === "template.syntax";
     const pipe =
-      parsed.error.code === "template.syntax" && /\{\{[^}]*\|/.test(text)
-        ? " Filters (a | f) are not supported: call f(a), e.g. {{ upper(input.name) }}."
+      syntax && /\{\{[^}]*[^|]\|[^|]/.test(text) ? " Filters (a | f) are not supported: call f(a), e.g. {{ upper(input.name) }}." : "";
+    const operator =
+      syntax && /\{\{[^}]*(==|!=|&&|\|\||>=|<=|[^=!<>-][<>])/.test(text)
+        ? ' Operators are not supported: call eq(a, b), ne, gt, gte, lt, lte, and, or, not, e.g. {{ eq(steps.classify.output, "urgent") }}.'
         : "";
-    sink.error(parsed.error.code, path, `${parsed.error.message}.${pipe}`);
+    sink.error(parsed.error.code, path, `${parsed.error.message}.${pipe}${operator}`);
     return;
   }
   for (const expr of expressionsOf(parsed.parts)) checkExpression(sink, expr, path, scope);

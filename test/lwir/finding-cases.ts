@@ -43,6 +43,8 @@ export type Case = {
   readonly path: string;
   /** Other findings the same mutation must (and may only) produce. */
   readonly also?: readonly Located[];
+  /** binding.* cases: bind against the example plus the `crm.lookup` tool instead of the example alone. */
+  readonly withLookupTool?: true;
 };
 
 export const summarize = ["steps", 0] as const;
@@ -517,6 +519,26 @@ export const CASES: readonly Case[] = [
     path: "$.steps[0].with.prompt",
   },
   {
+    code: "template.skipped_branch",
+    title: "a join reading a branch the decision may skip",
+    build: () => {
+      const doc = seedLwir();
+      const summarize = get(doc, ["steps", 0]) as JsonObject;
+      doc.steps = [
+        { id: "route", uses: "decision", needs: [], with: { cases: [{ when: "{{ input.ticketId }}", step: "a" }], default: "b" } },
+        { id: "a", uses: "ai.generate", needs: ["route"], with: { model: "gpt-4o-mini", prompt: "A" }, output: { mode: "text" } },
+        { id: "b", uses: "ai.generate", needs: ["route"], with: { model: "gpt-4o-mini", prompt: "B" }, output: { mode: "text" } },
+        {
+          ...summarize,
+          needs: ["a", "b"],
+          with: { model: "gpt-4o-mini", prompt: "{{ steps.a.output }} {{ default(steps.a.output, steps.b.output) }}" },
+        },
+      ];
+      return doc;
+    },
+    path: "$.steps[3].with.prompt",
+  },
+  {
     code: "template.unknown_root",
     title: "process.env",
     build: () => withPrompt("Key: {{ process.env.OPENAI_API_KEY }}"),
@@ -603,6 +625,28 @@ export const CASES: readonly Case[] = [
     },
     path: "$.steps[0].with.tool",
     also: [{ code: "binding.tool_not_in_snapshot", path: "$.permissions.tools[0]" }],
+  },
+  {
+    code: "binding.tool_input_mismatch",
+    title: "a tool input field the tool's schema does not have",
+    withLookupTool: true,
+    build: () => {
+      const doc = set(boundSeedLwir(), ["permissions", "tools"], ["crm.lookup"]);
+      (doc.steps as unknown[]).unshift({
+        id: "lookup",
+        uses: "tool.call",
+        with: { tool: "crm.lookup", input: { tcket: "{{ input.ticketId }}" } },
+        output: { mode: "json" },
+      });
+      return set(doc, ["steps", 1, "needs"], ["lookup"]);
+    },
+    path: "$.steps[0].with.input",
+  },
+  {
+    code: "binding.output_mode_mismatch",
+    title: "a terminal step whose output is not the requested output",
+    build: () => set(boundSeedLwir(), ["steps", 0, "output"], { mode: "json" }),
+    path: "$.steps[0].output",
   },
   {
     code: "binding.network_not_allowed",

@@ -81,3 +81,40 @@ describe("findings teach the fix", () => {
     expect(codes).toContain("binding.workflow_name_mismatch");
   });
 });
+
+describe("findings teach the fix (review of the corpus)", () => {
+  it("an operator in a when or a template names the functions to call instead", () => {
+    const doc = boundSeedLwir();
+    const summarize = (doc.steps as JsonObject[])[0] as JsonObject;
+    doc.steps = [
+      {
+        id: "route",
+        uses: "decision",
+        needs: [],
+        with: { cases: [{ when: '{{ input.ticketId == "x" }}', step: "summarize" }], default: "summarize" },
+      },
+      { ...summarize, needs: ["route"] },
+    ];
+    expect(at(validateLwir(doc).findings, "$.steps[0].with.cases[0].when").message).toContain("call eq(a, b)");
+    const prompt = set(boundSeedLwir(), ["steps", 0, "with", "prompt"], "{{ input.a && input.b }}");
+    expect(at(validateLwir(prompt).findings, "$.steps[0].with.prompt").message).toContain("Operators are not supported");
+  });
+
+  it("a step field inside with says it belongs on the step; a sandbox string shows the object; a schema as output says to wrap it", () => {
+    const forEach = set(boundSeedLwir(), ["steps", 0, "with", "forEach"], { items: "{{ input.x }}" });
+    expect(at(validateLwir(forEach).findings, "$.steps[0].with.forEach").message).toContain('"forEach" belongs on the step itself');
+    const sandbox = set(seedWithComputeScore(), ["steps", 0, "with", "sandbox"], "deny");
+    expect(at(validateLwir(sandbox).findings, "$.steps[0].with.sandbox").message).toContain(
+      '{ "network": "deny", "env": "deny", "fs": "deny" }',
+    );
+    const schema = set(boundSeedLwir(), ["steps", 0, "output"], { type: "object", properties: {} });
+    expect(at(validateLwir(schema).findings, "$.steps[0].output.mode").message).toContain('wrap it as { "mode": "object", "schema"');
+    const version = set(boundSeedLwir(), ["metadata", "version"], 1);
+    expect(at(validateLwir(version).findings, "$.metadata.version").message).toContain('"0.1.0"');
+  });
+
+  it("a step without uses is not also told its output is missing", () => {
+    const doc = remove(remove(boundSeedLwir(), ["steps", 0, "uses"]), ["steps", 0, "output"]);
+    expect(validateLwir(doc).findings.map((f) => f.path)).not.toContain("$.steps[0].output");
+  });
+});

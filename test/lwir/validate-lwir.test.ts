@@ -17,6 +17,7 @@ import {
   get,
   type JsonObject,
   kitchenSinkLwir,
+  lookupCapabilities,
   type PathKey,
   remove,
   SCORE_TS_SHA256,
@@ -77,8 +78,10 @@ describe("the seed's worked example", () => {
 
 describe("one failing fixture per finding code", () => {
   let capabilities: DefinitionCapabilities;
+  let withLookup: DefinitionCapabilities;
   beforeAll(async () => {
     capabilities = await summarizeCapabilities();
+    withLookup = await lookupCapabilities();
   });
 
   it("covers every code in LWIR_FINDING_CODES, and no code outside it", () => {
@@ -94,7 +97,7 @@ describe("one failing fixture per finding code", () => {
     if (c.code.startsWith("binding.")) {
       // Binding catches what structure cannot: the document is valid LWIR on its own.
       expect(validateLwir(doc).valid).toBe(true);
-      findings = bindLwir(doc, capabilities);
+      findings = bindLwir(doc, c.withLookupTool ? withLookup : capabilities);
     } else {
       const result = validateLwir(doc);
       findings = result.findings;

@@ -541,7 +541,7 @@ export const CORPUS: readonly CorpusCase[] = [
       at(t, (d) => {
         s0(d).output = t.task.outputSchema;
       }),
-    expect: [{ code: "output.unknown_mode", path: "$.steps[0].output.mode", says: ['use "mode", not "type"'] }],
+    expect: [{ code: "output.unknown_mode", path: "$.steps[0].output.mode", says: ['wrap it as { "mode": "object", "schema"'] }],
     repairs: [
       // The finding says only to use "mode": the model renames type → mode first…
       (d) => edit(d, (r) => renameKey(s0(r).output, "type", "mode")),
@@ -563,7 +563,6 @@ export const CORPUS: readonly CorpusCase[] = [
         s0(d).output = { mode: "json" };
       }),
     expect: [{ code: "binding.output_mode_mismatch", path: "$.steps[0].output", says: ["requestedOutput"] }],
-    gap: "No check that the terminal step's output is the task's requestedOutput (the prompt states the rule; bindLwir does not enforce it).",
     repairs: [
       (d, _f, t) =>
         edit(d, (r) => {
@@ -663,7 +662,6 @@ export const CORPUS: readonly CorpusCase[] = [
         s0(d).with.input = { orderId: "{{ input.orderId }}", amount: "{{ input.amountCents }}" };
       }),
     expect: [{ code: "binding.tool_input_mismatch", path: "$.steps[0].with.input", says: ["amountCents"] }],
-    gap: "tool.call with.input is not checked against the tool's inputSchema (unknown or missing fields pass; the step fails at run time).",
     repairs: [
       (d) =>
         edit(d, (r) => {
@@ -764,7 +762,6 @@ export const CORPUS: readonly CorpusCase[] = [
         step(d, "pick").with.input = { urgent: "{{ steps.urgent.output }}", normal: "{{ steps.normal.output }}" };
       }),
     expect: [{ code: "template.skipped_branch", path: "$.steps[4].with.input.urgent", says: ["default("] }],
-    gap: "No check that a join reads a branch a decision may skip only through default(…); the draft is accepted.",
     repairs: [
       (d) =>
         edit(d, (r) => {
@@ -816,7 +813,7 @@ export const CORPUS: readonly CorpusCase[] = [
       edit(summarizeFanOutPlan(t.task), (d) => {
         d.steps[1].forEach.items = "chunks: {{ steps.chunk.output.chunks }}";
       }),
-    expect: [{ code: "fanout.invalid_items", path: "$.steps[1].forEach.items", says: ["exactly one `{{ … }}` expression"] }],
+    expect: [{ code: "fanout.invalid_items", path: "$.steps[1].forEach.items", says: ["exactly one {{ … }} expression"] }],
     repairs: [
       (d) =>
         edit(d, (r) => {
