@@ -82,6 +82,10 @@ export const tenantStartWindows = sqliteTable("tenant_start_windows", {
   tenant: text("tenant").primaryKey(),
   windowStart: integer("window_start").notNull(),
   starts: integer("starts").notNull(),
+  // Starts admitted in this window whose run object has not yet written its index row: counted
+  // with the index's active runs so a burst can't overshoot the concurrent limit. Reset with the
+  // window, so a start whose Worker died in between holds a slot for a minute at most.
+  inFlight: integer("in_flight").notNull().default(0),
 });
 
 /** API tokens, stored as their sha256 digest; each belongs to one tenant. */

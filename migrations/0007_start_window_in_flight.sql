@@ -1,0 +1,1 @@
+ALTER TABLE `tenant_start_windows` ADD `in_flight` integer DEFAULT 0 NOT NULL;
