@@ -136,6 +136,9 @@ async function programOf(invocation: Invocation, stdin: string, fs: IFileSystem,
     const guarded = stripped.ok ? instrumentModule(name, file === path ? wrapMainScript(stripped.code, false) : stripped.code) : stripped;
     if (!guarded.ok) {
       if (file === path) return { error: `node: ${guarded.message}\n` };
+      // A sibling that does not parse fails only the script that imports it, with the reason.
+      if ("kind" in guarded && guarded.kind === "syntax")
+        modules[name] = { js: `throw new SyntaxError(${JSON.stringify(guarded.message)});` };
       continue;
     }
     modules[name] = { js: guarded.code };

@@ -190,6 +190,14 @@ describe("loop guard: node in bash", () => {
     const bad = await s.exec(`node -e 'let x = ;'`);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/^node: \[eval\]: SyntaxError/);
+    // A sibling that does not parse: harmless until imported, then its syntax error.
+    await s.writeFile("broken.js", "export const x = ;\n");
+    await s.writeFile("fine.js", "console.log('fine');\n");
+    expect(await s.exec("node fine.js")).toMatchObject({ exitCode: 0, stdout: "fine\n" });
+    await s.writeFile("uses.js", 'import * as broken from "./broken.js";\nconsole.log(broken);\n');
+    const uses = await s.exec("node uses.js");
+    expect(uses.exitCode).toBe(1);
+    expect(uses.stderr).toMatch(/SyntaxError: broken\.js: SyntaxError: Unexpected token/);
   });
 });
 
