@@ -118,8 +118,12 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     created = started.created;
     return started;
   } finally {
-    // A repeat of an existing run, or a start that failed, used no start: give the slot back.
-    if (!created) await args.services.startQuota.release(args.tenant, admission.windowStart).catch(() => undefined);
+    // The run is in the index now and counts there; a repeat of an existing run, or a start that
+    // failed, used no start: give it back. Best effort: a lost write costs a slot for a minute at most.
+    const quota = args.services.startQuota;
+    await (created ? quota.settle(args.tenant, admission.windowStart) : quota.release(args.tenant, admission.windowStart)).catch(
+      () => undefined,
+    );
   }
 }
 

@@ -13,11 +13,14 @@ export type StartAdmission =
 export const START_WINDOW_MS = 60_000;
 
 /**
- * Per-tenant admission of new runs. `admit` reserves one start in the tenant's current window
- * atomically (concurrent callers can't both take the last slot); a start that then creates no run
- * (a repeat of an existing run id, or a start that failed) gives it back with `release`.
+ * Per-tenant admission of new runs. `admit` reserves one start in the tenant's current window and
+ * one concurrent-run slot atomically (concurrent callers can't both take the last one). The start
+ * then either created its run, which is now in the run index (`settle`: the slot is counted there
+ * from now on), or created none (a repeat of an existing run id, or a failure: `release` gives
+ * both back).
  */
 export interface StartQuota {
   admit(tenant: string, now: number, limits: StartLimits): Promise<StartAdmission>;
+  settle(tenant: string, windowStart: number): Promise<void>;
   release(tenant: string, windowStart: number): Promise<void>;
 }

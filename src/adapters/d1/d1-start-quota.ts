@@ -1,19 +1,24 @@
 import { START_WINDOW_MS, type StartAdmission, type StartLimits, type StartQuota } from "../../ports/start-quota.ts";
 
-/** Statuses that hold a concurrent-run slot: a run being compiled or executed. Waiting sections don't. */
-const ACTIVE = "('pending', 'compiling', 'running')";
+/**
+ * The tenant's (?1) active runs: index rows being compiled or executed (waiting sections don't
+ * count), plus starts admitted in the current window (?2) that are not in the index yet.
+ */
+const ACTIVE_COUNT = `((SELECT COUNT(*) FROM runs WHERE tenant = ?1 AND status IN ('pending', 'compiling', 'running'))
+  + COALESCE((SELECT in_flight FROM tenant_start_windows WHERE tenant = ?1 AND window_start >= ?2), 0))`;
 
 /**
  * The D1 adapter of {@link StartQuota}. One conditional upsert per start does both checks on the
- * D1 primary, where statements run one at a time, so the starts-per-minute counter is exact under
- * any concurrency: it bumps the tenant's window row only while below the limit (or moves it to a
- * newer window), and inserts the first row only while the tenant's active runs, counted in the run
- * index (`runs_tenant_status`), are below their limit. Cost: one D1 write per start, plus one read
- * on a refusal (to say which limit) and one write when a start is given back.
+ * D1 primary, where statements run one at a time, so both limits hold exactly under any
+ * concurrency: it bumps the tenant's window row only while its starts are below the per-minute
+ * limit (or moves it to a newer window), and only while the tenant's active runs — rows of the run
+ * index (`runs_tenant_status`) plus the starts admitted but not yet indexed (`in_flight`) — are
+ * below the concurrent limit. Between the run object writing its row and `settle`, a run counts
+ * twice: the error is on the safe side, for a few milliseconds.
  *
- * The concurrent-run count is as exact as the run index: a run is counted once its object has
- * written its row, a few milliseconds after admission, so a burst of simultaneous starts can
- * overshoot the concurrent limit by the starts still in flight (never beyond the per-minute limit).
+ * Cost per start: two D1 writes (admit, then settle or release); a refusal adds two reads (to say
+ * which limit). `in_flight` resets with the window, so a start whose Worker died between admit and
+ * settle holds a slot for at most a minute.
  */
 export class D1StartQuota implements StartQuota {
   private readonly db: D1Database;
@@ -25,10 +30,11 @@ export class D1StartQuota implements StartQuota {
     const windowStart = now - (now % START_WINDOW_MS);
     const row = await this.db
       .prepare(
-        `INSERT INTO tenant_start_windows (tenant, window_start, starts)
-         SELECT ?1, ?2, 1 WHERE (SELECT COUNT(*) FROM runs WHERE tenant = ?1 AND status IN ${ACTIVE}) < ?4
+        `INSERT INTO tenant_start_windows (tenant, window_start, starts, in_flight)
+         SELECT ?1, ?2, 1, 1 WHERE ${ACTIVE_COUNT} < ?4
          ON CONFLICT (tenant) DO UPDATE SET
            starts = CASE WHEN excluded.window_start > tenant_start_windows.window_start THEN 1 ELSE tenant_start_windows.starts + 1 END,
+           in_flight = CASE WHEN excluded.window_start > tenant_start_windows.window_start THEN 1 ELSE tenant_start_windows.in_flight + 1 END,
            window_start = MAX(tenant_start_windows.window_start, excluded.window_start)
          WHERE excluded.window_start > tenant_start_windows.window_start OR tenant_start_windows.starts < ?3
          RETURNING window_start`,
@@ -37,10 +43,7 @@ export class D1StartQuota implements StartQuota {
       .first<{ window_start: number }>();
     if (row) return { admitted: true, windowStart: row.window_start };
     // Refused: read which limit, only now (off the admitted path).
-    const active = await this.db
-      .prepare(`SELECT COUNT(*) AS n FROM runs WHERE tenant = ?1 AND status IN ${ACTIVE}`)
-      .bind(tenant)
-      .first<{ n: number }>();
+    const active = await this.db.prepare(`SELECT ${ACTIVE_COUNT} AS n`).bind(tenant, windowStart).first<{ n: number }>();
     if ((active?.n ?? 0) >= limits.concurrentRuns)
       return { admitted: false, limit: "concurrent_runs", max: limits.concurrentRuns, retryAfterSeconds: 5 };
     const window = await this.db
@@ -56,9 +59,18 @@ export class D1StartQuota implements StartQuota {
     };
   }
 
+  async settle(tenant: string, windowStart: number): Promise<void> {
+    await this.db
+      .prepare("UPDATE tenant_start_windows SET in_flight = in_flight - 1 WHERE tenant = ?1 AND window_start = ?2 AND in_flight > 0")
+      .bind(tenant, windowStart)
+      .run();
+  }
+
   async release(tenant: string, windowStart: number): Promise<void> {
     await this.db
-      .prepare("UPDATE tenant_start_windows SET starts = starts - 1 WHERE tenant = ?1 AND window_start = ?2 AND starts > 0")
+      .prepare(
+        "UPDATE tenant_start_windows SET starts = MAX(starts - 1, 0), in_flight = MAX(in_flight - 1, 0) WHERE tenant = ?1 AND window_start = ?2",
+      )
       .bind(tenant, windowStart)
       .run();
   }

@@ -127,6 +127,27 @@ describe("starts per minute", () => {
 });
 
 describe("concurrent runs", () => {
+  it("16 concurrent clients over a limit of 3 concurrent runs: exactly 3 runs, 13 × 429 concurrent_runs (no overshoot)", async () => {
+    // Planner calls that take 4 s keep the admitted runs compiling for the whole burst.
+    overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 4_000 }) });
+    const tenant = "quota_conc_burst";
+    const token = await tenantToken(tenant);
+    const vars = { LITTLE_QUOTA_STARTS_PER_MINUTE: "1000", LITTLE_QUOTA_CONCURRENT_RUNS: "3" };
+    await insideOneWindow();
+    const ids = Array.from({ length: 16 }, (_, i) => `conc_${i}`);
+    const answers = await Promise.all(
+      ids.map((runId) => call(vars, "POST", `/v1/workflows/${WORKFLOW}/runs`, token, { input: INPUT, runId })),
+    );
+    const admitted = ids.filter((_, i) => answers[i]?.status === 202).sort();
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(3).fill(202), ...Array(13).fill(429)]);
+    for (const a of answers.filter((x) => x.status === 429))
+      expect((a.json.error as { findings: { code: string }[] }).findings[0]?.code).toBe("quota.concurrent_runs");
+    expect(await indexRows(tenant)).toEqual(admitted);
+    // Every admitted run is in the index now: nothing is left in flight.
+    const window = await env.DB.prepare("SELECT starts, in_flight FROM tenant_start_windows WHERE tenant = ?").bind(tenant).first();
+    expect(window).toEqual({ starts: 3, in_flight: 0 });
+  });
+
   it("a tenant with its limit of runs pending or running gets 429 quota_exceeded (concurrent_runs); an ended run frees a slot", async () => {
     const tenant = "quota_concurrent";
     const token = await tenantToken(tenant);
