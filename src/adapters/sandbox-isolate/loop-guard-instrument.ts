@@ -1,12 +1,16 @@
 import { type Node, parse } from "acorn";
-import { LOOP_GUARD_MODULE, LOOP_GUARD_TICK } from "./loop-guard-source.ts";
+import { LOOP_GUARD_BUDGET, LOOP_GUARD_MODULE, LOOP_GUARD_TICK } from "./loop-guard-source.ts";
 
 /** `syntax`: the module does not parse; `unsupported`: it parses, but cannot be guarded. */
 export type Instrumented = { ok: true; code: string } | { ok: false; kind: "syntax" | "unsupported"; message: string };
 
 const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
 const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
-const CALL = `${LOOP_GUARD_TICK}()`;
+// The countdown is decremented inline and the guard called only when it runs out, cheaper than a
+// call per iteration (an empty loop: ~1.4–1.7× against ~1.7×; measured in workerd on a loaded
+// 2-core machine, so roughly).
+const CALL = `if (--${LOOP_GUARD_BUDGET}.n < 0) ${LOOP_GUARD_TICK}()`;
+const CALL_EXPRESSION = `--${LOOP_GUARD_BUDGET}.n < 0 && ${LOOP_GUARD_TICK}()`;
 
 type AnyNode = Node & { [key: string]: unknown };
 
@@ -29,8 +33,9 @@ type AnyNode = Node & { [key: string]: unknown };
  * isolate for a syntax error in any of its modules (checked), so nothing that ran before is lost.
  */
 export function instrumentModule(name: string, source: string): Instrumented {
-  if (source.includes(LOOP_GUARD_TICK))
-    return { ok: false, kind: "unsupported", message: `${name}: the name ${LOOP_GUARD_TICK} is reserved by the sandbox` };
+  for (const reserved of [LOOP_GUARD_TICK, LOOP_GUARD_BUDGET])
+    if (source.includes(reserved))
+      return { ok: false, kind: "unsupported", message: `${name}: the name ${reserved} is reserved by the sandbox` };
   let program: AnyNode;
   try {
     program = parse(source, { ecmaVersion: "latest", sourceType: "module", allowHashBang: true }) as unknown as AnyNode;
@@ -50,7 +55,7 @@ export function instrumentModule(name: string, source: string): Instrumented {
   }
   const depth = name.split("/").length - 1;
   const from = depth === 0 ? `./${LOOP_GUARD_MODULE}` : `${"../".repeat(depth)}${LOOP_GUARD_MODULE}`;
-  const importLine = `import { ${LOOP_GUARD_TICK} } from ${JSON.stringify(from)};`;
+  const importLine = `import { ${LOOP_GUARD_BUDGET}, ${LOOP_GUARD_TICK} } from ${JSON.stringify(from)};`;
   // A hashbang must stay the first thing in the file; the import goes right after it, same line.
   if (body.startsWith("#!")) {
     const end = body.indexOf("\n");
@@ -89,7 +94,7 @@ function decorate(parent: AnyNode, key: string, child: AnyNode, text: string): s
     return child.type === "BlockStatement" ? `{${CALL};${text.slice(1)}` : `{${CALL};${text}}`;
   }
   if (!FUNCTIONS.has(parent.type)) return text;
-  if (child.type !== "BlockStatement") return `(${CALL}, ${text})`;
+  if (child.type !== "BlockStatement") return `(${CALL_EXPRESSION}, ${text})`;
   // After the directive prologue ("use strict" must stay the first statement to count). The
   // directives are string literals, so their offsets in the rewritten text are the source's.
   const statements = (child.body as AnyNode[]) ?? [];

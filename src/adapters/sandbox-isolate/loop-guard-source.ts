@@ -1,7 +1,9 @@
 /** The guard module every instrumented module imports; user files may not use the name. */
 export const LOOP_GUARD_MODULE = "__little_guard.js";
-/** The function the instrumentation calls at every loop body and function entry. */
+/** The function the instrumentation calls when the countdown runs out. */
 export const LOOP_GUARD_TICK = "__little_tick";
+/** The countdown object (`{ n }`) the instrumentation decrements at every loop body and function entry. */
+export const LOOP_GUARD_BUDGET = "__little_budget";
 /** The name of the error the guard throws; the host recognises it in an isolate's start-up failure. */
 export const LOOP_GUARD_ERROR = "LittleCodeTimeout";
 
@@ -10,9 +12,10 @@ export const LOOP_GUARD_ERROR = "LittleCodeTimeout";
  * and user modules import it, so ES module order evaluates it before them).
  *
  * Why: local workerd enforces no CPU limit and runs all isolates on one thread, so user code that
- * never yields freezes `wrangler dev` (every later request hangs). Instrumented code calls
- * `__little_tick()` at every loop body and function entry; every 64th call reads the clock
- * (`Date.now()` costs ~115 ns in workerd, a tick ~1.5 ns: measured).
+ * never yields freezes `wrangler dev` (every later request hangs). Instrumented code runs
+ * `if (--__little_budget.n < 0) __little_tick()` at every loop body and function entry, so every
+ * 64th one reads the clock (`Date.now()` costs ~115 ns in workerd: measured). A trip sets the
+ * countdown below zero for good, so every later tick calls the guard, which throws again.
  *
  * - **Busy time** is measured from the first check after the thread last got back to the event
  *   loop. The evidence that it did is a heartbeat timer (`setTimeout(…, 0)`, the real one captured
@@ -42,7 +45,7 @@ let cpuMs = 5000;
 let wallMs = 30000;
 let deadline = 0;
 let runStart = -1;
-let countdown = EVERY;
+export const ${LOOP_GUARD_BUDGET} = { n: EVERY };
 let topLevelChecks = 0;
 let tripped = "";
 export class ${LOOP_GUARD_ERROR} extends Error {
@@ -51,12 +54,12 @@ export class ${LOOP_GUARD_ERROR} extends Error {
 function beat() { runStart = -1; }
 function trip(reason) {
   tripped = reason;
-  countdown = 0;
+  ${LOOP_GUARD_BUDGET}.n = -1;
   throw new ${LOOP_GUARD_ERROR}(reason);
 }
 function check() {
-  if (tripped) { countdown = 0; throw new ${LOOP_GUARD_ERROR}(tripped); }
-  countdown = EVERY;
+  if (tripped) { ${LOOP_GUARD_BUDGET}.n = -1; throw new ${LOOP_GUARD_ERROR}(tripped); }
+  ${LOOP_GUARD_BUDGET}.n = EVERY;
   const t = now();
   if (t === 0) {
     if (++topLevelChecks > TOP_LEVEL_CHECKS) trip("the code ran more than " + TOP_LEVEL_CHECKS * EVERY + " loop iterations or calls at the top level of a module (the sandbox's CPU guard)");
@@ -70,17 +73,14 @@ function check() {
   }
   if (t > deadline) trip("the code ran longer than its " + wallMs + " ms wall-time limit (stopped by the sandbox's CPU guard)");
 }
-export function ${LOOP_GUARD_TICK}() {
-  if (--countdown > 0) return;
-  check();
-}
+export function ${LOOP_GUARD_TICK}() { check(); }
 /** Starts a call: its limits, a fresh measurement, the trip cleared. */
 export function arm(limits) {
   cpuMs = limits.cpuMs;
   wallMs = limits.wallMs;
   deadline = Math.max(deadline, now() + limits.wallMs);
   runStart = -1;
-  countdown = EVERY;
+  ${LOOP_GUARD_BUDGET}.n = EVERY;
   tripped = "";
 }
 /** Ends a call: its heartbeat timer is cancelled with it, so forget it. */

@@ -142,7 +142,7 @@ describe("loop guard: endless code.run stops with code_timeout and the worker ke
     const broken = await runCode("export function run( {");
     expect(broken).toMatchObject({ ok: false, error: { code: "code_load_failed" } });
     if (!broken.ok) expect(broken.error.message).toMatch(/main\.js: SyntaxError/);
-    expect(await runCode("export function run() { const __little_tick = 1; return __little_tick; }")).toMatchObject({
+    expect(await runCode("export function run() { const __little_budget = { n: 1e9 }; return __little_budget; }")).toMatchObject({
       ok: false,
       error: { code: "code_unsupported_syntax" },
     });
@@ -255,10 +255,11 @@ describe("loop guard: the instrumentation keeps the code's meaning", () => {
     expect(out.ok).toBe(true);
     if (out.ok) {
       expect(out.code.split("\n")).toHaveLength(source.split("\n").length);
-      expect(out.code).toContain("for (;;) {__little_tick();x();}");
-      expect(out.code).toContain("'use strict';__little_tick();");
+      expect(out.code).toContain("for (;;) {if (--__little_budget.n < 0) __little_tick();x();}");
+      expect(out.code).toContain("'use strict';if (--__little_budget.n < 0) __little_tick();");
     }
     const nested = instrumentModule("a/b/m.js", "export const f = () => 1;");
-    expect(nested.ok && nested.code.startsWith('import { __little_tick } from "../../__little_guard.js";')).toBe(true);
+    expect(nested.ok && nested.code.startsWith('import { __little_budget, __little_tick } from "../../__little_guard.js";')).toBe(true);
+    if (nested.ok) expect(nested.code).toContain("=> (--__little_budget.n < 0 && __little_tick(), 1)");
   });
 });
