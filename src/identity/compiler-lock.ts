@@ -1,7 +1,7 @@
+import { type Digest, digestJson } from "../json/digest.ts";
 import type { NormalizedOutputMode } from "../schema/normalize-output-mode.ts";
 import type { Finding } from "../sdk/finding.ts";
 import type { DefinitionCapabilities } from "./definition-snapshot.ts";
-import { type Digest, digestJson } from "./digest.ts";
 import type { ResolvedModelSlot } from "./model-slots.ts";
 import type { ToolDescriptor } from "./tool-descriptors.ts";
 import type { WorkflowVersion } from "./workflow-version.ts";

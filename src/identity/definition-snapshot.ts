@@ -1,10 +1,10 @@
+import { type Digest, digestJson, digestText } from "../json/digest.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
-import { type Digest, digestJson, digestText } from "./digest.ts";
 import { type ModelOverrides, overriddenIdentity } from "./model-overrides.ts";
 import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model-slots.ts";
 import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";

@@ -1,6 +1,6 @@
+import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { ModelSlotDeclaration } from "../sdk/model.ts";
 import { modelIdentity } from "../sdk/model.ts";
-import { digestJson, digestPrefix } from "./digest.ts";
 
 /**
  * The suffixes used to tell apart model slots whose names collide. Fixed forever: changing or

@@ -1,5 +1,5 @@
+import { type Digest, digestJson } from "../json/digest.ts";
 import type { WorkflowDefinitionSnapshot } from "./definition-snapshot.ts";
-import { type Digest, digestJson } from "./digest.ts";
 
 /**
  * What a planner session was started with (seed, stage 4). Its hash is stored in

@@ -1,4 +1,4 @@
-import type { JsonValue } from "./canonical-json.ts";
+import type { JsonValue } from "../json/canonical-json.ts";
 
 /**
  * Encodes values that JSON cannot hold faithfully (model results carry a `Date` timestamp and

@@ -1,9 +1,9 @@
+import { type Digest, digestJson } from "../json/digest.ts";
 import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { WorkflowDefinitionError } from "../sdk/errors/workflow-definition-error.ts";
 import { WorkflowMissingToolError } from "../sdk/errors/workflow-missing-tool-error.ts";
 import type { ToolDefinition, ToolRegistry } from "../sdk/tool.ts";
-import { type Digest, digestJson } from "./digest.ts";
 
 /**
  * What the planner and the lock know of a tool: its description and schemas, never its code.

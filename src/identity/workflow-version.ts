@@ -1,5 +1,5 @@
-import { CANONICALIZER_ID, canonicalJson } from "./canonical-json.ts";
-import { type Digest, digestPrefix, digestText } from "./digest.ts";
+import { CANONICALIZER_ID, canonicalJson } from "../json/canonical-json.ts";
+import { type Digest, digestPrefix, digestText } from "../json/digest.ts";
 
 /** An immutable, content-addressed compiled workflow (seed, stage 8). */
 export type WorkflowVersion<T = unknown> = {

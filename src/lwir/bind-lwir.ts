@@ -1,5 +1,5 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { digestJson } from "../identity/digest.ts";
+import { digestJson } from "../json/digest.ts";
 import { normalizeJsonSchema } from "../schema/normalize-schema.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";

@@ -1,8 +1,8 @@
 import { buildCompilerLock, type CompilerLock, lockHash } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import type { Digest } from "../identity/digest.ts";
 import { memoryStoreIds } from "../identity/planner-manifest.ts";
 import { contentAddress, type WorkflowVersion } from "../identity/workflow-version.ts";
+import type { Digest } from "../json/digest.ts";
 import { LwirInvalidError } from "../sdk/errors/lwir-invalid-error.ts";
 import { type Finding, hasNoErrors } from "../sdk/finding.ts";
 import { bindLwir } from "./bind-lwir.ts";

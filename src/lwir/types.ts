@@ -1,4 +1,4 @@
-import type { JsonValue } from "../identity/canonical-json.ts";
+import type { JsonValue } from "../json/canonical-json.ts";
 import type { NormalizedOutputMode } from "../schema/normalize-output-mode.ts";
 import type { JsonSchema } from "../schema/normalize-schema.ts";
 

@@ -1,4 +1,4 @@
-import { digestText, isDigest } from "../identity/digest.ts";
+import { digestText, isDigest } from "../json/digest.ts";
 import { childPath } from "../sdk/json-path.ts";
 import type { FindingSink } from "./findings-sink.ts";
 import { bounds, CODE_FILE, CODE_LIMITS, CODE_RUN_WITH, FIXER, fieldSummary, ON_FAILURE, SANDBOX_POLICY } from "./lwir-spec.ts";

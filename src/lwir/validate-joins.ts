@@ -62,7 +62,10 @@ function forEachTemplate(step: Record<string, unknown>, path: string, visit: (te
   const walk = (value: unknown, at: string) => {
     if (typeof value === "string") {
       if (value.includes("{{")) visit(value, at);
-    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, childPath(at, i)));
+    } else if (Array.isArray(value))
+      value.forEach((v, i) => {
+        walk(v, childPath(at, i));
+      });
     else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) walk(v, childPath(at, k));
   };
   if (step.uses === "code.run") {

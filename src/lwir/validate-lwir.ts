@@ -1,4 +1,4 @@
-import { canonicalJson } from "../identity/canonical-json.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 import type { JsonSchema } from "../schema/normalize-schema.ts";
 import type { CanonicalJsonError } from "../sdk/errors/canonical-json-error.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";

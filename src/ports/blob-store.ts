@@ -1,4 +1,4 @@
-import type { Digest } from "../identity/digest.ts";
+import type { Digest } from "../json/digest.ts";
 
 /** The run a blob belongs to: the only run whose log may reference it, in its tenant. */
 export type BlobOwner = { readonly tenant: string; readonly runId: string };

@@ -1,4 +1,4 @@
-import type { Digest } from "../identity/digest.ts";
+import type { Digest } from "../json/digest.ts";
 
 /** A tenant's approval of one definition hash, with the version pinned for it, if any. */
 export type DefinitionApproval = {

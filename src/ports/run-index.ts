@@ -1,4 +1,4 @@
-import type { Digest } from "../identity/digest.ts";
+import type { Digest } from "../json/digest.ts";
 import type { RunCauseCode, RunStatus } from "./run-events.ts";
 
 /** Where a run object lives; needed to address it again (a jurisdiction is its own namespace). */

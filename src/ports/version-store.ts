@@ -1,8 +1,8 @@
 import type { CompilerLock } from "../identity/compiler-lock.ts";
 import type { WorkflowDefinitionSnapshot } from "../identity/definition-snapshot.ts";
-import type { Digest } from "../identity/digest.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
 import type { WorkflowVersion } from "../identity/workflow-version.ts";
+import type { Digest } from "../json/digest.ts";
 
 /**
  * Where compiled artifacts live (D1 in production, memory in unit tests). Every write keyed by a

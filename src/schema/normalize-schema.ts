@@ -1,6 +1,6 @@
 import { toJSONSchema, type ZodType } from "zod";
-import { assertCanonicalizable, type JsonValue } from "../identity/canonical-json.ts";
-import { type Digest, digestJson } from "../identity/digest.ts";
+import { assertCanonicalizable, type JsonValue } from "../json/canonical-json.ts";
+import { type Digest, digestJson } from "../json/digest.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
 import { pathOf } from "../sdk/json-path.ts";

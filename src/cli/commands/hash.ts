@@ -1,5 +1,5 @@
-import { CANONICALIZER_ID } from "../../identity/canonical-json.ts";
 import { contentAddress } from "../../identity/workflow-version.ts";
+import { CANONICALIZER_ID } from "../../json/canonical-json.ts";
 import { LittleError } from "../../sdk/errors/little-error.ts";
 import { CliInputError } from "../cli-error.ts";
 import { readJsonDocument } from "../read-document.ts";
