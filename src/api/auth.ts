@@ -48,14 +48,14 @@ export function authorize(): MiddlewareHandler<ApiEnv> {
     const access = routeAccess(c.req.method, c.req.path);
     if (access === "public") return next();
     const token = bearerToken(c.req.header("authorization")) ?? sessionToken(c);
-    if (!token) throw new ApiError(401, "unauthorized", "Send a bearer token: Authorization: Bearer <token>");
+    if (!token) throw new ApiError("unauthorized", "Send a bearer token: Authorization: Bearer <token>");
     const services = c.get("services");
     const now = services.clock.now();
     const principal = await authenticate(c.env, services.tokens, token, now);
     if (principal.kind === "admin") {
       // The admin token has no tenant: it mints, lists and revokes tokens, nothing else.
       if (c.req.path !== "/v1/tokens" && !c.req.path.startsWith("/v1/tokens/"))
-        throw new ApiError(401, "unauthorized", "The admin token manages tokens only (/v1/tokens); use a tenant token here");
+        throw new ApiError("unauthorized", "The admin token manages tokens only (/v1/tokens); use a tenant token here");
     } else {
       if (!scopesAllow(principal.scopes, access)) throw insufficientScope(access);
       c.set("tenant", principal.tenant);
@@ -74,7 +74,7 @@ export function requireTenant(): MiddlewareHandler<ApiEnv> {
   const check = authorize();
   return async (c, next) =>
     check(c, async () => {
-      if (c.get("tenant") === undefined && hasEndpoint(c)) throw new ApiError(401, "unauthorized", "This route needs a tenant token");
+      if (c.get("tenant") === undefined && hasEndpoint(c)) throw new ApiError("unauthorized", "This route needs a tenant token");
       await next();
     });
 }
@@ -86,13 +86,10 @@ function hasEndpoint(c: Context): boolean {
 
 /** 403 for a token without the scope, with the RFC 6750 challenge that names it. */
 export function insufficientScope(needed: TokenScope): ApiError {
-  return new ApiError(
-    403,
-    "insufficient_scope",
-    `This token lacks the "${needed}" scope this route needs`,
-    [{ severity: "error", code: "token.scope_missing", path: "$", message: `needs scope ${needed}` }],
-    { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}"` },
-  );
+  return new ApiError("insufficient_scope", `This token lacks the "${needed}" scope this route needs`, {
+    findings: [{ severity: "error", code: "token.scope_missing", path: "$", message: `needs scope ${needed}` }],
+    headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}"` },
+  });
 }
 
 /** The token from an `Authorization: Bearer …` header. */
@@ -114,10 +111,10 @@ export async function authenticate(vars: ApiVars, tokens: TokenStore, token: str
   if (typeof dev === "string" && dev !== "" && hash === digestText(dev))
     return { kind: "tenant", tenant: DEV_TENANT, scopes: TOKEN_SCOPES, tokenId: null, lastUsedAt: null };
   const record = await tokens.byHash(hash);
-  if (!record) throw new ApiError(401, "unauthorized", "The bearer token is not valid");
-  if (record.revokedAt !== null) throw new ApiError(401, "token_revoked", `Token ${record.id} was revoked`);
+  if (!record) throw new ApiError("unauthorized", "The bearer token is not valid");
+  if (record.revokedAt !== null) throw new ApiError("token_revoked", `Token ${record.id} was revoked`);
   if (record.expiresAt !== null && now >= record.expiresAt)
-    throw new ApiError(401, "token_expired", `Token ${record.id} expired at ${new Date(record.expiresAt).toISOString()}`);
+    throw new ApiError("token_expired", `Token ${record.id} expired at ${new Date(record.expiresAt).toISOString()}`);
   return { kind: "tenant", tenant: record.tenant, scopes: record.scopes, tokenId: record.id, lastUsedAt: record.lastUsedAt };
 }
 

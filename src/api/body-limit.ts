@@ -4,8 +4,7 @@ import { ApiError } from "./api-error.ts";
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** 413 `payload_too_large`: the one answer to a body over the limit, however it was sent. */
-export const payloadTooLarge = (maxBytes: number) =>
-  new ApiError(413, "payload_too_large", `The request body is larger than ${maxBytes} bytes`);
+export const payloadTooLarge = (maxBytes: number) => new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes`);
 
 /**
  * The request's raw bytes, read as a stream that stops at `maxBytes`: a declared Content-Length

@@ -41,7 +41,6 @@ export async function admitDefinition(
     if (!projection) throw new DefinitionProjectionMissingError(hash);
     if (digestJson(projection) !== hash)
       throw new ApiError(
-        409,
         "definition_projection_mismatch",
         `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,
       );

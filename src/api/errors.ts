@@ -3,28 +3,15 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { ApiError } from "./api-error.ts";
+import { type ErrorCode, isErrorCode, isInternal, statusOf } from "./error-status.ts";
 
 /** The one JSON error body every route returns. */
 export type ApiErrorBody = { error: { code: string; message: string; findings?: unknown } };
 
-/** HTTP status for named errors that are not {@link ApiError}s; unlisted LittleErrors are 400. */
-const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
-  workflow_missing_tool: 422,
-  workflow_definition_invalid: 422,
-  workflow_not_registered: 404,
-  lwir_invalid: 422,
-  canonical_json_rejected: 400,
-  definition_not_approved: 403,
-  definition_projection_missing: 409,
-  secrets_key_missing: 409,
-  secrets_key_invalid: 409,
-  secret_missing: 409,
-  secret_undecryptable: 409,
-  model_unavailable: 409,
-  model_config_invalid: 422,
-};
-
-/** Maps any thrown value to a JSON response: named errors to 4xx, anything else to a logged 500. */
+/**
+ * Maps any thrown value to a JSON response: a named error to the status its code has in the one
+ * table (error-status.ts); an internal code, or anything else, to a logged 500 `internal_error`.
+ */
 export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof ApiError)
     return c.json<ApiErrorBody>(
@@ -32,19 +19,25 @@ export function errorResponse(c: Context, error: unknown): Response {
       error.status,
       error.headers ? { ...error.headers } : undefined,
     );
-  if (LittleError.is(error)) {
+  if (LittleError.is(error) && !(isErrorCode(error.code) && isInternal(error.code))) {
     const findings = (error as { findings?: unknown }).findings;
-    return c.json<ApiErrorBody>(body(error.code, error.message, findings), STATUS_BY_CODE[error.code] ?? 400);
+    // A named error from a package with codes of its own (not in the table): a 400, as always.
+    return c.json<ApiErrorBody>(body(error.code, error.message, findings), isErrorCode(error.code) ? statusOf(error.code) : 400);
   }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
-    if (status === 413) return c.json<ApiErrorBody>(body("payload_too_large", "The request body is too large"), 413);
-    if (status === 400) return c.json<ApiErrorBody>(body("invalid_json", `The request body is not valid JSON: ${error.message}`), 400);
-    if (status === 415) return c.json<ApiErrorBody>(body("unsupported_media_type", "Send the body as application/json"), 415);
+    if (status === 413) return named(c, "payload_too_large", "The request body is too large");
+    if (status === 400) return named(c, "invalid_json", `The request body is not valid JSON: ${error.message}`);
+    if (status === 415) return named(c, "unsupported_media_type", "Send the body as application/json");
     return c.json<ApiErrorBody>(body("http_error", error.message), status);
   }
   console.error("unhandled error", error);
-  return c.json<ApiErrorBody>(body("internal_error", "An internal error occurred; it has been logged."), 500);
+  return named(c, "internal_error", "An internal error occurred; it has been logged.");
+}
+
+/** A JSON error response for a code of the table, with the status the table gives it. */
+export function named(c: Context, code: ErrorCode, message: string, findings?: unknown): Response {
+  return c.json<ApiErrorBody>(body(code, message, findings), statusOf(code));
 }
 
 function body(code: string, message: string, findings?: unknown): ApiErrorBody {

@@ -29,10 +29,16 @@ export function parseEventTypeFilter(param: string | undefined): RunEventType[] 
   if (unknown.size > 0) {
     const named = [...unknown].slice(0, MAX_NAMED);
     throw new ApiError(
-      400,
       "event_type_unknown",
       `Unknown event type${unknown.size > 1 ? "s" : ""} in ?type=: ${named.map((t) => JSON.stringify(t)).join(", ")}${unknown.size > MAX_NAMED ? ` and ${unknown.size - MAX_NAMED} more` : ""}`,
-      named.map((t) => ({ severity: "error", code: "request.event_type_unknown", path: "$.type", message: `not an event type: ${t}` })),
+      {
+        findings: named.map((t) => ({
+          severity: "error",
+          code: "request.event_type_unknown",
+          path: "$.type",
+          message: `not an event type: ${t}`,
+        })),
+      },
     );
   }
   // In the union's order, so equal filters are equal queries.

@@ -40,7 +40,6 @@ export function insecureVariables(env: object, names: readonly string[] = GUARDE
 export function insecureConfigurationError(names: readonly string[]): ApiError {
   const list = names.join(", ");
   return new ApiError(
-    503,
     "insecure_configuration",
     `This Worker is deployed with well-known example values in ${list}; it refuses every request until they are replaced. ` +
       `Set your own with \`wrangler secret put ${names[0] ?? "<NAME>"}\` (or remove the variable). ` +

@@ -88,9 +88,8 @@ export function assertModelsAvailable(
     message: `${s.role === "planner" ? "planner" : "slot"} ${s.id} (${s.provider}/${s.model}) needs ${(s.missing ?? []).join(", ")}`,
   }));
   throw new ApiError(
-    409,
     "model_unavailable",
     `Workflow "${capabilities.snapshot.id}" cannot start: missing ${missing.join(", ")} (set the Worker secret with wrangler secret put, or run locally with LITTLE_MODELS=offline or auto)`,
-    findings,
+    { findings },
   );
 }

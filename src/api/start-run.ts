@@ -36,7 +36,7 @@ export type StartRunArgs = {
   readonly location?: string;
   readonly continent?: string;
   /** What a repeated start must match, else 409 with this code. */
-  readonly conflictCode: string;
+  readonly conflictCode: "idempotency_conflict" | "run_id_conflict" | "webhook_id_conflict";
   /** LWIR to run as is, without a planner. */
   readonly lwir?: unknown;
   /** The caller named the run id: it may be a minted anchor to adopt (generated ids never are). */
@@ -61,11 +61,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   const anchor = args.callerRunId ? await args.services.runs.findAnchor(args.runId) : null;
   if (anchor && anchor.tenant !== args.tenant) throw notFound("run", args.runId);
   if (anchor && anchor.workflowId !== args.workflowId)
-    throw new ApiError(
-      409,
-      "anchor_workflow_mismatch",
-      `Run "${args.runId}" was minted for "${anchor.workflowId}", not "${args.workflowId}"`,
-    );
+    throw new ApiError("anchor_workflow_mismatch", `Run "${args.runId}" was minted for "${anchor.workflowId}", not "${args.workflowId}"`);
   if (!anchor && args.callerRunId) {
     const indexed = await args.services.runs.get(args.tenant, args.runId);
     // An anchor cancelled before any start stays cancelled: no run object may be created for it.
@@ -74,7 +70,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
       indexed.status === "cancelled" &&
       (await runClient(args.env.RUNS, args.tenant, args.runId, indexed.placement).status()).eventCount === 0
     )
-      throw new ApiError(409, "run_ended", `Run "${args.runId}" was cancelled before it started`);
+      throw new ApiError("run_ended", `Run "${args.runId}" was cancelled before it started`);
   }
   const registered = args.services.workflows.get(args.workflowId);
   if (!registered) throw notFound("workflow", args.workflowId);
@@ -84,7 +80,6 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     const limit = runQuotasFromVars(args.env as unknown as Record<string, unknown>).lwirBytes;
     if (bytes > limit)
       throw new ApiError(
-        413,
         "lwir_too_large",
         `The LWIR is ${bytes} bytes of canonical JSON; this Worker's limit is ${limit} (LITTLE_QUOTA_LWIR_BYTES)`,
       );
@@ -92,7 +87,9 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid)
-    throw new ApiError(422, "input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, check.findings);
+    throw new ApiError("input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, {
+      findings: check.findings,
+    });
   // live mode: a slot without its key is refused here, before the first write below.
   assertModelsAvailable(args.services.models, registered, capabilities, { plans: args.lwir === undefined });
   // A given LWIR replaces the planner; a pinned version only applies when none is given.
@@ -150,7 +147,7 @@ async function createRun(
     !started.created &&
     (started.workflowId !== args.workflowId || digestJson(started.input ?? null) !== digestJson(args.input ?? null))
   ) {
-    throw new ApiError(409, args.conflictCode, `Run "${args.runId}" already exists with a different workflow or input`);
+    throw new ApiError(args.conflictCode, `Run "${args.runId}" already exists with a different workflow or input`);
   }
   const { created, ...view } = started;
   return { view, created, placement: { ...placement, jurisdictionEnforced: jurisdiction ? jurisdictionsEnforced(args.env.RUNS) : false } };

@@ -30,18 +30,15 @@ export async function queueOccurrence(args: {
   const registered = args.services.workflows.get(entry.workflowId);
   if (!registered) throw notFound("workflow", entry.workflowId);
   if (!registered.definition.onTrigger)
-    throw new ApiError(409, "run_not_a_section", `Run "${args.runId}" is of "${entry.workflowId}", which has no onTrigger section`);
+    throw new ApiError("run_not_a_section", `Run "${args.runId}" is of "${entry.workflowId}", which has no onTrigger section`);
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid)
-    throw new ApiError(
-      422,
-      "input_schema_error",
-      `The trigger payload does not match the input schema of "${entry.workflowId}"`,
-      check.findings,
-    );
+    throw new ApiError("input_schema_error", `The trigger payload does not match the input schema of "${entry.workflowId}"`, {
+      findings: check.findings,
+    });
   const result = await client.trigger({ input: args.input, trigger: args.trigger });
-  if (!result.ok) throw result.code === "run_ended" ? new ApiError(409, "run_ended", result.message) : notFound("run", args.runId);
+  if (!result.ok) throw result.code === "run_ended" ? new ApiError("run_ended", result.message) : notFound("run", args.runId);
   const view = args.waitMs && args.waitMs > 0 && result.created ? await client.waitForEnd(args.waitMs) : result.view;
   return {
     created: result.created,

@@ -34,11 +34,11 @@ export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Pr
   const missing = Object.entries(headers)
     .filter(([, v]) => v === "")
     .map(([k]) => k);
-  if (missing.length > 0) throw new ApiError(400, "webhook_headers_missing", `Missing ${missing.join(", ")}`);
+  if (missing.length > 0) throw new ApiError("webhook_headers_missing", `Missing ${missing.join(", ")}`);
   // The library reads the timestamp with parseInt and signs the number it got, so "0170…",
   // "+170…" or "170…abc" would verify as if the sender had sent them: only the canonical form passes.
   if (!/^[1-9][0-9]{0,11}$/.test(headers["webhook-timestamp"]))
-    throw new ApiError(401, "webhook_timestamp_invalid", "Webhook rejected: webhook-timestamp must be whole seconds since the epoch");
+    throw new ApiError("webhook_timestamp_invalid", "Webhook rejected: webhook-timestamp must be whole seconds since the epoch");
   const bytes = await readLimitedBody(c.req.raw);
   // The library signs a string as its UTF-8 bytes: a strict decode makes that exactly the bytes
   // received (a lenient one would replace bytes and verify something the sender never sent).
@@ -46,7 +46,7 @@ export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Pr
   try {
     raw = STRICT_UTF8.decode(bytes);
   } catch {
-    throw new ApiError(400, "webhook_body_invalid_encoding", "Webhook rejected: the body is not UTF-8");
+    throw new ApiError("webhook_body_invalid_encoding", "Webhook rejected: the body is not UTF-8");
   }
   let payload: unknown;
   try {
@@ -55,9 +55,9 @@ export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Pr
   } catch (error) {
     if (error instanceof WebhookVerificationError) {
       const timestamp = /timestamp|headers/i.test(error.message);
-      throw new ApiError(401, timestamp ? "webhook_timestamp_invalid" : "webhook_signature_invalid", `Webhook rejected: ${error.message}`);
+      throw new ApiError(timestamp ? "webhook_timestamp_invalid" : "webhook_signature_invalid", `Webhook rejected: ${error.message}`);
     }
-    if (error instanceof SyntaxError) throw new ApiError(400, "invalid_json", "The webhook body is signed correctly but is not JSON");
+    if (error instanceof SyntaxError) throw new ApiError("invalid_json", "The webhook body is signed correctly but is not JSON");
     throw error;
   }
   const tenant = config?.tenant ?? c.env.LITTLE_WEBHOOK_TENANT ?? "default";

@@ -12,7 +12,6 @@ export async function withDeliveryClaim<T>(deliveries: WebhookDeliveries, delive
   const claim = await deliveries.claim(delivery);
   if (claim.target !== delivery.target)
     throw new ApiError(
-      409,
       "webhook_replayed",
       `webhook-id "${delivery.webhookId}" was already accepted at another URL with this signing secret; a delivery is accepted once, where it was first sent`,
     );

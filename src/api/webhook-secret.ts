@@ -19,7 +19,6 @@ export type WebhookSigningSecret = { readonly name: string; readonly value: stri
 export function webhookSecretFor(env: ApiVars & object, workflowId: string, config: WebhookConfig | null): WebhookSigningSecret {
   if (!config?.secret)
     throw new ApiError(
-      404,
       "webhook_not_configured",
       `Workflow "${workflowId}" takes no webhooks: its definition declares no webhook: { secret: "<NAME>" }`,
     );
@@ -32,7 +31,6 @@ export function webhookSecretFor(env: ApiVars & object, workflowId: string, conf
   const shared = env.LITTLE_WEBHOOK_SECRET;
   if (isLocalDevelopment(env) && typeof shared === "string" && shared !== "") return signingSecret("LITTLE_WEBHOOK_SECRET", shared);
   throw new ApiError(
-    404,
     "webhook_not_configured",
     `Workflow "${workflowId}" takes webhooks signed with the Worker secret ${config.secret}, which is not set: \`wrangler secret put ${config.secret}\``,
   );

@@ -37,15 +37,6 @@ approvalRoutes.openapi(
   },
 );
 
-const STATUS_BY_CODE = {
-  run_not_found: 404,
-  approval_not_found: 404,
-  run_ended: 409,
-  approval_args_mismatch: 409,
-  approval_already_decided: 409,
-  approval_expired: 409,
-} as const;
-
 approvalRoutes.openapi(
   createRoute({
     method: "post",
@@ -84,7 +75,7 @@ approvalRoutes.openapi(
       argsHash: body.argsHash,
       ...(body.reason ? { reason: body.reason } : {}),
     });
-    if (!result.ok) throw new ApiError(STATUS_BY_CODE[result.code], result.code, result.message);
+    if (!result.ok) throw new ApiError(result.code, result.message);
     return c.json({ approval: result.approval, created: result.created, run: toRun(await client.status()) }, 200);
   },
 );

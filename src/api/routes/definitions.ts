@@ -142,7 +142,7 @@ definitionRoutes.openapi(
     const body = c.req.valid("json");
     const asked = body.versionHash ?? body.versionId ?? "";
     if (!(await services.approvals.get(tenant, hash)))
-      throw new ApiError(409, "definition_not_approved", `Approve ${hash} before pinning a version for it`);
+      throw new ApiError("definition_not_approved", `Approve ${hash} before pinning a version for it`, { status: 409 });
     // The id is a display name: it is resolved once, here, to the full hash the pin stores.
     const displayId = body.versionHash ? versionIdOf(body.versionHash as Digest) : asked;
     if (!(await services.runs.tenantUsesVersion(tenant, displayId))) throw notFound("version", asked);
@@ -153,7 +153,6 @@ definitionRoutes.openapi(
     const caps = await liveCapabilities(services, hash);
     if (!caps)
       throw new ApiError(
-        409,
         "definition_not_live",
         `No workflow of this Worker hashes to ${hash} now; a version can only be checked against live code`,
       );
@@ -206,7 +205,6 @@ async function storedProjection(services: ApiServices, tenant: string, hash: Dig
   if (!approval && !live) throw notFound("definition", hash);
   if (digestJson(snapshot) !== hash)
     throw new ApiError(
-      409,
       "definition_projection_mismatch",
       `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,
     );

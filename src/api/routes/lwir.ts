@@ -104,12 +104,14 @@ lwirRoutes.openapi(
   async (c) => {
     const body = c.req.valid("json");
     const structural = validateLwir(body.lwir);
-    if (!structural.valid) throw new ApiError(400, "lwir_invalid", "The LWIR document is invalid", structural.findings);
+    if (!structural.valid)
+      throw new ApiError("lwir_invalid", "The LWIR document is invalid", { findings: structural.findings, status: 400 });
     const workflowId = (body.lwir as { metadata: { name: string } }).metadata.name;
     const registered = c.var.services.workflows.get(workflowId);
     if (!registered) throw notFound("workflow", workflowId);
     const findings = checkLwir(body.lwir, await capabilitiesOf(registered));
-    if (!hasNoErrors(findings)) throw new ApiError(400, "lwir_invalid", `The LWIR does not bind to workflow "${workflowId}"`, findings);
+    if (!hasNoErrors(findings))
+      throw new ApiError("lwir_invalid", `The LWIR does not bind to workflow "${workflowId}"`, { findings, status: 400 });
     const tenant = c.var.tenant;
     const runId = body.runId ?? `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
     const started = await startRun({

@@ -201,7 +201,7 @@ function decodeCursor(cursor: string): { createdAt: number; runId: string } {
   } catch {
     // fall through to the error below
   }
-  throw new ApiError(400, "invalid_cursor", "The cursor is not one this API returned");
+  throw new ApiError("invalid_cursor", "The cursor is not one this API returned");
 }
 
 const mintRoute = createRoute({
@@ -217,7 +217,7 @@ const mintRoute = createRoute({
 runRoutes.openapi(mintRoute, async (c) => {
   const { workflowId } = c.req.valid("param");
   const services = c.get("services");
-  if (!services.workflows.get(workflowId)) throw new ApiError(404, "workflow_not_found", `No workflow "${workflowId}"`);
+  if (!services.workflows.get(workflowId)) throw new ApiError("workflow_not_found", `No workflow "${workflowId}"`);
   const runId = `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
   const at = services.clock.now();
   await services.runs.upsert({

@@ -73,13 +73,13 @@ tokenRoutes.openapi(
   }),
   async (c) => {
     if (c.var.principal.kind !== "admin")
-      throw new ApiError(401, "unauthorized", "Creating tokens needs the admin token (LITTLE_ADMIN_TOKEN) as the bearer");
+      throw new ApiError("unauthorized", "Creating tokens needs the admin token (LITTLE_ADMIN_TOKEN) as the bearer");
     const { tenant, label, scopes, expiresIn, expiresAt } = c.req.valid("json");
     const now = c.var.services.clock.now();
     if (expiresIn !== undefined && expiresAt !== undefined)
-      throw new ApiError(400, "token_expiry_invalid", "Give expiresIn or expiresAt, not both");
+      throw new ApiError("token_expiry_invalid", "Give expiresIn or expiresAt, not both");
     if (expiresAt !== undefined && expiresAt <= now)
-      throw new ApiError(400, "token_expiry_invalid", `expiresAt ${new Date(expiresAt).toISOString()} is not in the future`);
+      throw new ApiError("token_expiry_invalid", `expiresAt ${new Date(expiresAt).toISOString()} is not in the future`);
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     const token = `lwt_${btoa(String.fromCharCode(...bytes))
       .replaceAll("+", "-")
@@ -150,11 +150,11 @@ tokenRoutes.openapi(
 /** The tenant whose tokens the caller manages: its own, or for the admin token the one it names. */
 function callerTenant(principal: Principal, named: string | undefined): string {
   if (principal.kind === "admin") {
-    if (named === undefined) throw new ApiError(400, "tenant_required", "The admin token names the tenant: ?tenant=<name>");
+    if (named === undefined) throw new ApiError("tenant_required", "The admin token names the tenant: ?tenant=<name>");
     return named;
   }
   if (named !== undefined && named !== principal.tenant)
-    throw new ApiError(403, "tenant_forbidden", `A token of tenant "${principal.tenant}" manages only that tenant's tokens`);
+    throw new ApiError("tenant_forbidden", `A token of tenant "${principal.tenant}" manages only that tenant's tokens`);
   return principal.tenant;
 }
 

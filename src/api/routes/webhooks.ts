@@ -31,7 +31,6 @@ function mapPayload(workflowId: string, config: WebhookConfig | null, payload: u
   } catch (error) {
     // The sender's payload did not fit the workflow's mapping: the request's fault, not the Worker's.
     throw new ApiError(
-      422,
       "webhook_payload_unmapped",
       `Workflow "${workflowId}" could not map this payload to its input: ${error instanceof Error ? error.message : String(error)}`,
     );
