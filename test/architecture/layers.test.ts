@@ -1,0 +1,161 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyExceptions, checkLayers, describeViolation, type Exception, layerOf, parseLayerTable } from "./layers.ts";
+import { REPO_ROOT, readSourceTree, type SourceFile } from "./source-tree.ts";
+
+/**
+ * Every import in src/ and durable-objects/ held to the layer table of docs/architecture.md.
+ */
+
+const layers = parseLayerTable(readFileSync(join(REPO_ROOT, "docs/architecture.md"), "utf8"));
+
+/**
+ * Known breaks being removed, each with why it is still here. The list only shrinks: an entry
+ * that matches nothing fails the test until it is deleted.
+ */
+const EXCEPTIONS: readonly Exception[] = [
+  ...because(
+    "the run object builds its log over its own storage; wiring.ts should build it",
+    "durable-objects/run.ts",
+    "src/adapters/do-sqlite/do-event-log.ts",
+  ),
+  ...because("a world, not an adapter: moves to src/worlds/", "src/adapters/cloudflare/cloudflare-world.ts", "src/wiring.ts"),
+  ...because(
+    "a world, not an adapter: moves to src/worlds/",
+    "src/worlds/memory-world.ts",
+    "src/engine/drive-run.ts",
+    "src/engine/run-environment.ts",
+    "src/engine/run-result.ts",
+  ),
+  ...because(
+    "the offline model reads the planner protocol from the harness; the protocol moves to a module below it",
+    "src/adapters/models/offline-fixer.ts",
+    "src/harness/fixer-session.ts",
+    "src/harness/planner-session.ts",
+  ),
+  ...because(
+    "the offline model reads the planner protocol from the harness; the protocol moves to a module below it",
+    "src/adapters/models/offline-model.ts",
+    "src/harness/fixer-session.ts",
+    "src/harness/model-stream.ts",
+    "src/harness/planner-prompt.ts",
+    "src/harness/planner-session.ts",
+  ),
+  ...because("the planner protocol lives in the harness", "src/adapters/models/offline-plan.ts", "src/harness/planner-prompt.ts"),
+  ...because("the planner protocol lives in the harness", "src/adapters/models/offline-repairs.ts", "src/harness/fixer-session.ts"),
+  ...because("the planner protocol lives in the harness", "src/adapters/models/offline-skill-plan.ts", "src/harness/planner-prompt.ts"),
+  ...because(
+    "the API builds its own D1 stores; wiring.ts should",
+    "src/api/app.ts",
+    "src/adapters/d1/d1-start-quota.ts",
+    "src/adapters/d1/d1-token-store.ts",
+    "src/adapters/d1/d1-webhook-deliveries.ts",
+  ),
+  ...because("the inspector builds its own token store; wiring.ts should", "src/inspector/routes.ts", "src/adapters/d1/d1-token-store.ts"),
+  ...because("RPC types of the run object; the RunHandle port replaces them", "src/api/routes/runs.ts", "durable-objects/run.ts"),
+  ...because(
+    "RPC types and the run client; the RunHandle port from wiring replaces them",
+    "src/api/start-run.ts",
+    "durable-objects/run.ts",
+    "src/adapters/cloudflare/run-client.ts",
+  ),
+  ...because(
+    "reaches runs through the run client; the RunHandle port from wiring replaces it",
+    "src/api/run-access.ts",
+    "src/adapters/cloudflare/run-client.ts",
+  ),
+];
+
+function because(reason: string, from: string, ...targets: string[]): Exception[] {
+  return targets.map((to) => ({ from, to, reason }));
+}
+
+describe("layers (docs/architecture.md)", () => {
+  it("the table names every layer once and only layers it defines", () => {
+    const names = layers.map((l) => l.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const layer of layers) {
+      for (const other of [...layer.mayImport, ...layer.typesFrom]) expect(names, `${layer.name} lists ${other}`).toContain(other);
+    }
+    expect(names).toEqual(expect.arrayContaining(["sdk", "json", "schema", "identity", "lwir", "ports", "harness", "engine", "wiring"]));
+  });
+
+  it("every import in src/ and durable-objects/ is one the table allows", () => {
+    const { unexcused, stale } = applyExceptions(checkLayers(readSourceTree(), layers), EXCEPTIONS);
+    expect(unexcused.map(describeViolation)).toEqual([]);
+    expect(stale.map((e) => `${e.from} -> ${e.to} (fixed: delete this exception)`)).toEqual([]);
+  });
+
+  it("places the folders being moved where the table says", () => {
+    const at = (path: string) => layerOf(path, layers)?.name;
+    expect(at("src/engine/run-host.ts")).toBe("engine");
+    expect(at("src/engine/run-host/run-commands.ts")).toBe("engine");
+    expect(at("src/ports/run-handle.ts")).toBe("ports");
+    expect(at("src/worlds/memory-world.ts")).toBe("wiring");
+    expect(at("src/wiring.ts")).toBe("wiring");
+    expect(at("durable-objects/run.ts")).toBe("run-object");
+  });
+});
+
+describe("the layer check catches a bad import (fixtures in memory)", () => {
+  const check = (...files: SourceFile[]) => checkLayers(files, layers).map(describeViolation);
+
+  it("core importing an adapter", () => {
+    const bad = { path: "src/lwir/x.ts", text: 'import { D1VersionStore } from "../adapters/d1/d1-version-store.ts";\n' };
+    expect(check(bad)).toEqual(["src/lwir/x.ts:1 -> src/adapters/d1/d1-version-store.ts: lwir may not import adapters"]);
+  });
+
+  it("core importing a Cloudflare module, even as a type or dynamically", () => {
+    const bad = {
+      path: "src/engine/x.ts",
+      text: [
+        'import { env } from "cloudflare:workers";',
+        'import type { Sandbox } from "@cloudflare/sandbox";',
+        'const agents = () => import("agents");',
+      ].join("\n"),
+    };
+    expect(check(bad)).toEqual([
+      "src/engine/x.ts:1 -> cloudflare:workers: core layer engine imports a Cloudflare module",
+      "src/engine/x.ts:2 -> @cloudflare/sandbox: core layer engine imports a Cloudflare package",
+      "src/engine/x.ts:3 -> agents: core layer engine imports the Cloudflare agents SDK",
+    ]);
+  });
+
+  it("an upward import, a value from a types-only layer, and a file outside every layer", () => {
+    const files = [
+      { path: "src/schema/x.ts", text: 'import { snapshotDefinition } from "../identity/definition-snapshot.ts";' },
+      { path: "src/ports/x.ts", text: 'import { digestJson } from "../json/digest.ts";\nimport type { Digest } from "../json/digest.ts";' },
+      { path: "src/api/x.ts", text: 'import type { RunObject } from "../../durable-objects/run.ts";' },
+      { path: "src/harness/x.ts", text: 'import { plans } from "../../test/planner-corpus/plans.ts";' },
+      { path: "src/elsewhere/x.ts", text: "" },
+    ];
+    expect(check(...files)).toEqual([
+      "src/schema/x.ts:1 -> src/identity/definition-snapshot.ts: schema may not import identity",
+      "src/ports/x.ts:1 -> src/json/digest.ts: ports may import only types from json",
+      "src/api/x.ts:1 -> durable-objects/run.ts: edge may not import run-object",
+      "src/harness/x.ts:1 -> test/planner-corpus/plans.ts: harness imports test/planner-corpus/plans.ts, outside every layer (src/ and durable-objects/ import no tests or scripts)",
+      "src/elsewhere/x.ts:1 -> src/elsewhere/x.ts: the file belongs to no layer of docs/architecture.md",
+    ]);
+  });
+
+  it("comments and strings are not imports; a type-only named import is a type import", () => {
+    const ok = {
+      path: "src/ports/x.ts",
+      text: [
+        '// import { D1 } from "../adapters/d1/d1.ts";',
+        "const s = \"import x from '../adapters/d1/d1.ts'\";",
+        'import { type Digest } from "../json/digest.ts";',
+        'export type { JsonValue } from "../json/canonical-json.ts";',
+      ].join("\n"),
+    };
+    expect(check(ok)).toEqual([]);
+  });
+
+  it("an exception excuses exactly its import, and one that matches nothing is reported stale", () => {
+    const violations = checkLayers([{ path: "src/lwir/x.ts", text: 'import "../adapters/d1/schema.ts";' }], layers);
+    const used = { from: "src/lwir/x.ts", to: "src/adapters/d1/schema.ts", reason: "fixture" };
+    const unused = { from: "src/lwir/y.ts", to: "src/adapters/d1/schema.ts", reason: "fixture" };
+    expect(applyExceptions(violations, [used, unused])).toEqual({ unexcused: [], stale: [unused] });
+  });
+});
