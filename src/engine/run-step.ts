@@ -80,14 +80,14 @@ export async function runStep(
         await appendEvents(ctx, [{ type: "StepRetried", payload: { stepPath, attempt, retryAt: next, error: error.toRecorded() } }]);
         attempt += 1;
         started = false;
-        previousError = { code: error.code, message: error.message };
+        previousError = { code: error.attemptCode, message: error.message };
         await waitUntil(base, next);
         continue;
       }
       await appendEvents(ctx, [{ type: "StepFailed", payload: { stepPath, attempt, error: error.toRecorded() } }]);
       throw new RunFailure("step_failed", `Step ${stepPath} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${error.message}`, {
         stepPath,
-        code: error.code,
+        code: error.attemptCode,
       });
     }
   }

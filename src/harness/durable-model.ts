@@ -4,6 +4,7 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
+import { AISDKError } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import { type Digest, digestJson } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
@@ -276,13 +277,19 @@ function toRecordedError(error: unknown, mayRetry: boolean): RecordedError {
   return { name: e?.name ?? "Error", message: e?.message ?? String(error), retriable: mayRetry && transient };
 }
 
-/** A recorded failure rebuilt for a replay: by name, and as the named error when it has a code. */
+/**
+ * A recorded failure rebuilt for a replay as what it was live: the named error when it has a
+ * code, an AI SDK error when the record carries the SDK's `AI_` name (so `AISDKError.isInstance`
+ * recognises it, as it did the live one), else a plain error of that name.
+ */
 function recordedToError(recorded: RecordedError): Error {
   if (recorded.code === "model_timeout") {
     const timeout = new ModelTimeoutError(0);
     timeout.message = recorded.message;
     return timeout;
   }
+  // The record holds only the name; every error of `ai` and its providers is named `AI_<Class>`.
+  if (recorded.name.startsWith("AI_")) return new AISDKError({ name: recorded.name, message: recorded.message });
   const error = new Error(recorded.message);
   error.name = recorded.name;
   return error;

@@ -1,3 +1,4 @@
+import { MemoryStoreError } from "../sdk/errors/memory-store-error.ts";
 /** A memory store's files by path relative to its mount (`lessons.md`, `notes/triage.md`). */
 export type MemoryFiles = Readonly<Record<string, string>>;
 
@@ -35,9 +36,7 @@ export function orgMemoryStoreId(tenant: string): string {
 }
 
 /** Thrown by {@link MemoryStore.save} for changes no store accepts. */
-export class MemoryStoreError extends Error {
-  override readonly name = "MemoryStoreError";
-}
+export { MemoryStoreError };
 
 /**
  * Whether a path may name a file in a store: relative, `/`-separated, no empty, `.` or `..`

@@ -1,3 +1,4 @@
+import { LoadAPIKeyError } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import { type ModelEnv, text } from "./provider-registry.ts";
 
@@ -52,7 +53,7 @@ function probeHeaders(model: object): Probe {
     }
     return { kind: "keyed" };
   } catch (error) {
-    if (error instanceof Error && error.name === "AI_LoadAPIKeyError") {
+    if (LoadAPIKeyError.isInstance(error)) {
       const variable = /\b([A-Z][A-Z0-9_]*_API_KEY)\b/.exec(error.message)?.[1];
       return variable ? { kind: "missing", variable } : { kind: "missing" };
     }

@@ -1,0 +1,172 @@
+import { APICallError } from "@ai-sdk/provider";
+import { RetryError } from "ai";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { ApiError, notFound } from "../../src/api/api-error.ts";
+import { ALSO_ANSWERED_WITH, ERROR_STATUS, isErrorCode } from "../../src/api/error-status.ts";
+import { errorResponse } from "../../src/api/errors.ts";
+import { RunFailure } from "../../src/engine/run-failure.ts";
+import { StepAttemptError } from "../../src/engine/step-failure.ts";
+import { toRunFailure } from "../../src/engine/to-run-failure.ts";
+import { MemoryStoreError } from "../../src/ports/memory-store.ts";
+import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-approved-error.ts";
+import { LittleError } from "../../src/sdk/errors/little-error.ts";
+import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
+
+// Every TypeScript file of the Worker, read as text at build time.
+const sources = {
+  ...import.meta.glob<string>("../../src/**/*.ts", { query: "?raw", import: "default", eager: true }),
+  ...import.meta.glob<string>("../../durable-objects/**/*.ts", { query: "?raw", import: "default", eager: true }),
+};
+
+/** The statuses above 499 the table may hold, and why. */
+const DOCUMENTED_5XX: Readonly<Record<string, number>> = {
+  insecure_configuration: 503, // the deployment holds example values; fixed by the operator
+  run_failed: 500, // internal: ends a run, never a request
+  step_attempt_failed: 500, // internal: never leaves its step
+  memory_change_invalid: 500, // internal: memory is checked before it is saved
+  internal_error: 500, // a bug
+};
+
+type NamedClass = { name: string; base: string; file: string; body: string };
+
+/** Every class of the source that extends LittleError, directly or through another named error. */
+function namedErrorClasses(): NamedClass[] {
+  const all: NamedClass[] = [];
+  for (const [file, text] of Object.entries(sources)) {
+    for (const m of text.matchAll(/^export (?:abstract )?class (\w+)(?:<[^>]*>)? extends (\w+)(?:<[^>]*>)? \{$/gm)) {
+      const start = m.index ?? 0;
+      const end = text.indexOf("\n}\n", start);
+      all.push({ name: m[1] as string, base: m[2] as string, file, body: text.slice(start, end === -1 ? undefined : end) });
+    }
+  }
+  const named = new Set(["LittleError"]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of all)
+      if (named.has(c.base) && !named.has(c.name)) {
+        named.add(c.name);
+        grew = true;
+      }
+  }
+  return all.filter((c) => c.name !== "LittleError" && named.has(c.name));
+}
+
+/** The literal code a class declares (`readonly code = "…"`, or the code an ApiError subclass passes up). */
+function declaredCode(c: NamedClass): string | undefined {
+  return /readonly code = "(\w+)"/.exec(c.body)?.[1] ?? /super\(\s*"(\w+)"/.exec(c.body)?.[1];
+}
+
+describe("the error status table", () => {
+  it("maps every code to a 4xx, or to a documented 5xx", () => {
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      if (status >= 500) expect(DOCUMENTED_5XX[code], `${code} ${status}`).toBe(status);
+      else expect(status, code).toBeGreaterThanOrEqual(400);
+      expect(code).toMatch(/^[a-z][a-z0-9_]*$/);
+    }
+    for (const [code, status] of Object.entries(ALSO_ANSWERED_WITH)) {
+      expect(isErrorCode(code)).toBe(true);
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+    }
+  });
+
+  it("lists the code of every named error class of the source", () => {
+    const classes = namedErrorClasses();
+    // The scan must see the errors it is about, or it is blind.
+    for (const known of [
+      "CanonicalJsonError",
+      "RunFailure",
+      "StepAttemptError",
+      "MemoryStoreError",
+      "QuotaExceededError",
+      "StoredArtifactTamperedError",
+    ])
+      expect(classes.map((c) => c.name)).toContain(known);
+    for (const c of classes) {
+      if (c.name === "ApiError") continue; // generic over the table's codes: checked by the compiler
+      const code = declaredCode(c);
+      expect(code, `${c.name} (${c.file}) declares no literal code`).toBeDefined();
+      expect(isErrorCode(code as string), `${c.name} (${c.file}): code ${code} is not in src/api/error-status.ts`).toBe(true);
+    }
+  });
+
+  it("leaves no plain Error subclass in the layers that raise named errors, but the two pauses", () => {
+    // Pauses unwind the drive loop (SliceYieldSignal through the AI SDK's own call stack): not errors.
+    const allowed = new Set(["LittleError", "SliceYieldSignal", "SectionWaitSignal"]);
+    const seen = new Set<string>();
+    for (const [file, text] of Object.entries(sources)) {
+      if (!/\/src\/(api|engine|harness|ports|sdk)\//.test(file)) continue;
+      for (const m of text.matchAll(/class (\w+) extends Error\b/g)) {
+        seen.add(m[1] as string);
+        expect(allowed.has(m[1] as string), `${file}: ${m[1]} should be a named error (extends LittleError)`).toBe(true);
+      }
+    }
+    expect(seen).toContain("SliceYieldSignal"); // or the scan is blind
+  });
+});
+
+describe("the error handler reads the table", () => {
+  async function answer(error: unknown): Promise<{ status: number; code: string }> {
+    const app = new Hono().get("/", () => {
+      throw error;
+    });
+    app.onError((e, c) => errorResponse(c, e));
+    const response = await app.request("/");
+    return { status: response.status, code: ((await response.json()) as { error: { code: string } }).error.code };
+  }
+
+  it("answers an ApiError and a named error with the status of its code", async () => {
+    expect(await answer(new ApiError("run_ended", "ended"))).toEqual({ status: 409, code: "run_ended" });
+    expect(await answer(notFound("run", "r1"))).toEqual({ status: 404, code: "run_not_found" });
+    expect(await answer(new DefinitionNotApprovedError("w", "sha256:00"))).toEqual({ status: 403, code: "definition_not_approved" });
+    expect(await answer(new ApiError("definition_not_approved", "pin", { status: 409 }))).toEqual({
+      status: 409,
+      code: "definition_not_approved",
+    });
+  });
+
+  it("answers an internal named error as a 500 internal_error, like any other bug", async () => {
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      expect(await answer(new RunFailure("step_failed", "x"))).toEqual({ status: 500, code: "internal_error" });
+      expect(await answer(new StepAttemptError("tool_failed", "x", false))).toEqual({ status: 500, code: "internal_error" });
+      expect(await answer(new Error("x"))).toEqual({ status: 500, code: "internal_error" });
+    } finally {
+      console.error = original;
+    }
+  });
+});
+
+describe("toRunFailure", () => {
+  it("classifies provider errors by the AI SDK's own marker", () => {
+    const call = new APICallError({ message: "boom", url: "http://x", requestBodyValues: {}, statusCode: 500 });
+    expect(toRunFailure(call)?.causeCode).toBe("model_error");
+    expect(toRunFailure(new RetryError({ message: "gave up", reason: "maxRetriesExceeded", errors: [call] }))?.causeCode).toBe(
+      "model_error",
+    );
+    // A plain error is not a model error because of its name: a bug, re-thrown.
+    const named = new Error("not from the SDK");
+    named.name = "AI_Lookalike";
+    expect(toRunFailure(named)).toBeNull();
+  });
+
+  it("keeps the causes of named errors, and treats the internal ones as bugs", () => {
+    expect(toRunFailure(new ModelTimeoutError(10))?.causeCode).toBe("model_timeout");
+    expect(toRunFailure(new RunFailure("input_schema_error", "x"))?.causeCode).toBe("input_schema_error");
+    expect(toRunFailure(new DefinitionNotApprovedError("w", "sha256:00"))?.causeCode).toBe("internal_error");
+    expect(toRunFailure(new StepAttemptError("tool_failed", "x", false))).toBeNull();
+    expect(toRunFailure(new MemoryStoreError("bad path"))).toBeNull();
+    expect(LittleError.is(new MemoryStoreError("bad path"))).toBe(true);
+  });
+
+  it("records a step attempt under its attempt code, as before", () => {
+    expect(new StepAttemptError("tool_failed", "x", true).toRecorded()).toEqual({
+      name: "StepAttemptError",
+      code: "tool_failed",
+      message: "x",
+      retriable: true,
+    });
+  });
+});
