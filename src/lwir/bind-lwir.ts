@@ -27,9 +27,23 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
   }
   if (schemaHash(doc.input?.schema) !== snapshot.inputSchemaHash) sink.error("binding.input_schema_mismatch", "$.input.schema");
   if (schemaHash(doc.output?.schema) !== snapshot.outputSchemaHash) sink.error("binding.output_schema_mismatch", "$.output.schema");
-  const slotIds = new Set(snapshot.modelSlots.map((s) => s.id));
-  const toolIds = new Set(snapshot.tools.map((t) => t.id));
-  const permissions: Partial<Lwir["permissions"]> = doc.permissions ?? {};
+  const allowed: Allowed = { slotIds: new Set(snapshot.modelSlots.map((s) => s.id)), toolIds: new Set(snapshot.tools.map((t) => t.id)) };
+  checkPermissions(sink, doc.permissions ?? {}, snapshot, allowed);
+  (Array.isArray(doc.steps) ? (doc.steps as unknown[]) : []).forEach((raw, i) => {
+    if (typeof raw === "object" && raw !== null) checkStepBinding(sink, raw as LwirStep, childPath("$.steps", i), snapshot, allowed);
+  });
+  checkTerminalOutput(sink, doc, capabilities);
+  return sink.findings;
+}
+
+/** The model slot ids and tool ids the snapshot declares. */
+type Allowed = { readonly slotIds: ReadonlySet<string>; readonly toolIds: ReadonlySet<string> };
+
+type Snapshot = DefinitionCapabilities["snapshot"];
+
+/** Each permission list must be a subset of what the definition declares. */
+function checkPermissions(sink: FindingSink, permissions: Partial<Lwir["permissions"]>, snapshot: Snapshot, allowed: Allowed): void {
+  const { slotIds, toolIds } = allowed;
   listOf(permissions.models).forEach((m, i) => {
     if (!slotIds.has(m))
       sink.error(
@@ -64,39 +78,37 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
         `host "${h}" is not in the workflow's network allowlist (${[...hosts].join(", ") || "empty"})`,
       );
   });
-  (Array.isArray(doc.steps) ? (doc.steps as unknown[]) : []).forEach((raw, i) => {
-    if (typeof raw !== "object" || raw === null) return;
-    const step = raw as LwirStep;
-    const path = childPath("$.steps", i);
-    const model = step.uses === "ai.generate" ? step.with?.model : undefined;
-    if (typeof model === "string" && !slotIds.has(model)) {
-      sink.error(
-        "binding.step_model_not_allowed",
-        `${path}.with.model`,
-        `model "${model}" is not an execution model slot of the workflow (${[...slotIds].join(", ")})`,
-      );
-    }
-    const fixerModel = step.uses === "code.run" ? step.onFailure?.fixer?.model : undefined;
-    if (typeof fixerModel === "string" && !slotIds.has(fixerModel)) {
-      sink.error(
-        "binding.step_model_not_allowed",
-        `${path}.onFailure.fixer.model`,
-        `fixer model "${fixerModel}" is not an execution model slot of the workflow (${[...slotIds].join(", ")})`,
-      );
-    }
-    const tool = step.uses === "tool.call" ? step.with?.tool : undefined;
-    if (typeof tool === "string" && !toolIds.has(tool)) {
-      sink.error(
-        "binding.step_tool_not_allowed",
-        `${path}.with.tool`,
-        `tool "${tool}" is not a tool of the workflow (${[...toolIds].join(", ") || "none"})`,
-      );
-    }
-    const descriptor = typeof tool === "string" ? snapshot.tools.find((t) => t.id === tool) : undefined;
-    if (descriptor && step.uses === "tool.call") checkToolInput(sink, step.with?.input, descriptor, path);
-  });
-  checkTerminalOutput(sink, doc, capabilities);
-  return sink.findings;
+}
+
+/** A step's model, fixer model and tool must be the workflow's; a tool call's input must fit the tool. */
+function checkStepBinding(sink: FindingSink, step: LwirStep, path: string, snapshot: Snapshot, allowed: Allowed): void {
+  const { slotIds, toolIds } = allowed;
+  const model = step.uses === "ai.generate" ? step.with?.model : undefined;
+  if (typeof model === "string" && !slotIds.has(model)) {
+    sink.error(
+      "binding.step_model_not_allowed",
+      `${path}.with.model`,
+      `model "${model}" is not an execution model slot of the workflow (${[...slotIds].join(", ")})`,
+    );
+  }
+  const fixerModel = step.uses === "code.run" ? step.onFailure?.fixer?.model : undefined;
+  if (typeof fixerModel === "string" && !slotIds.has(fixerModel)) {
+    sink.error(
+      "binding.step_model_not_allowed",
+      `${path}.onFailure.fixer.model`,
+      `fixer model "${fixerModel}" is not an execution model slot of the workflow (${[...slotIds].join(", ")})`,
+    );
+  }
+  const tool = step.uses === "tool.call" ? step.with?.tool : undefined;
+  if (typeof tool === "string" && !toolIds.has(tool)) {
+    sink.error(
+      "binding.step_tool_not_allowed",
+      `${path}.with.tool`,
+      `tool "${tool}" is not a tool of the workflow (${[...toolIds].join(", ") || "none"})`,
+    );
+  }
+  const descriptor = typeof tool === "string" ? snapshot.tools.find((t) => t.id === tool) : undefined;
+  if (descriptor && step.uses === "tool.call") checkToolInput(sink, step.with?.input, descriptor, path);
 }
 
 /** The terminal step's output is the workflow's output: it must be the requested output mode. */
