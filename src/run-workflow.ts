@@ -3,10 +3,10 @@
  * Inside the Worker the world defaults to the Cloudflare world built from the Worker's env.
  */
 import { env } from "cloudflare:workers";
-import { CloudflareWorld } from "./adapters/cloudflare/cloudflare-world.ts";
 import { type RunWorkflowOptions, runWorkflow as runWorkflowIn } from "./engine/run-workflow.ts";
 import type { RunResult } from "./ports/world.ts";
 import type { WorkflowDefinition } from "./sdk/define-workflow.ts";
+import { CloudflareWorld } from "./worlds/cloudflare-world.ts";
 
 /**
  * @example

@@ -1,14 +1,19 @@
 /**
- * The one place adapters are wired to ports for the Worker and its run objects (DESIGN.md,
- * "Layers"). Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
+ * The one place adapters are wired to ports for the Worker, its API and its run objects
+ * (DESIGN.md, "Layers"), built once per isolate (per `env` object) and reused by every request
+ * and RPC. Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
  */
 
 import { exports } from "cloudflare:workers";
+import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
+import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
+import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
+import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { modelOverridesFromEnv } from "./adapters/models/model-overrides-from-env.ts";
 import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
@@ -26,10 +31,14 @@ import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
+import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
+import type { StartQuota } from "./ports/start-quota.ts";
+import type { TokenStore } from "./ports/token-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
+import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
 import { workflowCatalog } from "./workflows.ts";
 
 /** Replaceable pieces. The append hooks let crash tests abort the object at an event boundary. */
@@ -52,10 +61,13 @@ export type WiringOverrides = {
 };
 
 let overrides: WiringOverrides = {};
+/** The wiring built for each `env` object (one per isolate in the Worker and in each run object). */
+let built = new WeakMap<object, Wiring>();
 
-/** Test seam: replaces pieces of the wiring until reset with `overrideWiring({})`. */
+/** Test seam: replaces pieces of the wiring until reset with `overrideWiring({})`. Wiring built before is dropped. */
 export function overrideWiring(next: WiringOverrides): void {
   overrides = next;
+  built = new WeakMap();
 }
 
 export function currentOverrides(): Readonly<WiringOverrides> {
@@ -78,13 +90,33 @@ export type Wiring = {
   readonly modelTimeoutMs?: number;
   /** `LITTLE_QUOTA_LWIR_BYTES`, `LITTLE_QUOTA_TOKENS_PER_RUN`, `LITTLE_QUOTA_EVENT_LOG_BYTES`. */
   readonly runQuotas: RunQuotas;
+  /** Each run's {@link RunHandle}: the API and the Cloudflare world reach runs only through these. */
+  readonly runHandles: RunHandles;
+  readonly tokens: TokenStore;
+  readonly deliveries: WebhookDeliveries;
+  readonly startQuota: StartQuota;
 };
 
 /**
- * Builds the ports from the Worker's bindings, vars and secrets. `runId` scopes per-run resources:
- * the container sandbox keeps one set of containers per run across its slices.
+ * The ports, from the Worker's bindings, vars and secrets: built on the first call for an `env`
+ * and reused after. `runId` scopes per-run resources: the container sandbox keeps one set of
+ * containers per run across its slices (a cheap view over the shared wiring).
  */
 export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
+  let wiring = built.get(env);
+  if (!wiring) {
+    wiring = build(env);
+    built.set(env, wiring);
+  }
+  if (scope.runId === undefined || !(wiring.sandbox instanceof ContainerSandbox)) return wiring;
+  return { ...wiring, sandbox: containerSandbox(env, scope.runId) };
+}
+
+function containerSandbox(env: Env, scope?: string): ContainerSandbox {
+  return new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory: new D1MemoryStore(env.DB), ...(scope ? { scope } : {}) });
+}
+
+function build(env: Env): Wiring {
   const vars = env as unknown as Record<string, unknown>;
   const modelEnv = overrides.modelEnv ?? vars;
   // LITTLE_MODEL_<SLOT> vars: read into data once here, handed to the resolver and to the catalog
@@ -106,11 +138,7 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     // LITTLE_SANDBOX: an unknown value throws SandboxConfigurationError (sandbox_config_invalid).
     sandbox:
       parseSandboxKind(stringVar(vars.LITTLE_SANDBOX)) === "container"
-        ? new ContainerSandbox({
-            open: openSandboxes(env.SANDBOX),
-            memory: new D1MemoryStore(env.DB),
-            ...(scope.runId ? { scope: scope.runId } : {}),
-          })
+        ? containerSandbox(env)
         : new IsolateSandbox({
             loader: env.LOADER,
             networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
@@ -122,6 +150,10 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
     runQuotas: overrides.runQuotas ?? runQuotasFromVars(vars),
     ...(Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) > 0 ? { modelTimeoutMs: Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) } : {}),
+    runHandles: runClients(env.RUNS),
+    tokens: new D1TokenStore(env.DB),
+    deliveries: new D1WebhookDeliveries(env.DB),
+    startQuota: new D1StartQuota(env.DB),
   };
 }
 

@@ -1,8 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { D1StartQuota } from "../adapters/d1/d1-start-quota.ts";
-import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
-import { D1WebhookDeliveries } from "../adapters/d1/d1-webhook-deliveries.ts";
 import { CANONICALIZER_ID } from "../identity/canonical-json.ts";
 import { inspectorRoutes } from "../inspector/routes.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
@@ -55,14 +52,9 @@ app.use("*", async (c, next) => {
   await next();
 });
 
+// The routes' ports: the isolate's wiring (src/wiring.ts), built once and reused by every request.
 app.use("/v1/*", async (c, next) => {
-  const env = c.env;
-  c.set("services", {
-    ...wire(env),
-    tokens: new D1TokenStore(env.DB),
-    deliveries: new D1WebhookDeliveries(env.DB),
-    startQuota: new D1StartQuota(env.DB),
-  });
+  c.set("services", wire(c.env));
   await next();
 });
 // Every /v1 route: token, expiry, revocation and the route's scope (src/api/route-scopes.ts).

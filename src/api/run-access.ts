@@ -1,4 +1,4 @@
-import { type RunClient, runClient } from "../adapters/cloudflare/run-client.ts";
+import type { RunHandle } from "../ports/run-handle.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
 import type { ApiServices } from "./api-env.ts";
 import { notFound } from "./api-error.ts";
@@ -8,14 +8,13 @@ import { notFound } from "./api-error.ts";
  * simply not found (404, never 403), since run ids are per tenant.
  */
 export async function tenantRun(
-  env: Env,
   services: ApiServices,
   tenant: string,
   runId: string,
-): Promise<{ entry: RunIndexEntry; client: RunClient }> {
+): Promise<{ entry: RunIndexEntry; client: RunHandle }> {
   const entry = await services.runs.get(tenant, runId);
   if (!entry) throw notFound("run", runId);
-  return { entry, client: runClient(env.RUNS, tenant, runId, entry.placement) };
+  return { entry, client: services.runHandles.open(tenant, runId, entry.placement) };
 }
 
 /** Links a client follows from a run. */

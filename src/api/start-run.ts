@@ -1,8 +1,7 @@
-import type { RunView } from "../../durable-objects/run.ts";
-import { jurisdictionsEnforced, runClient } from "../adapters/cloudflare/run-client.ts";
 import { canonicalBytes, runQuotasFromVars } from "../engine/run-quotas.ts";
 import { digestJson } from "../identity/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
+import type { RunView } from "../ports/run-handle.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import type { ApiServices } from "./api-env.ts";
@@ -68,7 +67,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     if (
       indexed?.triggerKind === "anchor" &&
       indexed.status === "cancelled" &&
-      (await runClient(args.env.RUNS, args.tenant, args.runId, indexed.placement).status()).eventCount === 0
+      (await args.services.runHandles.open(args.tenant, args.runId, indexed.placement).status()).eventCount === 0
     )
       throw new ApiError("run_ended", `Run "${args.runId}" was cancelled before it started`);
   }
@@ -130,7 +129,7 @@ async function createRun(
   admitted: Awaited<ReturnType<typeof admitDefinition>>,
 ): Promise<StartedRun> {
   const jurisdiction = args.services.workflows.get(args.workflowId)?.definition.placement.jurisdiction;
-  const client = runClient(args.env.RUNS, args.tenant, args.runId, placement);
+  const client = args.services.runHandles.open(args.tenant, args.runId, placement);
   const started = await client.start({
     runId: args.runId,
     workflowId: args.workflowId,
@@ -150,5 +149,9 @@ async function createRun(
     throw new ApiError(args.conflictCode, `Run "${args.runId}" already exists with a different workflow or input`);
   }
   const { created, ...view } = started;
-  return { view, created, placement: { ...placement, jurisdictionEnforced: jurisdiction ? jurisdictionsEnforced(args.env.RUNS) : false } };
+  return {
+    view,
+    created,
+    placement: { ...placement, jurisdictionEnforced: jurisdiction ? args.services.runHandles.jurisdictionsEnforced() : false },
+  };
 }

@@ -25,7 +25,7 @@ export async function queueOccurrence(args: {
   origin: string;
   waitMs?: number;
 }): Promise<{ created: boolean; body: z.infer<typeof OccurrenceResponse> }> {
-  const { entry, client } = await tenantRun(args.env, args.services, args.tenant, args.runId);
+  const { entry, client } = await tenantRun(args.services, args.tenant, args.runId);
   if (args.workflowId !== undefined && entry.workflowId !== args.workflowId) throw notFound("run", args.runId);
   const registered = args.services.workflows.get(entry.workflowId);
   if (!registered) throw notFound("workflow", entry.workflowId);

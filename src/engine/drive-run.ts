@@ -7,7 +7,7 @@ import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import { type Digest, isDigest } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
-import type { RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
+import type { RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
@@ -16,6 +16,7 @@ import { compileCycle } from "./compile-cycle.ts";
 import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
+import { indexRun } from "./run-host/index-run.ts";
 import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
 import { runSection, SectionWaitSignal } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
@@ -283,29 +284,6 @@ function toRunFailure(error: unknown): RunFailure | null {
   // A model failure replayed from the log is rebuilt by name only (`AI_…`): still a model error.
   if (error instanceof Error && error.name.startsWith("AI_")) return new RunFailure("model_error", error.message);
   return null;
-}
-
-async function indexRun(
-  env: RunEnvironment,
-  state: RunState,
-  status: RunStatus,
-  fields: { definitionHash?: Digest | null; versionId?: string | null; causeCode?: RunCauseCode | null },
-): Promise<void> {
-  const request = state.request;
-  if (!request) return;
-  await env.runs.upsert({
-    runId: env.runId,
-    tenant: request.tenant,
-    placement: request.placement ?? {},
-    workflowId: request.workflowId,
-    status,
-    triggerKind: request.trigger.kind,
-    definitionHash: fields.definitionHash ?? null,
-    versionId: fields.versionId ?? null,
-    causeCode: fields.causeCode ?? null,
-    createdAt: state.requestedAt,
-    updatedAt: env.clock.now(),
-  });
 }
 
 /** Tokens summed over every model response in the log. */

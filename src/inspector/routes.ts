@@ -1,7 +1,6 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { D1TokenStore } from "../adapters/d1/d1-token-store.ts";
 import type { ApiEnv } from "../api/api-env.ts";
 import { ApiError } from "../api/api-error.ts";
 import { authenticate, bearerToken, type Principal, SESSION_COOKIE } from "../api/auth.ts";
@@ -97,7 +96,7 @@ const requirePageTenant: MiddlewareHandler<InspectorEnv> = async (c, next) => {
 
 /** Who a page's token is, or null when it is not a live token (401s become a login form, not an error page). */
 async function pagePrincipal(c: Context<InspectorEnv>, token: string): Promise<Principal | null> {
-  return authenticate(c.env, new D1TokenStore(c.env.DB), token, Date.now()).catch((error: unknown) => {
+  return authenticate(c.env, wire(c.env).tokens, token, Date.now()).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   });

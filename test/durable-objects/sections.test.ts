@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunView } from "../../durable-objects/run.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
+import type { RunView } from "../../src/ports/run-handle.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { rawRunStub, runStub } from "../support/drive.ts";
 import { echoCalls, sectionCatalog, sectionLwir, sectionWorkflow } from "../support/section-workflow.ts";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { blobKey, R2BlobStore } from "../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../src/engine/blob-refs.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { IsolateSandbox } from "../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { digestText } from "../../src/identity/digest.ts";

@@ -1,7 +1,7 @@
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { renderTemplate } from "../../src/lwir/evaluate-template.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";

@@ -2,7 +2,7 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { backoffMs } from "../../src/engine/run-step.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";

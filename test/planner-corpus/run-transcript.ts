@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import type { RunView } from "../../durable-objects/run.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
+import type { RunView } from "../../src/ports/run-handle.ts";
 import type { Finding } from "../../src/sdk/finding.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { rawRunStub, runStub } from "../support/drive.ts";

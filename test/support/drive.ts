@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { RunView } from "../../durable-objects/run.ts";
 import { runClient, runObjectStub } from "../../src/adapters/cloudflare/run-client.ts";
+import type { RunView } from "../../src/ports/run-handle.ts";
 
 /** A fresh client for a run (a stub used across an abort stays broken). */
 export function runStub(runId: string, tenant = "default") {

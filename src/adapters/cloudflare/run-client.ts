@@ -1,26 +1,15 @@
-import type { DecisionResult, RunObject, RunView, StartRunRequest, TriggerResult } from "../../../durable-objects/run.ts";
-import type { RunEvent, RunTrigger } from "../../ports/run-events.ts";
+import type { RunHandle, RunHandles } from "../../ports/run-handle.ts";
 import type { RunPlacement } from "../../ports/run-index.ts";
 
+/** The run objects' namespace (`RUNS`, or the bench Worker's), whatever class it is typed with. */
+type RunNamespace<T extends Rpc.DurableObjectBranded | undefined> = DurableObjectNamespace<T>;
+type Branded = Rpc.DurableObjectBranded | undefined;
+
 /**
- * A typed client for one run object. Durable Object RPC types cannot express `unknown` payloads
- * (they collapse to `never`), so the results are typed here once, for every caller.
+ * The {@link RunHandle} of one run: Durable Object RPC to its run object. RPC types cannot
+ * express `unknown` payloads (they collapse to `never`), so the results are typed by the port.
  */
-export type RunClient = {
-  start(request: StartRunRequest): Promise<RunView & { created: boolean }>;
-  status(): Promise<RunView>;
-  events(options?: { after?: number; limit?: number; types?: string[] }): Promise<RunEvent[]>;
-  stream(after: number): Promise<ReadableStream<Uint8Array>>;
-  cancel(reason?: string): Promise<RunView>;
-  trigger(request: { input: unknown; trigger: RunTrigger }): Promise<TriggerResult>;
-  decideApproval(request: {
-    approvalId: string;
-    decision: "approved" | "denied";
-    argsHash: string;
-    reason?: string;
-  }): Promise<DecisionResult>;
-  waitForEnd(timeoutMs: number): Promise<RunView>;
-};
+export type RunClient = RunHandle;
 
 /**
  * The run object for `(tenant, runId)`: one object per run, named `<tenant>:<runId>` so two
@@ -28,19 +17,14 @@ export type RunClient = {
  * jurisdiction's namespace; workerd does not implement jurisdictions, so locally (where
  * `jurisdiction()` throws) the plain namespace is used.
  */
-export function runObjectStub(
-  namespace: DurableObjectNamespace<RunObject>,
-  tenant: string,
-  runId: string,
-  placement: RunPlacement = {},
-): DurableObjectStub<RunObject> {
+export function runObjectStub<T extends Branded>(namespace: RunNamespace<T>, tenant: string, runId: string, placement: RunPlacement = {}) {
   const scoped = placement.jurisdiction ? inJurisdiction(namespace, placement.jurisdiction) : namespace;
   const id = scoped.idFromName(`${tenant}:${runId}`);
   return placement.locationHint ? scoped.get(id, { locationHint: placement.locationHint as DurableObjectLocationHint }) : scoped.get(id);
 }
 
 /** Whether this runtime enforces jurisdictions (false under workerd, i.e. wrangler dev and tests). */
-export function jurisdictionsEnforced(namespace: DurableObjectNamespace<RunObject>): boolean {
+export function jurisdictionsEnforced<T extends Branded>(namespace: RunNamespace<T>): boolean {
   try {
     namespace.jurisdiction("eu");
     return true;
@@ -49,7 +33,7 @@ export function jurisdictionsEnforced(namespace: DurableObjectNamespace<RunObjec
   }
 }
 
-function inJurisdiction(namespace: DurableObjectNamespace<RunObject>, jurisdiction: string): DurableObjectNamespace<RunObject> {
+function inJurisdiction<T extends Branded>(namespace: RunNamespace<T>, jurisdiction: string): RunNamespace<T> {
   try {
     return namespace.jurisdiction(jurisdiction as DurableObjectJurisdiction);
   } catch {
@@ -57,14 +41,14 @@ function inJurisdiction(namespace: DurableObjectNamespace<RunObject>, jurisdicti
   }
 }
 
-/** The client for one run. */
-export function runClient(
-  namespace: DurableObjectNamespace<RunObject>,
+/** The handle of one run. */
+export function runClient<T extends Branded>(
+  namespace: RunNamespace<T>,
   tenant: string,
   runId: string,
   placement: RunPlacement = {},
-): RunClient {
-  const stub = runObjectStub(namespace, tenant, runId, placement) as unknown as RunClient;
+): RunHandle {
+  const stub = runObjectStub(namespace, tenant, runId, placement) as unknown as RunHandle;
   return {
     start: (request) => stub.start(request),
     status: () => stub.status(),
@@ -74,5 +58,13 @@ export function runClient(
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
     trigger: (request) => stub.trigger(request),
     decideApproval: (request) => stub.decideApproval(request),
+  };
+}
+
+/** Every run's handle, through the run objects' namespace. */
+export function runClients<T extends Branded>(namespace: RunNamespace<T>): RunHandles {
+  return {
+    open: (tenant, runId, placement) => runClient(namespace, tenant, runId, placement),
+    jurisdictionsEnforced: () => jurisdictionsEnforced(namespace),
   };
 }

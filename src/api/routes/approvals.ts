@@ -32,7 +32,7 @@ approvalRoutes.openapi(
     responses: { 200: json(z.object({ approvals: z.array(Approval) }), "The approvals"), ...commonErrors },
   }),
   async (c) => {
-    const { client } = await tenantRun(c.env, c.var.services, c.var.tenant, c.req.valid("param").runId);
+    const { client } = await tenantRun(c.var.services, c.var.tenant, c.req.valid("param").runId);
     return c.json({ approvals: (await client.status()).approvals ?? [] }, 200);
   },
 );
@@ -68,7 +68,7 @@ approvalRoutes.openapi(
   async (c) => {
     const { runId, approvalId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const { client } = await tenantRun(c.env, c.var.services, c.var.tenant, runId);
+    const { client } = await tenantRun(c.var.services, c.var.tenant, runId);
     const result = await client.decideApproval({
       approvalId,
       decision: body.decision === "approve" ? "approved" : "denied",

@@ -34,7 +34,7 @@ eventRoutes.openapi(pageRoute, async (c) => {
   const limit = query.limit ?? 100;
   // Validated before the run is looked up: an unknown type is the client's mistake, whatever the run.
   const types = parseEventTypeFilter(query.type);
-  const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const { client } = await tenantRun(c.get("services"), c.get("tenant"), runId);
   const events = await client.events({ after: query.after ?? 0, limit, ...(types ? { types } : {}) });
   const last = events.at(-1);
   return c.json({ events, nextAfter: events.length === limit && last ? last.seq : null }, 200);
@@ -54,7 +54,7 @@ eventRoutes.openapi(streamRoute, async (c) => {
   const { runId } = c.req.valid("param");
   const lastEventId = Number(c.req.header("last-event-id"));
   const after = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (c.req.valid("query").after ?? 0);
-  const { client } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const { client } = await tenantRun(c.get("services"), c.get("tenant"), runId);
   const stream = await client.stream(after);
   return new Response(stream, {
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },

@@ -129,7 +129,7 @@ lwirRoutes.openapi(
     let view = started.view;
     const wait = c.req.valid("query").wait;
     if (wait && wait > 0 && !ENDED.has(view.status))
-      view = await (await tenantRun(c.env, c.var.services, tenant, runId)).client.waitForEnd(wait * 1_000);
+      view = await (await tenantRun(c.var.services, tenant, runId)).client.waitForEnd(wait * 1_000);
     const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };
     return c.json(response as z.infer<typeof RunResponse>, ENDED.has(view.status) ? 200 : 202);
   },

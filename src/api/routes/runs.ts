@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { RunView } from "../../../durable-objects/run.ts";
 import { digestJson, digestPrefix } from "../../identity/digest.ts";
 import type { RunStatus } from "../../ports/run-events.ts";
+import type { RunView } from "../../ports/run-handle.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
@@ -71,7 +71,7 @@ runRoutes.openapi(startRoute, async (c) => {
   });
   let view: RunView = started.view;
   if (wait && wait > 0 && !ENDED.has(view.status)) {
-    const { client } = await tenantRun(c.env, c.get("services"), tenant, runId);
+    const { client } = await tenantRun(c.get("services"), tenant, runId);
     view = await client.waitForEnd(wait * 1_000);
   }
   const origin = new URL(c.req.url).origin;
@@ -89,7 +89,7 @@ const getRoute = createRoute({
 
 runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const { client, entry } = await tenantRun(c.env, c.get("services"), c.get("tenant"), runId);
+  const { client, entry } = await tenantRun(c.get("services"), c.get("tenant"), runId);
   // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
   const live = entry.status === "minted" ? null : await client.status();
   const view: RunView =
@@ -162,7 +162,7 @@ const cancelRoute = createRoute({
 runRoutes.openapi(cancelRoute, async (c) => {
   const { runId } = c.req.valid("param");
   const services = c.get("services");
-  const { client, entry } = await tenantRun(c.env, services, c.get("tenant"), runId);
+  const { client, entry } = await tenantRun(services, c.get("tenant"), runId);
   // A minted anchor has no run object yet: cancelling it ends it in the index, and a later start is refused.
   if (entry.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
     const view: RunView = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryWorld } from "../../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { EnvModelResolver, parseModelMode } from "../../../src/adapters/models/env-model-resolver.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
 import { summarizeTicket } from "../../../src/examples/support-summarize-ticket.ts";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { openai } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { OFFLINE_REPAIRS, offlineRepair, type RepairableFailure } from "../../../src/adapters/models/offline-repairs.ts";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";

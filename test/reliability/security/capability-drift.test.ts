@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
 import type { RunEvent } from "../../../src/ports/run-events.ts";
 import type { WorkflowDefinitionInput } from "../../../src/sdk/define-workflow.ts";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { D1VersionStore } from "../../../src/adapters/d1/d1-version-store.ts";
 import type { MemoryVersionStore } from "../../../src/adapters/memory/memory-version-store.ts";
-import { MemoryWorld } from "../../../src/adapters/memory/memory-world.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { R2BlobStore } from "../../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../../src/engine/blob-refs.ts";

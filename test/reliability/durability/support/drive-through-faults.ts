@@ -1,5 +1,5 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import type { RunView } from "../../../../durable-objects/run.ts";
+import type { RunView } from "../../../../src/ports/run-handle.ts";
 import { rawRunStub, runStub } from "../../../support/drive.ts";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);

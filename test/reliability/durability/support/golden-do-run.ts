@@ -1,6 +1,6 @@
-import type { RunView } from "../../../../durable-objects/run.ts";
 import { catalogOf } from "../../../../src/engine/run-environment.ts";
 import type { RunEvent } from "../../../../src/ports/run-events.ts";
+import type { RunView } from "../../../../src/ports/run-handle.ts";
 import { overrideWiring, type WiringOverrides } from "../../../../src/wiring.ts";
 import { runStub } from "../../../support/drive.ts";
 import { driveThroughFaults } from "./drive-through-faults.ts";

@@ -1,7 +1,6 @@
-import type { RunRequest, RunResult, World } from "../../ports/world.ts";
-import { WorkflowNotRegisteredError } from "../../sdk/errors/workflow-not-registered-error.ts";
-import { wire } from "../../wiring.ts";
-import { runClient } from "./run-client.ts";
+import type { RunRequest, RunResult, World } from "../ports/world.ts";
+import { WorkflowNotRegisteredError } from "../sdk/errors/workflow-not-registered-error.ts";
+import { wire } from "../wiring.ts";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 const WAIT_SLICE_MS = 30_000;
@@ -19,10 +18,11 @@ export class CloudflareWorld implements World {
   }
 
   async run(request: RunRequest): Promise<RunResult> {
-    const registered = wire(this.env).workflows.get(request.workflow.id);
+    const wiring = wire(this.env);
+    const registered = wiring.workflows.get(request.workflow.id);
     if (!registered || registered.definition !== request.workflow) throw new WorkflowNotRegisteredError(request.workflow.id);
-    const client = runClient(this.env.RUNS, request.tenant, request.runId);
-    await client.start({
+    const run = wiring.runHandles.open(request.tenant, request.runId);
+    await run.start({
       runId: request.runId,
       workflowId: request.workflow.id,
       input: request.input,
@@ -30,7 +30,7 @@ export class CloudflareWorld implements World {
       tenant: request.tenant,
     });
     for (;;) {
-      const view = await client.waitForEnd(WAIT_SLICE_MS);
+      const view = await run.waitForEnd(WAIT_SLICE_MS);
       if (ENDED.has(view.status)) {
         const { workflowId: _w, eventCount: _n, createdAt: _c, ...result } = view;
         return result;

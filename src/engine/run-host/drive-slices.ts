@@ -1,0 +1,70 @@
+import { type DriveResult, driveRun } from "../drive-run.ts";
+import type { RunEnvironment } from "../run-environment.ts";
+import { describeError } from "../run-redactor.ts";
+import { deriveRunState } from "../run-state.ts";
+import { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
+import { indexRun, latestVersionId } from "./index-run.ts";
+
+/** How long after a crash mid-slice the safety alarm resumes the run. */
+export const RESUME_AFTER_MS = 5_000;
+/** Unexpected drive errors in a row before the run is failed as `internal_error`. */
+export const MAX_DRIVE_FAILURES = 5;
+
+/** How a slice left the run: `settled` when it has ended or a section waits (wake the waiters). */
+export type SliceOutcome = { readonly result: DriveResult; readonly settled: boolean };
+
+/**
+ * One alarm's worth of driving. The alarm is armed first, so a slice that crashes resumes from
+ * the log; then it is set to when the run needs driving again: the slice's `wakeAt` when it
+ * yielded, at once when a trigger arrived while a section's slice ran, else cleared.
+ */
+export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<SliceOutcome> {
+  await alarm.wakeIn(RESUME_AFTER_MS);
+  const result = await driveRun(env);
+  if (result.yielded) {
+    if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
+    else await alarm.wakeIn(0);
+    return { result, settled: false };
+  }
+  // A trigger that arrived while this slice ran set an alarm this slice must not delete.
+  const queued = result.waiting && deriveRunState(await env.log.all()).occurrences.some((o) => o.status === "queued");
+  if (queued) await alarm.wakeIn(0);
+  else await alarm.clear();
+  return { result, settled: true };
+}
+
+/**
+ * Drives a run in a loop of slices until one does not yield (it ended, or a section waits),
+ * sleeping until a yielded slice's `wakeAt`: the host for plain Node and unit tests.
+ */
+export async function driveToEnd(env: RunEnvironment): Promise<void> {
+  for (;;) {
+    const { result } = await driveSlice(env, noAlarm);
+    if (!result.yielded) return;
+    if (result.wakeAt !== undefined) await env.sleep(Math.max(0, result.wakeAt - env.clock.now()));
+  }
+}
+
+/**
+ * A slice threw what is no run failure (a bug, an outage): retried with backoff, and after
+ * {@link MAX_DRIVE_FAILURES} in a row the run fails as `internal_error`. Everything written about
+ * the error, to the console and to the log, passes the run's redactor: a slice that threw took its
+ * own redactor with it, and an error may quote a secret's value. `settled` when the run ended.
+ */
+export async function onDriveError(ports: RunHostPorts, failures: number, error: unknown): Promise<{ settled: boolean }> {
+  const redact = await textRedactorOf(ports);
+  console.error(`run ${ports.runId}: drive slice failed (${failures}/${MAX_DRIVE_FAILURES}): ${describeError(error, redact)}`);
+  if (failures < MAX_DRIVE_FAILURES) {
+    await ports.alarm.wakeIn(1_000 * 2 ** failures);
+    return { settled: false };
+  }
+  const state = deriveRunState(await ports.log.all());
+  if (!state.terminal) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `The run failed ${failures} times in a row: ${redact ? redact(reason) : WITHHELD}`;
+    await ports.log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message } }]);
+    await indexRun(ports, state, "failed", { versionId: latestVersionId(state), causeCode: "internal_error" });
+  }
+  await ports.alarm.clear();
+  return { settled: true };
+}

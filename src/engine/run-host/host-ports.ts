@@ -1,0 +1,48 @@
+import type { Clock } from "../../ports/clock.ts";
+import type { EventLog } from "../../ports/event-log.ts";
+import type { RunIndex } from "../../ports/run-index.ts";
+import type { RunEnvironment } from "../run-environment.ts";
+import { runTextRedactor, type TextRedactor } from "../run-redactor.ts";
+import { deriveRunState } from "../run-state.ts";
+
+/**
+ * When the host drives the run again (a Durable Object's alarm; nothing in memory, where the
+ * caller loops). `wakeIn` counts from the host's own timer, `wakeAt` takes a time read from the
+ * run's clock (a slice's `wakeAt`).
+ */
+export interface RunAlarm {
+  wakeIn(delayMs: number): Promise<void>;
+  wakeAt(at: number): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** An alarm that never fires: for a host that drives in a loop of its own. */
+export const noAlarm: RunAlarm = { wakeIn: async () => {}, wakeAt: async () => {}, clear: async () => {} };
+
+/** What the run host's commands work over: one run's log, the run index, the clock and its alarm. */
+export type RunHostPorts = {
+  readonly runId: string;
+  readonly log: EventLog;
+  readonly runs: RunIndex;
+  readonly clock: Clock;
+  readonly alarm: RunAlarm;
+  /** For the run's redactor (the secrets its definition binds). */
+  readonly workflows: RunEnvironment["workflows"];
+  readonly secrets?: RunEnvironment["secrets"];
+};
+
+/** What is written instead of a text that could not be redacted (the run's secrets could not be revealed). */
+export const WITHHELD = "(withheld: the run's secrets could not be loaded to redact it)";
+
+/**
+ * The run's redactor for text written outside a drive slice (a cancel reason, an approval's
+ * reason, a failed slice's error); null (write no such text) when it cannot be built.
+ */
+export async function textRedactorOf(ports: RunHostPorts): Promise<TextRedactor | null> {
+  try {
+    const request = deriveRunState(await ports.log.all()).request;
+    return request ? await runTextRedactor(ports, request) : (text) => text;
+  } catch {
+    return null;
+  }
+}

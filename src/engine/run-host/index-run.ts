@@ -1,0 +1,47 @@
+import type { Digest } from "../../identity/digest.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { RunCauseCode, RunStatus } from "../../ports/run-events.ts";
+import type { RunIndex } from "../../ports/run-index.ts";
+import type { RunState } from "../run-state.ts";
+
+/** What an index row is written from, besides the run's state. */
+export type IndexFields = {
+  readonly definitionHash?: Digest | null;
+  readonly versionId?: string | null;
+  readonly causeCode?: RunCauseCode | null;
+  /** When the row changed; the clock's now when absent. */
+  readonly updatedAt?: number;
+};
+
+/**
+ * The one write of a run's index row (start, each compile/run stage, the end, a cancel): the
+ * request's tenant, workflow, trigger and placement from the log, the status and hashes given.
+ * A run with no request in its log has no row to write.
+ */
+export async function indexRun(
+  ports: { readonly runId: string; readonly runs: RunIndex; readonly clock: Clock },
+  state: Pick<RunState, "request" | "requestedAt">,
+  status: RunStatus,
+  fields: IndexFields = {},
+): Promise<void> {
+  const request = state.request;
+  if (!request) return;
+  await ports.runs.upsert({
+    runId: ports.runId,
+    tenant: request.tenant,
+    placement: request.placement ?? {},
+    workflowId: request.workflowId,
+    status,
+    triggerKind: request.trigger.kind,
+    definitionHash: fields.definitionHash ?? null,
+    versionId: fields.versionId ?? null,
+    causeCode: fields.causeCode ?? null,
+    createdAt: state.requestedAt,
+    updatedAt: fields.updatedAt ?? ports.clock.now(),
+  });
+}
+
+/** The version a run registered last (its current cycle's), or null before any. */
+export function latestVersionId(state: Pick<RunState, "registered">): string | null {
+  return [...state.registered.values()].at(-1)?.versionId ?? null;
+}

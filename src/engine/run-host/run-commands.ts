@@ -1,0 +1,128 @@
+import { canonicalJson } from "../../identity/canonical-json.ts";
+import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
+import { deriveRunState } from "../run-state.ts";
+import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
+import { indexRun, latestVersionId } from "./index-run.ts";
+import { approvalView } from "./run-view.ts";
+
+/** A section's occurrence ids, in arrival order: `o1` is the run's own request. */
+export function occurrenceId(ordinal: number): string {
+  return `o${ordinal}`;
+}
+const RUN_OWN_OCCURRENCE = occurrenceId(1);
+
+/**
+ * Starts the run: `RunRequested`, then its index row. A log that holds anything already is the
+ * run as it was started (`created: false`). What the log cannot hold (a lone surrogate, a NaN) is
+ * refused before anything is armed, and the alarm is armed before the request is appended: a
+ * crash between the two still resumes the run.
+ */
+export async function startRun(ports: RunHostPorts, request: StartRunRequest): Promise<{ created: boolean }> {
+  if ((await ports.log.page({ after: 0, limit: 1 })).length > 0) return { created: false };
+  const tenant = request.tenant ?? "default";
+  const placement = request.placement ?? {};
+  canonicalJson({ input: request.input ?? null, lwir: request.lwir ?? null });
+  await ports.alarm.wakeIn(0);
+  const requested = await ports.log.append([
+    {
+      type: "RunRequested",
+      payload: {
+        workflowId: request.workflowId,
+        input: request.input,
+        trigger: request.trigger,
+        tenant,
+        ...(Object.keys(placement).length > 0 ? { placement } : {}),
+        ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
+        ...(request.approvedDefinitionHash !== undefined ? { approvedDefinitionHash: request.approvedDefinitionHash } : {}),
+        ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
+        ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
+      },
+    },
+  ]);
+  const state = deriveRunState(requested);
+  await indexRun(ports, state, "pending", { updatedAt: state.requestedAt });
+  return { created: true };
+}
+
+/**
+ * Queues a section occurrence: `OccurrenceQueued` with the trigger's payload, then an alarm to run
+ * it. A trigger id seen before (an idempotency key, a webhook id) returns the same occurrence; the
+ * run's own request never counts as one seen before.
+ */
+export async function triggerRun(
+  ports: RunHostPorts,
+  request: TriggerRequest,
+): Promise<Exclude<TriggerResult, { ok: true }> | { ok: true; occurrenceId: string; created: boolean }> {
+  const state = deriveRunState(await ports.log.all());
+  if (!state.request) return { ok: false, code: "run_not_found", message: "No such run" };
+  if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status}); it takes no more triggers` };
+  const id = request.trigger.id;
+  const seen =
+    id === undefined
+      ? undefined
+      : state.occurrences.find(
+          (o) => o.trigger.kind === request.trigger.kind && o.trigger.id === id && o.occurrenceId !== RUN_OWN_OCCURRENCE,
+        );
+  if (seen) return { ok: true, occurrenceId: seen.occurrenceId, created: false };
+  const queued = occurrenceId(state.occurrences.length + 1);
+  await ports.log.append([{ type: "OccurrenceQueued", payload: { occurrenceId: queued, input: request.input, trigger: request.trigger } }]);
+  await ports.alarm.wakeIn(0);
+  return { ok: true, occurrenceId: queued, created: true };
+}
+
+/**
+ * Decides an approval. The decision is bound to the hash of the arguments the approver saw: any
+ * other hash is refused and nothing is appended. Deciding again the same way is a no-op; a
+ * decided, expired approval or an ended run is refused.
+ */
+export async function decideApproval(ports: RunHostPorts, request: DecisionRequest): Promise<DecisionResult> {
+  // Built before the state is read: its secret lookup awaits D1, which would let another call
+  // interleave between the checks below and the append.
+  const redact = request.reason ? await textRedactorOf(ports) : null;
+  const state = deriveRunState(await ports.log.all());
+  const asked = state.approvals.get(request.approvalId);
+  if (!asked) return { ok: false, code: "approval_not_found", message: `No approval "${request.approvalId}" in this run` };
+  const now = ports.clock.now();
+  if (asked.argsHash !== request.argsHash)
+    return {
+      ok: false,
+      code: "approval_args_mismatch",
+      message: `Approval ${request.approvalId} is for arguments ${asked.argsHash}, not ${request.argsHash}`,
+    };
+  if (asked.decision) {
+    if (asked.decision.decision === request.decision) return { ok: true, created: false, approval: approvalView(asked, now) };
+    return {
+      ok: false,
+      code: "approval_already_decided",
+      message: `Approval ${request.approvalId} was already ${asked.decision.decision}`,
+    };
+  }
+  if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status})` };
+  if (now >= asked.expiresAt) return { ok: false, code: "approval_expired", message: `Approval ${request.approvalId} expired` };
+  const decided = {
+    approvalId: request.approvalId,
+    decision: request.decision,
+    argsHash: asked.argsHash,
+    ...(request.reason ? { reason: redact ? redact(request.reason) : WITHHELD } : {}),
+  };
+  await ports.log.append([{ type: "ApprovalDecided", payload: decided }]);
+  await ports.alarm.wakeIn(0);
+  return { ok: true, created: true, approval: approvalView({ ...asked, decision: decided }, now) };
+}
+
+/**
+ * Cancels the run: `RunCancelled` ends it (`onCancelled` then stops the slice in flight), the
+ * index says so and the alarm is cleared. The reason is a client's text: it passes the run's
+ * redactor like everything the host writes. False when the run had already ended.
+ */
+export async function cancelRun(ports: RunHostPorts, given: string, onCancelled: (reason: string) => void): Promise<boolean> {
+  const redact = await textRedactorOf(ports);
+  const reason = redact ? redact(given) : WITHHELD;
+  const state = deriveRunState(await ports.log.all());
+  if (state.terminal) return false;
+  await ports.log.append([{ type: "RunCancelled", payload: { reason } }]);
+  onCancelled(reason);
+  await indexRun(ports, state, "cancelled", { versionId: latestVersionId(state) });
+  await ports.alarm.clear();
+  return true;
+}

@@ -1,0 +1,70 @@
+import { decodeTagged } from "../../identity/tagged-json.ts";
+import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
+import type { RunEvent } from "../../ports/run-events.ts";
+import type { ApprovalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
+import { readRunResult } from "../run-result.ts";
+import { type ApprovalProgress, deriveRunState, type RunState } from "../run-state.ts";
+
+/** How many occurrences a run view lists. */
+const LATEST_OCCURRENCES = 20;
+
+/** The view of a run with nothing in its log (an object never started). */
+export function emptyRunView(): RunView {
+  return { runId: "", status: "pending", workflowId: null, tenant: null, eventCount: 0, createdAt: null };
+}
+
+/**
+ * A run as the API shows it, read from its log: the result (output from its blob when stored by
+ * reference), the request, a section's occurrences and the approvals, pending ones past `now` as expired.
+ */
+export async function viewRun(
+  runId: string,
+  events: readonly RunEvent[],
+  blobsFor: (owner: BlobOwner) => BlobStore,
+  now: number,
+): Promise<RunView> {
+  const state = deriveRunState(events);
+  return {
+    ...(await readRunResult(runId, events, blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
+    workflowId: state.request?.workflowId ?? null,
+    tenant: state.request?.tenant ?? null,
+    eventCount: events.length,
+    createdAt: state.request ? state.requestedAt : null,
+    ...(state.request ? { input: state.request.input } : {}),
+    ...(events.some((e) => e.type === "OccurrenceStarted") ? { occurrences: occurrencesView(state) } : {}),
+    ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, now)) } : {}),
+    ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
+  };
+}
+
+/** An approval as the API shows it: its decision, else waiting until it expires. */
+export function approvalView(a: ApprovalProgress, now: number): ApprovalView {
+  const status = a.decision?.decision ?? (now >= a.expiresAt ? "expired" : "waiting_for_approval");
+  return {
+    approvalId: a.approvalId,
+    stepPath: a.stepPath,
+    tool: a.tool,
+    args: a.args,
+    argsHash: a.argsHash,
+    expiresAt: a.expiresAt,
+    status,
+    ...(a.decision?.reason ? { reason: a.decision.reason } : {}),
+  };
+}
+
+function occurrencesView(state: RunState): OccurrencesView {
+  const all = state.occurrences;
+  return {
+    total: all.length,
+    completed: all.filter((o) => o.status === "completed").length,
+    failed: all.filter((o) => o.status === "failed").length,
+    pending: all.filter((o) => o.status === "queued" || o.status === "running").length,
+    latest: all.slice(-LATEST_OCCURRENCES).map((o) => ({
+      occurrenceId: o.occurrenceId,
+      status: o.status,
+      trigger: o.trigger,
+      ...(o.output !== undefined ? { output: decodeTagged(o.output) } : {}),
+      ...(o.cause ? { cause: o.cause } : {}),
+    })),
+  };
+}

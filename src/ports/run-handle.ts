@@ -1,0 +1,113 @@
+import type { Digest } from "../identity/digest.ts";
+import type { RunEvent, RunTrigger } from "./run-events.ts";
+import type { RunPlacement } from "./run-index.ts";
+import type { RunResult } from "./world.ts";
+
+/** What `start` takes. */
+export type StartRunRequest = {
+  runId: string;
+  workflowId: string;
+  input: unknown;
+  trigger: RunTrigger;
+  tenant?: string;
+  placement?: RunPlacement;
+  /** LWIR to run as is, without a planner (`POST /v1/lwir/runs`). */
+  lwir?: unknown;
+  approvedDefinitionHash?: Digest;
+  pinnedVersionId?: string;
+  /** The pinned version's full hash: what the run executes. */
+  pinnedVersionHash?: Digest;
+};
+
+/** A run as the API shows it. */
+export type RunView = RunResult & {
+  workflowId: string | null;
+  tenant: string | null;
+  eventCount: number;
+  createdAt: number | null;
+  input?: unknown;
+  /** A section run's occurrences: counts, and the latest few with their outcome. */
+  occurrences?: OccurrencesView;
+  /** Tool calls that asked for approval, pending ones as `waiting_for_approval`. */
+  approvals?: ApprovalView[];
+  /** Models the offline model answered for (`provider/model`): present only when one did. */
+  offlineModels?: string[];
+};
+
+export type OccurrencesView = {
+  total: number;
+  completed: number;
+  failed: number;
+  pending: number;
+  latest: { occurrenceId: string; status: string; trigger: RunTrigger; output?: unknown; cause?: { code: string; message: string } }[];
+};
+
+/** An approval as the API shows it. */
+export type ApprovalView = {
+  approvalId: string;
+  stepPath: string;
+  tool: string;
+  args: unknown;
+  argsHash: string;
+  expiresAt: number;
+  status: "waiting_for_approval" | "approved" | "denied" | "expired";
+  reason?: string;
+};
+
+/** What `trigger` takes: a section occurrence's input and the trigger that queued it. */
+export type TriggerRequest = { input: unknown; trigger: RunTrigger };
+
+/** What `trigger` answers: the occurrence queued (or found again by its trigger id), or why not. */
+export type TriggerResult =
+  | { ok: true; occurrenceId: string; created: boolean; view: RunView }
+  | { ok: false; code: "run_not_found" | "run_ended"; message: string };
+
+/** What deciding an approval takes: the decision, bound to the hash of the arguments the approver saw. */
+export type DecisionRequest = {
+  approvalId: string;
+  decision: "approved" | "denied";
+  argsHash: string;
+  reason?: string;
+};
+
+/** What deciding an approval answers. */
+export type DecisionResult =
+  | { ok: true; created: boolean; approval: ApprovalView }
+  | {
+      ok: false;
+      code:
+        | "run_not_found"
+        | "approval_not_found"
+        | "run_ended"
+        | "approval_args_mismatch"
+        | "approval_already_decided"
+        | "approval_expired";
+      message: string;
+    };
+
+export type EventPageRequest = { after?: number; limit?: number; types?: string[] };
+
+/**
+ * One run, as its callers (the API, the Cloudflare world, tests) reach it. In the Worker it is a
+ * Durable Object RPC client (`src/adapters/cloudflare/run-client.ts`) over `durable-objects/run.ts`.
+ */
+export interface RunHandle {
+  /** Starts the run; starting an existing run id returns it as it is (`created: false`). */
+  start(request: StartRunRequest): Promise<RunView & { created: boolean }>;
+  status(): Promise<RunView>;
+  events(options?: EventPageRequest): Promise<RunEvent[]>;
+  /** Server-Sent Events from `after` on, ending after the terminal event. */
+  stream(after: number): Promise<ReadableStream<Uint8Array>>;
+  cancel(reason?: string): Promise<RunView>;
+  trigger(request: TriggerRequest): Promise<TriggerResult>;
+  decideApproval(request: DecisionRequest): Promise<DecisionResult>;
+  /** The run once it has ended (or a section waits), or after `timeoutMs` as it then is. */
+  waitForEnd(timeoutMs: number): Promise<RunView>;
+}
+
+/** Opens the handle of a tenant's run; the placement says where its object lives. */
+export interface RunHandles {
+  open(tenant: string, runId: string, placement?: RunPlacement): RunHandle;
+  /** Whether this runtime enforces jurisdictions (false under workerd: wrangler dev and tests). */
+  jurisdictionsEnforced(): boolean;
+}
