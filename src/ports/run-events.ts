@@ -148,23 +148,7 @@ export function isEvent<T extends RunEventType>(event: RunEvent, type: T): event
   return event.type === type;
 }
 
-/**
- * A run's status as derived from its events; `waiting` is a section between occurrences. `minted`
- * exists only in the run index: an anchor created before its run starts (no events yet).
- */
-export type RunStatus = "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
-
-/** Order of statuses: a run's status only ever moves to an equal or higher rank. */
-export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = {
-  minted: -1,
-  pending: 0,
-  compiling: 1,
-  running: 2,
-  waiting: 2,
-  completed: 3,
-  failed: 3,
-  cancelled: 3,
-};
+export { RUN_STATUS_RANK, type RunStatus } from "./run-status.ts";
 
 /** True for RunCompleted, RunFailed and RunCancelled: nothing may follow them. */
 export function isTerminalType(type: string): boolean {
