@@ -10,7 +10,7 @@ import { DOCUMENT, fieldSummary, IO_SCHEMA, METADATA, PERMISSIONS } from "./lwir
 import { LWIR_API_VERSION, LWIR_KIND } from "./types.ts";
 import { checkJoins } from "./validate-joins.ts";
 import { checkSchemaShape } from "./validate-schema-shape.ts";
-import { checkStep, readNeeds, STEP_ID_PATTERN } from "./validate-step.ts";
+import { checkStep, readNeeds, STEP_ID_PATTERN, type ValidationHints } from "./validate-step.ts";
 
 /** The largest canonical LWIR document accepted. */
 export const MAX_LWIR_BYTES = 4 * 1024 * 1024;
@@ -22,11 +22,7 @@ const PERMISSION_LISTS = ["models", "tools", "secrets", "network"] as const sati
 /** The result of validating LWIR: valid when no finding is an error. */
 export type LwirValidation = { readonly valid: boolean; readonly findings: readonly Finding[] };
 
-/**
- * What the document is compiled for, used only to make findings say what to write (the slot ids
- * and tool ids to choose from); validity never depends on it.
- */
-export type ValidationHints = { readonly models?: readonly string[]; readonly tools?: readonly string[] };
+export type { ValidationHints } from "./validate-step.ts";
 
 /**
  * Validates an LWIR document structurally: version and kind, metadata, schemas, permissions,

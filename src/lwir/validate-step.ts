@@ -16,13 +16,18 @@ import {
 import { parseTemplate } from "./template.ts";
 import { STEP_KINDS, type StepKind } from "./types.ts";
 import { checkCodeRun, checkFixer } from "./validate-code-run.ts";
-import type { ValidationHints } from "./validate-lwir.ts";
 import { checkOutputMode } from "./validate-output.ts";
 import { checkTemplates, type TemplateScope } from "./validate-templates.ts";
 
 export const STEP_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 const OUTPUT_HINT =
   '{ "mode": "text" } | { "mode": "object", "schema": {…} } | { "mode": "array", "schema": {…} } | { "mode": "choice", "values": [...] } | { "mode": "json" }; the terminal step\'s output is the task\'s requestedOutput';
+
+/**
+ * What the document is compiled for, used only to make findings say what to write (the slot ids
+ * and tool ids to choose from); validity never depends on it.
+ */
+export type ValidationHints = { readonly models?: readonly string[]; readonly tools?: readonly string[] };
 
 /** What a step is checked against: the document's permissions and the template scope. */
 export type StepContext = {

@@ -4,8 +4,11 @@ import { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 import type { Finding } from "./finding.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
+import { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
+
+export { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
 
 /** Access a run's planner or workers have to a memory store. */
 export type MemoryMode = "rw" | "ro" | "none";
@@ -149,11 +152,6 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly __types?: { input: TInput; output: TOutput };
 };
 
-export const WORKFLOW_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
-export const SLOT_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
-export const TOOL_ID_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,127}$/;
-export const SKILL_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 const MEMORY_MODES: readonly MemoryMode[] = ["rw", "ro", "none"];
 
 /**

@@ -1,5 +1,5 @@
 import type { Tool } from "ai";
-import { SECRET_NAME_PATTERN } from "./define-workflow.ts";
+import { SECRET_NAME_PATTERN } from "./names.ts";
 
 /**
  * A tool a workflow can call from `tool.call` steps: an AI SDK tool with a required description.

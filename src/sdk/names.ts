@@ -1,0 +1,6 @@
+/** How the ids and names a definition declares are spelled (checked by `defineWorkflow` and `tool`). */
+export const WORKFLOW_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
+export const SLOT_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
+export const TOOL_ID_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,127}$/;
+export const SKILL_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
