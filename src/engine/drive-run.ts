@@ -1,4 +1,3 @@
-import { AISDKError, APICallError } from "ai";
 import { appendEvents, type HarnessContext, SliceYieldSignal } from "../harness/harness-context.ts";
 import { Journal } from "../harness/journal.ts";
 import { secretRedactor } from "../harness/redact-secrets.ts";
@@ -20,6 +19,7 @@ import { indexRun } from "./run-host/index-run.ts";
 import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
 import { runSection, SectionWaitSignal } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
+import { toRunFailure } from "./to-run-failure.ts";
 
 /** How a drive slice ended: the run's status, and whether more slices are needed. */
 export type DriveResult = {
@@ -138,7 +138,7 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       ...(givenLwir !== undefined ? { pinnedLwir: givenLwir } : {}),
     });
     await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
-    if (workflow.definition.onTrigger) return runSection({ env, ctx, workflow, capabilities, locked, toRunFailure });
+    if (workflow.definition.onTrigger) return runSection({ env, ctx, workflow, capabilities, locked });
     const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state: current });
     const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");
     if (!outputCheck.valid)
@@ -259,31 +259,6 @@ async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState,
     causeCode: failure.causeCode,
   });
   return { status: "failed", yielded: false };
-}
-
-/** Maps a thrown value to the run failure it means, or null for a bug (re-thrown, retried by the alarm). */
-function toRunFailure(error: unknown): RunFailure | null {
-  if (error instanceof RunFailure) return error;
-  if (LittleError.is(error)) {
-    switch (error.code) {
-      case "capability_drift":
-        return new RunFailure("capability_drift", error.message, { diff: (error as { diff?: unknown }).diff });
-      case "non_deterministic_replay":
-        return new RunFailure("non_deterministic_replay", error.message);
-      case "model_unavailable":
-        return new RunFailure("model_unavailable", error.message);
-      case "version_id_collision":
-        return new RunFailure("version_id_collision", error.message);
-      case "model_timeout":
-        return new RunFailure("model_timeout", error.message);
-      default:
-        return new RunFailure("internal_error", error.message);
-    }
-  }
-  if (APICallError.isInstance(error) || AISDKError.isInstance(error)) return new RunFailure("model_error", error.message);
-  // A model failure replayed from the log is rebuilt by name only (`AI_…`): still a model error.
-  if (error instanceof Error && error.name.startsWith("AI_")) return new RunFailure("model_error", error.message);
-  return null;
 }
 
 /** Tokens summed over every model response in the log. */

@@ -8,6 +8,7 @@ import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { deriveRunState } from "./run-state.ts";
+import { toRunFailure } from "./to-run-failure.ts";
 
 /** Thrown when a section has run every queued occurrence: the run waits for its next trigger. */
 export class SectionWaitSignal extends Error {
@@ -38,7 +39,6 @@ export async function runSection(args: {
   workflow: RegisteredWorkflow;
   capabilities: DefinitionCapabilities;
   locked: LockedVersion;
-  toRunFailure: (error: unknown) => RunFailure | null;
 }): Promise<SectionSummary> {
   const { env, ctx, capabilities } = args;
   const policy = capabilities.snapshot.section?.onBodyFailure ?? "end";
@@ -77,7 +77,7 @@ export async function runSection(args: {
         },
       ]);
     } catch (error) {
-      const failure = args.toRunFailure(error);
+      const failure = toRunFailure(error);
       if (!failure) throw error;
       await appendEvents(ctx, [
         {
