@@ -23,11 +23,11 @@ export type CapabilityManifest = {
 };
 
 /**
- * The compiler lock (seed, stage 8). The runtime checks it before each step: a version, a
+ * The compiler lock (compile stage 8, docs/architecture.md). The runtime checks it before each step: a version, a
  * definition or a tool that no longer hashes to what is locked fails closed.
  *
- * `workflowVersionId` equals `lwirVersionId` (`wfver_…`): the seed's `wfv_` in one example is
- * read as a typo, since the seed also states WorkflowVersion = sha256(canonicalJson(LWIR)).
+ * `workflowVersionId` equals `lwirVersionId` (`wfver_…`): the specification's `wfv_` in one
+ * example is read as a typo, since it also states WorkflowVersion = sha256(canonicalJson(LWIR)).
  */
 export type CompilerLock = {
   readonly workflowVersionId: string;

@@ -10,8 +10,8 @@ import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model
 import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";
 
 /**
- * The view of a definition the planner receives and the definition hash covers (seed, stage 3).
- * Extends the seed's shape with `tools` (each tool's descriptor: description and schemas) and
+ * The view of a definition the planner receives and the definition hash covers (compile stage 3,
+ * docs/architecture.md). Extends the specification's shape with `tools` (each tool's descriptor: description and schemas) and
  * `requestedOutputMode`, so changing a tool's description or the output mode changes the hash.
  */
 export type WorkflowDefinitionSnapshot = {
@@ -43,7 +43,7 @@ export type WorkflowDefinitionSnapshot = {
   readonly network: readonly string[];
   /**
    * The fields below are present only when authored, so a definition that never set them keeps
-   * the hash it had before they existed (seed 004: a projection omits an unauthored policy).
+   * the hash it had before they existed (docs/lineage.md: a projection omits an unauthored policy).
    */
   readonly approval?: "required";
   /** Secret names the workflow binds, sorted. */

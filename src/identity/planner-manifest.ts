@@ -2,7 +2,7 @@ import { type Digest, digestJson } from "../json/digest.ts";
 import type { WorkflowDefinitionSnapshot } from "./definition-snapshot.ts";
 
 /**
- * What a planner session was started with (seed, stage 4). Its hash is stored in
+ * What a planner session was started with (compile stage 4, docs/architecture.md). Its hash is stored in
  * `harness.session.started`; a resumed run whose recomputed hash differs fails closed with
  * `capability_drift` instead of replaying a session compiled against other capabilities.
  */

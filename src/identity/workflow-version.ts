@@ -1,7 +1,7 @@
 import { CANONICALIZER_ID, canonicalJson } from "../json/canonical-json.ts";
 import { type Digest, digestPrefix, digestText } from "../json/digest.ts";
 
-/** An immutable, content-addressed compiled workflow (seed, stage 8). */
+/** An immutable, content-addressed compiled workflow (compile stage 8, docs/architecture.md). */
 export type WorkflowVersion<T = unknown> = {
   readonly id: `wfver_${string}`;
   readonly hash: Digest;

@@ -1,7 +1,7 @@
 /**
  * Makes a recorded value safe and short enough to show: values under keys that name secrets are
  * replaced, long strings are cut, deep or wide structures are elided, and blob references are
- * described instead of shown. Secrets never enter the log by design (DESIGN.md, "Event log");
+ * described instead of shown. Secrets never enter the log by design (docs/inspector.md, "Live");
  * this is the page's second line, against a tool that echoes a credential back in its result.
  */
 

@@ -10,7 +10,7 @@ import { terminalSteps } from "./graph.ts";
 import type { Lwir, LwirStep } from "./types.ts";
 
 /**
- * The binding pass (seed, stage 7): ties structurally valid LWIR to the definition it was compiled
+ * The binding pass (compile stage 7, docs/architecture.md): ties structurally valid LWIR to the definition it was compiled
  * for. Name, input and output schema hashes, permissions as subsets of the snapshot, and every
  * step's model and tool within the allowed sets. Run it after `validateLwir` finds no errors.
  *
@@ -126,7 +126,10 @@ function checkTerminalOutput(sink: FindingSink, doc: Partial<Lwir>, capabilities
   const terminal = nodes.find((n) => n.id === terminals[0]);
   if (!terminal || terminal.step.uses === "decision" || terminal.step.output === undefined) return;
   if (outputKey(terminal.step.output) === outputKey(capabilities.requestedOutput)) return;
-  sink.error(
+  // A `json` terminal step can still give a valid output (the run's output is checked against
+  // output.schema when the run ends), so it is a warning; any other mode cannot, so it is an error.
+  const report = (terminal.step.output as { mode?: unknown }).mode === "json" ? sink.warn.bind(sink) : sink.error.bind(sink);
+  report(
     "binding.output_mode_mismatch",
     `${childPath("$.steps", terminal.index)}.output`,
     `"${terminal.id}" is the terminal step, so its output is the workflow's output: its mode must be the task's requestedOutput mode "${capabilities.requestedOutput.mode}"; copy requestedOutput exactly: ${JSON.stringify(capabilities.requestedOutput)}`,
@@ -135,7 +138,7 @@ function checkTerminalOutput(sink: FindingSink, doc: Partial<Lwir>, capabilities
 
 /**
  * An output compared by mode (and a choice's values). The schema is not compared: the run's
- * output is checked against `output.schema` anyway, and the seed's own worked example gives its
+ * output is checked against `output.schema` anyway, and the specification's own worked example gives its
  * terminal step a schema that differs from the definition's only in `additionalProperties`.
  */
 function outputKey(output: unknown): string | null {

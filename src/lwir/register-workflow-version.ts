@@ -34,8 +34,8 @@ export type LockedVersion = {
 };
 
 /**
- * Validates, binds, registers and locks LWIR against a definition's capabilities (seed, stages
- * 7–8). Throws {@link LwirInvalidError} with every finding from both passes.
+ * Validates, binds, registers and locks LWIR against a definition's capabilities (compile
+ * stages 7–8, docs/architecture.md). Throws {@link LwirInvalidError} with every finding from both passes.
  */
 export function compileAndLock(lwir: unknown, capabilities: DefinitionCapabilities): LockedVersion {
   const structural = validateLwir(lwir);

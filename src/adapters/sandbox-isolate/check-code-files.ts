@@ -5,7 +5,7 @@ import type { RunCodeErrorCode, RunCodeRequest } from "../../ports/sandbox.ts";
 const FILE_NAME = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
 /**
- * What every sandbox checks before running a code.run request (DESIGN.md, "Sandbox"): file names
+ * What every sandbox checks before running a code.run request (docs/sandbox.md): file names
  * are plain relative paths and not the runner's own (`reserved`), each file hashes to its locked
  * sha256, and the entrypoint is among the files. Null when the request may run.
  */
