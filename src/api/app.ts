@@ -7,7 +7,7 @@ import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";
 import { authorize } from "./auth.ts";
 import { MAX_BODY_BYTES, payloadTooLarge } from "./body-limit.ts";
-import { type ApiErrorBody, errorResponse } from "./errors.ts";
+import { errorResponse, named } from "./errors.ts";
 import { insecureConfigurationError, insecureVariables } from "./insecure-configuration.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
@@ -33,10 +33,7 @@ export const app = new OpenAPIHono<ApiEnv>({
         path: `$${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`,
         message: issue.message,
       }));
-      return c.json<ApiErrorBody>(
-        { error: { code: "invalid_request", message: `The request's ${result.target} is invalid`, findings } },
-        400,
-      );
+      return named(c, "invalid_request", `The request's ${result.target} is invalid`, findings);
     }
   },
 });
@@ -124,7 +121,5 @@ app.doc31("/v1/openapi.json", {
   security: [{ bearer: [] }],
 });
 
-app.notFound((c) =>
-  c.json<ApiErrorBody>({ error: { code: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` } }, 404),
-);
+app.notFound((c) => named(c, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));
 app.onError((error, c) => errorResponse(c, error));
