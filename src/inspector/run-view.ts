@@ -1,144 +1,26 @@
-import type { HarnessRole, RecordedError, RunCauseCode, RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
-import { parseStepPath } from "./step-path.ts";
+import { applyRunStateEvent, INITIAL_RUN_STATE, type OccurrenceProgress, type RunState } from "../engine/run-state.ts";
+import type { RunCauseCode, RunEvent, RunEventType } from "../ports/run-events.ts";
+import { CALL_PRESENTERS } from "./call-views.ts";
+import type { OccurrenceView, RunView } from "./run-view-types.ts";
+import { type Presenter, type Presenters, STEP_PRESENTERS, stopInFlight } from "./step-nodes.ts";
+
+export type * from "./run-view-types.ts";
 
 /**
- * What the inspector shows of a run, folded from its events: the run's status, each step's status
- * (one node per step id, for the latest outer-loop cycle), attempts, fan-out branches, and the
- * model and tool calls of the sessions that ran for a step. Pure, so the browser and the tests run
- * the same code; the page applies each event from the live stream as it arrives.
+ * What the inspector shows of a run, built on the engine's fold (src/engine/run-state.ts): each
+ * event first advances `view.state` through the engine's transitions, and the run-level fields
+ * (status, request, version, usage, offline models, occurrences, cycles, the end) are copied from
+ * that state, so the page and the engine cannot disagree. On top, presentation only: each step's
+ * node (one per step id, for the latest cycle), attempts, fan-out branches, and the model and tool
+ * calls of the sessions that ran for a step. Pure, so the browser and the tests run the same code.
  */
-
-/**
- * A node's colour. `waiting`: a tool call of the step waits for an approval; `stopped`: it was in
- * flight when the run failed or was cancelled.
- */
-export type StepStatus = "pending" | "scheduled" | "running" | "waiting" | "retrying" | "succeeded" | "failed" | "skipped" | "stopped";
-
-export type CallStatus = "running" | "succeeded" | "failed";
-
-export type ModelCallView = {
-  readonly callId: string;
-  readonly sessionId: string;
-  readonly turn: number;
-  readonly modelSlotId: string;
-  readonly providerId: string;
-  readonly modelId: string;
-  readonly startedAt: number;
-  endedAt: number | null;
-  status: CallStatus;
-  offline: boolean | null;
-  usage: TokenUsage | null;
-  error: RecordedError | null;
-};
-
-export type ToolCallView = {
-  readonly callId: string;
-  readonly sessionId: string;
-  readonly tool: string;
-  readonly args: unknown;
-  readonly startedAt: number;
-  endedAt: number | null;
-  status: CallStatus;
-  result: unknown;
-  error: RecordedError | null;
-};
-
-export type SessionView = {
-  readonly sessionId: string;
-  readonly role: HarnessRole;
-  readonly stepPath: string | null;
-  readonly startedAt: number;
-  endedAt: number | null;
-  status: CallStatus;
-  failure: { readonly causeCode: RunCauseCode; readonly message: string } | null;
-};
-
-export type AttemptView = {
-  readonly path: string;
-  readonly attempt: number;
-  readonly startedAt: number;
-  endedAt: number | null;
-  outcome: "running" | "succeeded" | "failed" | "retried";
-  error: RecordedError | null;
-};
-
-export type ApprovalView = {
-  readonly approvalId: string;
-  readonly path: string;
-  readonly tool: string;
-  readonly args: unknown;
-  readonly requestedAt: number;
-  readonly expiresAt: number;
-  decidedAt: number | null;
-  decision: "approved" | "denied" | null;
-  reason: string | null;
-};
-
-export type BranchView = { readonly key: string; readonly path: string; status: StepStatus };
-
-export type StepView = {
-  readonly id: string;
-  status: StepStatus;
-  /** Loop visits seen (1 unless a decision sent the run back to this step). */
-  visits: number;
-  attempts: AttemptView[];
-  branches: BranchView[];
-  /** `undefined` until the step succeeds. */
-  output: unknown;
-  error: RecordedError | null;
-  skippedReason: string | null;
-  modelCalls: ModelCallView[];
-  toolCalls: ToolCallView[];
-  sessions: SessionView[];
-  approvals: ApprovalView[];
-};
-
-/** One occurrence of a section (a run serving many triggers). */
-export type OccurrenceView = {
-  readonly id: string;
-  status: "queued" | "running" | "completed" | "failed";
-  startedAt: number | null;
-  endedAt: number | null;
-  output: unknown;
-  failure: { readonly causeCode: RunCauseCode; readonly message: string } | null;
-};
-
-export type RunFailure = { readonly causeCode: RunCauseCode; readonly message: string; readonly details?: unknown };
-
-export type RunView = {
-  lastSeq: number;
-  status: RunStatus;
-  workflowId: string | null;
-  input: unknown;
-  requestedAt: number | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  cycle: number;
-  /** The section occurrence the steps belong to (the latest started), or null outside sections. */
-  occurrence: string | null;
-  occurrences: OccurrenceView[];
-  versionId: string | null;
-  version: { readonly versionHash: string; readonly lockHash: string; readonly definitionHash: string } | null;
-  steps: Record<string, StepView>;
-  /** Planner sessions and their calls: the compile stages. */
-  planner: { sessions: SessionView[]; modelCalls: ModelCallView[]; toolCalls: ToolCallView[] };
-  output: unknown;
-  failure: RunFailure | null;
-  cancelReason: string | null;
-  /** RunCompleted's usage, else the sum over the responded model calls so far. */
-  usage: TokenUsage;
-  /**
-   * Models the offline model answered for (`provider/model`), over every cycle and occurrence:
-   * the page flags the run when `LITTLE_MODELS=auto` fell back (or the Worker runs offline).
-   */
-  offlineModels: string[];
-};
 
 /** A run before its first event. */
 export function emptyRunView(): RunView {
   return {
+    state: INITIAL_RUN_STATE,
     lastSeq: 0,
-    status: "pending",
+    status: INITIAL_RUN_STATE.status,
     workflowId: null,
     input: undefined,
     requestedAt: null,
@@ -147,6 +29,7 @@ export function emptyRunView(): RunView {
     cycle: 1,
     occurrence: null,
     occurrences: [],
+    cycles: [],
     versionId: null,
     version: null,
     steps: {},
@@ -154,8 +37,8 @@ export function emptyRunView(): RunView {
     output: undefined,
     failure: null,
     cancelReason: null,
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
-    offlineModels: [],
+    usage: INITIAL_RUN_STATE.usage,
+    offlineModels: INITIAL_RUN_STATE.offlineModels,
   };
 }
 
@@ -171,396 +54,93 @@ export function reduceRunEvents(events: readonly RunEvent[], view: RunView = emp
   return view;
 }
 
-/** Where a session's calls go: the planner's list, or the step its stepPath names. */
-type CallOwner = { modelCalls: ModelCallView[]; toolCalls: ToolCallView[] };
-
 /**
- * Applies one event to `view` in place (the live page applies thousands; copying each time buys
- * nothing). Events at or below `view.lastSeq` are ignored, so a resumed stream that repeats some
- * is harmless; event types it does not know only advance `lastSeq`.
+ * Applies one event to `view` in place (the live page applies thousands; copying the view each
+ * time buys nothing; the fold's state it holds is immutable and shares structure). Events at or
+ * below `view.lastSeq` are ignored, so a resumed stream that repeats some is harmless; event types
+ * it does not know only advance `lastSeq`.
  */
 export function applyRunEvent(view: RunView, event: RunEvent): void {
   if (event.seq <= view.lastSeq) return;
   view.lastSeq = event.seq;
-  switch (event.type) {
-    case "RunRequested":
-      view.workflowId = event.payload.workflowId;
-      view.input = event.payload.input;
-      view.requestedAt = event.at;
-      return;
-    case "harness.session.started": {
-      const p = event.payload;
-      if (view.status === "pending" && p.role === "planner") view.status = "compiling";
-      const session: SessionView = {
-        sessionId: p.sessionId,
-        role: p.role,
-        stepPath: p.stepPath ?? null,
-        startedAt: event.at,
-        endedAt: null,
-        status: "running",
-        failure: null,
-      };
-      if (p.stepPath === undefined) view.planner.sessions.push(session);
-      else stepFor(view, p.stepPath)?.sessions.push(session);
-      return;
-    }
-    case "harness.session.completed":
-    case "harness.session.failed": {
-      const session = findSession(view, event.payload.sessionId);
-      if (!session) return;
-      session.endedAt = event.at;
-      session.status = event.type === "harness.session.completed" ? "succeeded" : "failed";
-      if (event.type === "harness.session.failed") session.failure = { causeCode: event.payload.causeCode, message: event.payload.message };
-      return;
-    }
-    case "harness.model.called": {
-      const p = event.payload;
-      ownerOf(view, p.sessionId).modelCalls.push({
-        callId: p.callId,
-        sessionId: p.sessionId,
-        turn: p.turn,
-        modelSlotId: p.modelSlotId,
-        providerId: p.providerId,
-        modelId: p.modelId,
-        startedAt: event.at,
-        endedAt: null,
-        status: "running",
-        offline: null,
-        usage: null,
-        error: null,
-      });
-      return;
-    }
-    case "harness.model.responded": {
-      const call = ownerOf(view, event.payload.sessionId).modelCalls.find((c) => c.callId === event.payload.callId);
-      addUsage(view, event.payload.usage);
-      const answered = `${event.payload.model.providerId}/${event.payload.model.modelId}`;
-      if (event.payload.model.offline && !view.offlineModels.includes(answered)) view.offlineModels.push(answered);
-      if (!call) return;
-      call.endedAt = event.at;
-      call.status = "succeeded";
-      call.usage = event.payload.usage;
-      call.offline = event.payload.model.offline;
-      return;
-    }
-    case "harness.model.failed": {
-      const call = ownerOf(view, event.payload.sessionId).modelCalls.find((c) => c.callId === event.payload.callId);
-      if (!call) return;
-      call.endedAt = event.at;
-      call.status = "failed";
-      call.error = event.payload.error;
-      return;
-    }
-    case "harness.tool_call.started": {
-      const p = event.payload;
-      ownerOf(view, p.sessionId).toolCalls.push({
-        callId: p.callId,
-        sessionId: p.sessionId,
-        tool: p.tool,
-        args: p.args,
-        startedAt: event.at,
-        endedAt: null,
-        status: "running",
-        result: undefined,
-        error: null,
-      });
-      return;
-    }
-    case "harness.tool_call.succeeded":
-    case "harness.tool_call.failed": {
-      const call = ownerOf(view, event.payload.sessionId).toolCalls.find((c) => c.callId === event.payload.callId);
-      if (!call) return;
-      call.endedAt = event.at;
-      if (event.type === "harness.tool_call.succeeded") {
-        call.status = "succeeded";
-        call.result = event.payload.result;
-      } else {
-        call.status = "failed";
-        call.error = event.payload.error;
-      }
-      return;
-    }
-    case "WorkflowVersionRegistered":
-      view.versionId = event.payload.versionId;
-      view.version = {
-        versionHash: event.payload.versionHash,
-        lockHash: event.payload.lockHash,
-        definitionHash: event.payload.definitionHash,
-      };
-      return;
-    case "RunStarted":
-      if (event.payload.cycle > view.cycle) {
-        // A replanned cycle runs a new version: its steps start over.
-        view.cycle = event.payload.cycle;
-        view.steps = {};
-      }
-      view.versionId = event.payload.versionId;
-      view.startedAt ??= event.at;
-      view.status = "running";
-      return;
-    case "StepScheduled":
-      stepEvent(view, event.payload.stepPath, (status) => (status === "pending" ? "scheduled" : status));
-      return;
-    case "StepStarted":
-      stepEvent(
-        view,
-        event.payload.stepPath,
-        () => "running",
-        (step, path) => {
-          step.attempts.push({ path, attempt: event.payload.attempt, startedAt: event.at, endedAt: null, outcome: "running", error: null });
-        },
-      );
-      return;
-    case "StepRetried":
-      stepEvent(
-        view,
-        event.payload.stepPath,
-        () => "retrying",
-        (step, path) => {
-          endAttempt(step, path, event.payload.attempt, event.at, "retried", event.payload.error);
-        },
-      );
-      return;
-    case "StepSucceeded":
-      stepEvent(
-        view,
-        event.payload.stepPath,
-        () => "succeeded",
-        (step, path, isBranch) => {
-          endAttempt(step, path, event.payload.attempt, event.at, "succeeded", null);
-          if (!isBranch) step.output = event.payload.output;
-        },
-      );
-      return;
-    case "StepFailed":
-      stepEvent(
-        view,
-        event.payload.stepPath,
-        () => "failed",
-        (step, path, isBranch) => {
-          endAttempt(step, path, event.payload.attempt, event.at, "failed", event.payload.error);
-          if (!isBranch) step.error = event.payload.error;
-        },
-      );
-      return;
-    case "StepSkipped":
-      stepEvent(
-        view,
-        event.payload.stepPath,
-        () => "skipped",
-        (step, _path, isBranch) => {
-          if (!isBranch) step.skippedReason = event.payload.reason;
-        },
-      );
-      return;
-    case "ApprovalRequested": {
-      const p = event.payload;
-      stepEvent(
-        view,
-        p.stepPath,
-        () => "waiting",
-        (step, path) => {
-          step.approvals.push({
-            approvalId: p.approvalId,
-            path,
-            tool: p.tool,
-            args: p.args,
-            requestedAt: event.at,
-            expiresAt: p.expiresAt,
-            decidedAt: null,
-            decision: null,
-            reason: null,
-          });
-        },
-      );
-      return;
-    }
-    case "ApprovalDecided": {
-      for (const step of Object.values(view.steps)) {
-        const approval = step.approvals.find((a) => a.approvalId === event.payload.approvalId);
-        if (!approval) continue;
-        approval.decidedAt = event.at;
-        approval.decision = event.payload.decision;
-        approval.reason = event.payload.reason ?? null;
-        // The step goes on (an approved call runs; a denied one fails the call, and the step's own events say what follows).
-        if (step.status === "waiting") step.status = "running";
-        const branch = step.branches.find((b) => b.path === approval.path);
-        if (branch?.status === "waiting") branch.status = "running";
-      }
-      return;
-    }
-    case "OccurrenceQueued":
-      occurrenceOf(view, event.payload.occurrenceId);
-      return;
-    case "OccurrenceStarted": {
-      const occurrence = occurrenceOf(view, event.payload.occurrenceId);
-      occurrence.status = "running";
-      occurrence.startedAt = event.at;
-      // The DAG shows the occurrence in progress: its steps start over.
-      view.occurrence = occurrence.id;
-      view.steps = {};
-      if (view.status === "waiting") view.status = "running";
-      return;
-    }
-    case "OccurrenceCompleted":
-    case "OccurrenceFailed": {
-      const occurrence = occurrenceOf(view, event.payload.occurrenceId);
-      occurrence.endedAt = event.at;
-      if (event.type === "OccurrenceCompleted") {
-        occurrence.status = "completed";
-        occurrence.output = event.payload.output;
-      } else {
-        occurrence.status = "failed";
-        occurrence.failure = { causeCode: event.payload.causeCode, message: event.payload.message };
-      }
-      // Between occurrences a section's run waits for the next trigger (a failure that ends the run is followed by RunFailed).
-      if (view.status === "running") view.status = "waiting";
-      return;
-    }
-    case "RunCompleted":
-      view.status = "completed";
-      view.endedAt = event.at;
-      view.output = event.payload.output;
-      view.usage = event.payload.usage;
-      return;
-    case "RunFailed":
-      view.status = "failed";
-      view.endedAt = event.at;
-      view.failure = {
-        causeCode: event.payload.causeCode,
-        message: event.payload.message,
-        ...(event.payload.details !== undefined ? { details: event.payload.details } : {}),
-      };
-      stopInFlight(view);
-      return;
-    case "RunCancelled":
-      view.status = "cancelled";
-      view.endedAt = event.at;
-      view.cancelReason = event.payload.reason;
-      stopInFlight(view);
-      return;
-    default:
-      return;
-  }
+  const prior = view.state;
+  view.state = applyRunStateEvent(prior, event);
+  copyRunFields(view, prior, event);
+  const present = PRESENTERS[event.type] as Presenter<RunEventType> | undefined;
+  present?.(view, event);
 }
 
-function newStep(id: string): StepView {
+/** The run-level fields, from the fold's state where it changed. */
+function copyRunFields(view: RunView, prior: RunState, event: RunEvent): void {
+  const state = view.state;
+  view.status = state.status;
+  view.usage = state.usage;
+  view.offlineModels = state.offlineModels;
+  if (state.request && state.request !== prior.request) {
+    view.workflowId = state.request.workflowId;
+    view.input = state.request.input;
+    view.requestedAt = state.requestedAt;
+  }
+  if (state.registered !== prior.registered) {
+    const latest = [...state.registered.values()].at(-1);
+    if (latest) {
+      view.versionId = latest.versionId;
+      view.version = { versionHash: latest.versionHash, lockHash: latest.lockHash, definitionHash: latest.definitionHash };
+    }
+  }
+  if (state.occurrences !== prior.occurrences && (view.occurrences.length > 0 || event.type.startsWith("Occurrence")))
+    view.occurrences = state.occurrences.map((o) => occurrenceView(view, o, event));
+  if (state.cyclesCompleted !== prior.cyclesCompleted)
+    view.cycles = state.cyclesCompleted.map((c, i) => ({ ...c, endedAt: view.cycles[i]?.endedAt ?? event.at }));
+  if (state.terminal && state.terminal !== prior.terminal) copyEnd(view, state.terminal);
+}
+
+/** A section's occurrence as the fold has it, with the times the page saw. */
+function occurrenceView(view: RunView, o: OccurrenceProgress, event: RunEvent): OccurrenceView {
+  const seen = view.occurrences.find((v) => v.id === o.occurrenceId);
+  const now = "occurrenceId" in event.payload && event.payload.occurrenceId === o.occurrenceId ? event.at : null;
+  const firstSeen = o.occurrenceId === view.state.occurrences[0]?.occurrenceId ? view.requestedAt : now;
   return {
-    id,
-    status: "pending",
-    visits: 1,
-    attempts: [],
-    branches: [],
-    output: undefined,
-    error: null,
-    skippedReason: null,
-    modelCalls: [],
-    toolCalls: [],
-    sessions: [],
-    approvals: [],
+    id: o.occurrenceId,
+    status: o.status,
+    queuedAt: seen?.queuedAt ?? firstSeen,
+    startedAt: seen?.startedAt ?? (o.status === "queued" ? null : now),
+    endedAt: seen?.endedAt ?? (o.status === "completed" || o.status === "failed" ? now : null),
+    trigger: o.trigger.kind,
+    output: o.output,
+    failure: o.cause ? { causeCode: o.cause.code as RunCauseCode, message: o.cause.message } : null,
+    rearmed: o.rearmed === true,
   };
 }
 
-/** The step a path of the current cycle (and occurrence) names; null for an earlier one's path. */
-function stepFor(view: RunView, path: string): StepView | null {
-  const parts = parseStepPath(path);
-  if (parts.cycle !== view.cycle || parts.occurrence !== view.occurrence) return null;
-  let step = view.steps[parts.stepId];
-  if (!step) {
-    step = newStep(parts.stepId);
-    view.steps[parts.stepId] = step;
+/** The run ended: its output, cause or cancel reason, and the nodes in flight stopped. */
+function copyEnd(view: RunView, terminal: RunEvent): void {
+  view.endedAt = terminal.at;
+  if (terminal.type === "RunCompleted") view.output = terminal.payload.output;
+  if (terminal.type === "RunFailed") {
+    const { causeCode, message, details } = terminal.payload;
+    view.failure = { causeCode, message, ...(details !== undefined ? { details } : {}) };
   }
-  return step;
+  if (terminal.type === "RunCancelled") view.cancelReason = terminal.payload.reason;
+  if (terminal.type !== "RunCompleted") stopInFlight(view);
 }
 
-/**
- * A step event: a branch path moves its branch's status, the step's own path the step's. A later
- * loop visit starts the step's status over.
- */
-function stepEvent(
-  view: RunView,
-  path: string,
-  next: (status: StepStatus) => StepStatus,
-  also?: (step: StepView, path: string, isBranch: boolean) => void,
-): void {
-  const step = stepFor(view, path);
-  if (!step) return;
-  const parts = parseStepPath(path);
-  if (parts.branch !== null) {
-    let branch = step.branches.find((b) => b.path === path);
-    if (!branch) {
-      branch = { key: parts.branch, path, status: "pending" };
-      step.branches.push(branch);
+/** What the page adds to an event beyond the fold: the step nodes and the calls. */
+const PRESENTERS: Presenters = {
+  ...CALL_PRESENTERS,
+  ...STEP_PRESENTERS,
+  RunStarted: (view, { payload, at }) => {
+    if (payload.cycle > view.cycle) {
+      // A replanned cycle runs a new version: its steps start over.
+      view.cycle = payload.cycle;
+      view.steps = {};
     }
-    branch.status = next(branch.status);
-    if (step.status === "pending" || step.status === "scheduled") step.status = "running";
-  } else {
-    if (parts.visit > step.visits) {
-      step.visits = parts.visit;
-      step.status = "pending";
-      step.error = null;
-      step.skippedReason = null;
-    }
-    if (parts.visit === step.visits) step.status = next(step.status);
-  }
-  also?.(step, path, parts.branch !== null);
-}
-
-function endAttempt(
-  step: StepView,
-  path: string,
-  attempt: number,
-  at: number,
-  outcome: AttemptView["outcome"],
-  error: RecordedError | null,
-): void {
-  const open = step.attempts.findLast((a) => a.path === path && a.attempt === attempt);
-  if (!open) return;
-  open.endedAt = at;
-  open.outcome = outcome;
-  open.error = error;
-}
-
-function occurrenceOf(view: RunView, id: string): OccurrenceView {
-  let occurrence = view.occurrences.find((o) => o.id === id);
-  if (!occurrence) {
-    occurrence = { id, status: "queued", startedAt: null, endedAt: null, output: undefined, failure: null };
-    view.occurrences.push(occurrence);
-  }
-  return occurrence;
-}
-
-function findSession(view: RunView, sessionId: string): SessionView | undefined {
-  const planner = view.planner.sessions.find((s) => s.sessionId === sessionId);
-  if (planner) return planner;
-  for (const step of Object.values(view.steps)) {
-    const found = step.sessions.find((s) => s.sessionId === sessionId);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** Calls of a step's worker or fixer session go to that step; everything else to the planner. */
-function ownerOf(view: RunView, sessionId: string): CallOwner {
-  for (const step of Object.values(view.steps)) if (step.sessions.some((s) => s.sessionId === sessionId)) return step;
-  return view.planner;
-}
-
-function addUsage(view: RunView, usage: TokenUsage): void {
-  const u = view.usage;
-  view.usage = {
-    inputTokens: u.inputTokens + usage.inputTokens,
-    outputTokens: u.outputTokens + usage.outputTokens,
-    totalTokens: u.totalTokens + usage.totalTokens,
-    costUsd: u.costUsd === null || usage.costUsd === null ? null : u.costUsd + usage.costUsd,
-  };
-}
-
-const IN_FLIGHT: ReadonlySet<StepStatus> = new Set(["scheduled", "running", "waiting", "retrying"]);
-
-function stopInFlight(view: RunView): void {
-  for (const step of Object.values(view.steps)) {
-    if (IN_FLIGHT.has(step.status)) step.status = "stopped";
-    for (const branch of step.branches) if (IN_FLIGHT.has(branch.status)) branch.status = "stopped";
-  }
-}
+    view.versionId = payload.versionId;
+    view.startedAt ??= at;
+  },
+  OccurrenceStarted: (view, { payload }) => {
+    // The DAG shows the occurrence in progress: its steps start over.
+    view.occurrence = payload.occurrenceId;
+    view.steps = {};
+  },
+};

@@ -1,11 +1,14 @@
-import type { RunEvent } from "../ports/run-events.ts";
+import { applyRunStateEvent, INITIAL_RUN_STATE, type RunState } from "../engine/run-state.ts";
+import type { RunEvent, RunEventType } from "../ports/run-events.ts";
 
 /**
  * The run's timeline: one entry per thing that took time (a compile, a session, a model or tool
  * call, a step attempt) paired from its start and end events, plus one entry per instant (a
  * retry, a skip, a version registered, the run's end). A section's occurrences are entries too.
- * Approvals wait from request to decision. Event types this build does not know still get an
- * entry named by their type.
+ * Approvals wait from request to decision. Built on the engine's fold (src/engine/run-state.ts):
+ * each event advances the run's state first, and what the state says (a replan compiling again,
+ * the run's end and how it ended, an occurrence's trigger) is read from it, not worked out anew.
+ * Event types this build does not know still get an entry named by their type.
  */
 
 export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "approval" | "step" | "retry" | "section" | "other";
@@ -29,6 +32,174 @@ export function durationOf(entry: TimelineEntry): number | null {
   return entry.endedAt === null ? null : entry.endedAt - entry.startedAt;
 }
 
+/** The entries so far, the open ones by key, and the run's state after the current event. */
+class Timeline {
+  readonly entries: TimelineEntry[] = [];
+  readonly sessionPath = new Map<string, string | null>();
+  private readonly open = new Map<string, TimelineEntry>();
+  state: RunState = INITIAL_RUN_STATE;
+
+  /** Opens an entry that a later event closes by `key`. */
+  begin(event: RunEvent, key: string, kind: TimelineKind, label: string, stepPath: string | null = null): void {
+    const entry: TimelineEntry = {
+      seq: event.seq,
+      kind,
+      label,
+      startedAt: event.at,
+      endedAt: null,
+      outcome: "running",
+      stepPath,
+      detail: null,
+    };
+    this.entries.push(entry);
+    this.open.set(key, entry);
+  }
+
+  instant(
+    event: RunEvent,
+    kind: TimelineKind,
+    label: string,
+    outcome: TimelineEntry["outcome"],
+    detail: string | null,
+    stepPath: string | null = null,
+  ) {
+    this.entries.push({ seq: event.seq, kind, label, startedAt: event.at, endedAt: event.at, outcome, stepPath, detail });
+  }
+
+  close(key: string, at: number, outcome: TimelineEntry["outcome"], detail: string | null = null): void {
+    const entry = this.open.get(key);
+    if (!entry) return;
+    entry.endedAt = at;
+    entry.outcome = outcome;
+    if (detail !== null) entry.detail = detail;
+    this.open.delete(key);
+  }
+
+  /** The run has ended: whatever is still open ended with it, as the run did. */
+  closeAll(at: number, outcome: TimelineEntry["outcome"]): void {
+    for (const entry of this.open.values()) {
+      entry.endedAt = at;
+      entry.outcome = outcome;
+    }
+    this.open.clear();
+  }
+}
+
+/** What an event of type `K` adds to the timeline (after the fold applied it: `t.state`). */
+type Entry<K extends RunEventType> = (t: Timeline, event: RunEvent<K>) => void;
+
+/** The run's end, as the fold has it: everything still open closes with the run's outcome. */
+const runEnded: Entry<"RunCompleted" | "RunFailed" | "RunCancelled"> = (t, event) => {
+  const outcome = t.state.status === "completed" ? "ok" : "failed";
+  t.closeAll(event.at, outcome);
+  const detail =
+    event.type === "RunFailed"
+      ? `${event.payload.causeCode}: ${event.payload.message}`
+      : event.type === "RunCancelled"
+        ? event.payload.reason
+        : null;
+  t.instant(event, "run", `run ${t.state.status}`, outcome, detail);
+};
+
+const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
+  RunRequested: (t, event) => {
+    t.begin(event, "run", "run", `run of ${event.payload.workflowId}`);
+    t.begin(event, "compile", "compile", "compile");
+  },
+  "harness.session.started": (t, event) => {
+    const p = event.payload;
+    t.sessionPath.set(p.sessionId, p.stepPath ?? null);
+    const label = p.stepPath ? `${p.role} session for ${p.stepPath}` : `${p.role} session`;
+    t.begin(event, `session:${p.sessionId}`, p.role === "fixer" ? "fixer" : "session", label, p.stepPath ?? null);
+  },
+  "harness.session.completed": (t, { payload, at }) => t.close(`session:${payload.sessionId}`, at, "ok"),
+  "harness.session.failed": (t, { payload, at }) =>
+    t.close(`session:${payload.sessionId}`, at, "failed", `${payload.causeCode}: ${payload.message}`),
+  "harness.model.called": (t, event) => {
+    const p = event.payload;
+    t.begin(
+      event,
+      `model:${p.sessionId}:${p.callId}`,
+      "model",
+      `model ${p.modelSlotId} (turn ${p.turn})`,
+      t.sessionPath.get(p.sessionId) ?? null,
+    );
+  },
+  "harness.model.responded": (t, { payload: p, at }) =>
+    t.close(`model:${p.sessionId}:${p.callId}`, at, "ok", `${p.usage.inputTokens} in / ${p.usage.outputTokens} out tokens`),
+  "harness.model.failed": (t, { payload: p, at }) => t.close(`model:${p.sessionId}:${p.callId}`, at, "failed", p.error.message),
+  "harness.tool_call.started": (t, event) => {
+    const p = event.payload;
+    t.begin(event, `tool:${p.sessionId}:${p.callId}`, "tool", `tool ${p.tool}`, t.sessionPath.get(p.sessionId) ?? null);
+  },
+  "harness.tool_call.succeeded": (t, { payload: p, at }) => t.close(`tool:${p.sessionId}:${p.callId}`, at, "ok"),
+  "harness.tool_call.failed": (t, { payload: p, at }) => t.close(`tool:${p.sessionId}:${p.callId}`, at, "failed", p.error.message),
+  WorkflowVersionRegistered: (t, event) => t.instant(event, "compile", `version ${event.payload.versionId} registered`, "info", null),
+  RunStarted: (t, event) => {
+    t.close("compile", event.at, "ok");
+    if (event.payload.cycle > 1) t.instant(event, "run", `cycle ${event.payload.cycle} started`, "info", null);
+  },
+  // The attempt's entry says when it started; scheduling alone adds noise.
+  StepScheduled: () => {},
+  StepStarted: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `step:${p.stepPath}:${p.attempt}`, "step", `step ${p.stepPath} attempt ${p.attempt}`, p.stepPath);
+  },
+  StepSucceeded: (t, { payload: p, at }) => t.close(`step:${p.stepPath}:${p.attempt}`, at, "ok"),
+  StepFailed: (t, { payload: p, at }) => t.close(`step:${p.stepPath}:${p.attempt}`, at, "failed", p.error.message),
+  StepRetried: (t, event) => {
+    const p = event.payload;
+    t.close(`step:${p.stepPath}:${p.attempt}`, event.at, "failed", p.error.message);
+    t.instant(
+      event,
+      "retry",
+      `retry ${p.stepPath} (attempt ${p.attempt + 1})`,
+      "info",
+      `after ${Math.max(0, p.retryAt - event.at)} ms`,
+      p.stepPath,
+    );
+  },
+  StepSkipped: (t, event) =>
+    t.instant(event, "step", `step ${event.payload.stepPath} skipped`, "info", event.payload.reason, event.payload.stepPath),
+  OuterLoopCycleCompleted: (t, event) => {
+    const p = event.payload;
+    t.instant(event, "run", `cycle ${p.cycleNumber} ${p.status}: ${p.decision}`, "info", p.summary ?? null);
+    // A replan sends the run back to compiling: the compile of the fold's next cycle begins.
+    if (p.decision === "replan" && t.state.status === "compiling") t.begin(event, "compile", "compile", `compile cycle ${t.state.cycle}`);
+  },
+  ApprovalRequested: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `approval:${p.approvalId}`, "approval", `approval of ${p.tool} for ${p.stepPath}`, p.stepPath);
+  },
+  ApprovalDecided: (t, { payload: p, at }) => {
+    const decided = t.state.approvals.get(p.approvalId)?.decision ?? p;
+    t.close(
+      `approval:${p.approvalId}`,
+      at,
+      decided.decision === "approved" ? "ok" : "failed",
+      `${decided.decision}${decided.reason ? `: ${decided.reason}` : ""}`,
+    );
+  },
+  OccurrenceQueued: (t, event) => {
+    const queued = t.state.occurrences.find((o) => o.occurrenceId === event.payload.occurrenceId);
+    t.instant(
+      event,
+      "section",
+      `occurrence ${event.payload.occurrenceId} queued`,
+      "info",
+      `trigger ${(queued ?? event.payload).trigger.kind}`,
+    );
+  },
+  OccurrenceStarted: (t, event) =>
+    t.begin(event, `occurrence:${event.payload.occurrenceId}`, "section", `occurrence ${event.payload.occurrenceId}`),
+  OccurrenceCompleted: (t, { payload, at }) => t.close(`occurrence:${payload.occurrenceId}`, at, "ok"),
+  OccurrenceFailed: (t, { payload: p, at }) =>
+    t.close(`occurrence:${p.occurrenceId}`, at, "failed", `${p.causeCode}: ${p.message}${p.rearmed ? " (the section goes on)" : ""}`),
+  RunCompleted: runEnded,
+  RunFailed: runEnded,
+  RunCancelled: runEnded,
+};
+
 /**
  * Builds the timeline of a run's events (in seq order).
  *
@@ -36,207 +207,15 @@ export function durationOf(entry: TimelineEntry): number | null {
  * timelineOf(events).map((e) => `${e.label} ${durationOf(e)} ms`) // ["compile 812 ms", "model gpt-4o-mini 301 ms", …]
  */
 export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
-  const entries: TimelineEntry[] = [];
-  const open = new Map<string, TimelineEntry>();
-  const sessionPath = new Map<string, string | null>();
-  const push = (entry: Omit<TimelineEntry, "endedAt" | "outcome" | "detail"> & Partial<TimelineEntry>, key?: string) => {
-    const full: TimelineEntry = { endedAt: null, outcome: "running", detail: null, ...entry };
-    entries.push(full);
-    if (key !== undefined) open.set(key, full);
-    return full;
-  };
-  const instant = (
-    event: RunEvent,
-    kind: TimelineKind,
-    label: string,
-    outcome: TimelineEntry["outcome"],
-    detail: string | null,
-    stepPath = null as string | null,
-  ) => push({ seq: event.seq, kind, label, startedAt: event.at, endedAt: event.at, outcome, detail, stepPath });
-  const close = (key: string, at: number, outcome: TimelineEntry["outcome"], detail: string | null = null) => {
-    const entry = open.get(key);
-    if (!entry) return;
-    entry.endedAt = at;
-    entry.outcome = outcome;
-    if (detail !== null) entry.detail = detail;
-    open.delete(key);
-  };
-
+  const t = new Timeline();
   for (const event of events) {
-    switch (event.type) {
-      case "RunRequested":
-        push({ seq: event.seq, kind: "run", label: `run of ${event.payload.workflowId}`, startedAt: event.at, stepPath: null }, "run");
-        push({ seq: event.seq, kind: "compile", label: "compile", startedAt: event.at, stepPath: null }, "compile");
-        break;
-      case "harness.session.started": {
-        const p = event.payload;
-        sessionPath.set(p.sessionId, p.stepPath ?? null);
-        const kind: TimelineKind = p.role === "fixer" ? "fixer" : "session";
-        const label = p.stepPath ? `${p.role} session for ${p.stepPath}` : `${p.role} session`;
-        push({ seq: event.seq, kind, label, startedAt: event.at, stepPath: p.stepPath ?? null }, `session:${p.sessionId}`);
-        break;
-      }
-      case "harness.session.completed":
-        close(`session:${event.payload.sessionId}`, event.at, "ok");
-        break;
-      case "harness.session.failed":
-        close(`session:${event.payload.sessionId}`, event.at, "failed", `${event.payload.causeCode}: ${event.payload.message}`);
-        break;
-      case "harness.model.called": {
-        const p = event.payload;
-        push(
-          {
-            seq: event.seq,
-            kind: "model",
-            label: `model ${p.modelSlotId} (turn ${p.turn})`,
-            startedAt: event.at,
-            stepPath: sessionPath.get(p.sessionId) ?? null,
-          },
-          `model:${p.sessionId}:${p.callId}`,
-        );
-        break;
-      }
-      case "harness.model.responded": {
-        const u = event.payload.usage;
-        close(
-          `model:${event.payload.sessionId}:${event.payload.callId}`,
-          event.at,
-          "ok",
-          `${u.inputTokens} in / ${u.outputTokens} out tokens`,
-        );
-        break;
-      }
-      case "harness.model.failed":
-        close(`model:${event.payload.sessionId}:${event.payload.callId}`, event.at, "failed", event.payload.error.message);
-        break;
-      case "harness.tool_call.started": {
-        const p = event.payload;
-        push(
-          { seq: event.seq, kind: "tool", label: `tool ${p.tool}`, startedAt: event.at, stepPath: sessionPath.get(p.sessionId) ?? null },
-          `tool:${p.sessionId}:${p.callId}`,
-        );
-        break;
-      }
-      case "harness.tool_call.succeeded":
-        close(`tool:${event.payload.sessionId}:${event.payload.callId}`, event.at, "ok");
-        break;
-      case "harness.tool_call.failed":
-        close(`tool:${event.payload.sessionId}:${event.payload.callId}`, event.at, "failed", event.payload.error.message);
-        break;
-      case "WorkflowVersionRegistered":
-        instant(event, "compile", `version ${event.payload.versionId} registered`, "info", null);
-        break;
-      case "RunStarted":
-        close("compile", event.at, "ok");
-        if (event.payload.cycle > 1) instant(event, "run", `cycle ${event.payload.cycle} started`, "info", null);
-        break;
-      case "StepScheduled":
-        break; // the attempt's entry says when it started; scheduling alone adds noise
-      case "StepStarted": {
-        const p = event.payload;
-        push(
-          { seq: event.seq, kind: "step", label: `step ${p.stepPath} attempt ${p.attempt}`, startedAt: event.at, stepPath: p.stepPath },
-          `step:${p.stepPath}:${p.attempt}`,
-        );
-        break;
-      }
-      case "StepSucceeded":
-        close(`step:${event.payload.stepPath}:${event.payload.attempt}`, event.at, "ok");
-        break;
-      case "StepFailed":
-        close(`step:${event.payload.stepPath}:${event.payload.attempt}`, event.at, "failed", event.payload.error.message);
-        break;
-      case "StepRetried": {
-        const p = event.payload;
-        close(`step:${p.stepPath}:${p.attempt}`, event.at, "failed", p.error.message);
-        instant(
-          event,
-          "retry",
-          `retry ${p.stepPath} (attempt ${p.attempt + 1})`,
-          "info",
-          `after ${Math.max(0, p.retryAt - event.at)} ms`,
-          p.stepPath,
-        );
-        break;
-      }
-      case "StepSkipped":
-        instant(event, "step", `step ${event.payload.stepPath} skipped`, "info", event.payload.reason, event.payload.stepPath);
-        break;
-      case "OuterLoopCycleCompleted":
-        instant(
-          event,
-          "run",
-          `cycle ${event.payload.cycleNumber} ${event.payload.status}: ${event.payload.decision}`,
-          "info",
-          event.payload.summary ?? null,
-        );
-        break;
-      case "ApprovalRequested": {
-        const p = event.payload;
-        push(
-          { seq: event.seq, kind: "approval", label: `approval of ${p.tool} for ${p.stepPath}`, startedAt: event.at, stepPath: p.stepPath },
-          `approval:${p.approvalId}`,
-        );
-        break;
-      }
-      case "ApprovalDecided": {
-        const p = event.payload;
-        close(
-          `approval:${p.approvalId}`,
-          event.at,
-          p.decision === "approved" ? "ok" : "failed",
-          `${p.decision}${p.reason ? `: ${p.reason}` : ""}`,
-        );
-        break;
-      }
-      case "OccurrenceQueued":
-        instant(event, "section", `occurrence ${event.payload.occurrenceId} queued`, "info", `trigger ${event.payload.trigger.kind}`);
-        break;
-      case "OccurrenceStarted":
-        push(
-          { seq: event.seq, kind: "section", label: `occurrence ${event.payload.occurrenceId}`, startedAt: event.at, stepPath: null },
-          `occurrence:${event.payload.occurrenceId}`,
-        );
-        break;
-      case "OccurrenceCompleted":
-        close(`occurrence:${event.payload.occurrenceId}`, event.at, "ok");
-        break;
-      case "OccurrenceFailed": {
-        const p = event.payload;
-        close(
-          `occurrence:${p.occurrenceId}`,
-          event.at,
-          "failed",
-          `${p.causeCode}: ${p.message}${p.rearmed ? " (the section goes on)" : ""}`,
-        );
-        break;
-      }
-      case "RunCompleted":
-        closeAll(open, event.at, "ok");
-        instant(event, "run", "run completed", "ok", null);
-        break;
-      case "RunFailed":
-        closeAll(open, event.at, "failed");
-        instant(event, "run", "run failed", "failed", `${event.payload.causeCode}: ${event.payload.message}`);
-        break;
-      case "RunCancelled":
-        closeAll(open, event.at, "failed");
-        instant(event, "run", "run cancelled", "failed", event.payload.reason);
-        break;
-      default: {
-        const type: string = (event as { type: string }).type;
-        instant(event, /section|occurrence/i.test(type) ? "section" : "other", type, "info", null);
-      }
+    t.state = applyRunStateEvent(t.state, event);
+    const entry = ENTRIES[event.type] as Entry<RunEventType> | undefined;
+    if (entry) entry(t, event);
+    else {
+      const type: string = event.type;
+      t.instant(event, /section|occurrence/i.test(type) ? "section" : "other", type, "info", null);
     }
   }
-  return entries;
-}
-
-/** The run has ended: whatever is still open ended with it, as the run did. */
-function closeAll(open: Map<string, TimelineEntry>, at: number, outcome: TimelineEntry["outcome"]): void {
-  for (const entry of open.values()) {
-    entry.endedAt = at;
-    entry.outcome = outcome;
-  }
-  open.clear();
+  return t.entries;
 }

@@ -93,3 +93,27 @@ describe("timelineOf", () => {
     expect(entries.at(-1)).toMatchObject({ kind: "section", label: "SectionOccurrenceStarted" });
   });
 });
+
+describe("timelineOf, on the engine's fold", () => {
+  it("times a replanned cycle's compile, from the replan to the next cycle's start", () => {
+    const digest = `sha256:${"e".repeat(64)}` as const;
+    const entries = timelineOf(
+      logOf([
+        ...completedRun.slice(0, 17),
+        {
+          type: "OuterLoopCycleCompleted",
+          payload: { cycleNumber: 1, status: "completed", output: {}, decision: "replan", summary: "again" },
+        },
+        { type: "RunStarted", payload: { versionId: "wfver_2", lockHash: digest, cycle: 2 } },
+      ]),
+    );
+    expect(entries.filter((e) => e.kind === "compile" || e.kind === "run").map((e) => [e.label, durationOf(e), e.outcome])).toEqual([
+      ["run of wf", null, "running"],
+      ["compile", 600, "ok"],
+      ["version wfver_1 registered", 0, "info"],
+      ["cycle 1 completed: replan", 0, "info"],
+      ["compile cycle 2", 100, "ok"],
+      ["cycle 2 started", 0, "info"],
+    ]);
+  });
+});

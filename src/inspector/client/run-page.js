@@ -1,3 +1,4 @@
+import { isEndedStatus } from "../../ports/run-status.ts";
 import { redactForDisplay } from "../redact.ts";
 import { applyRunEvent, emptyRunView } from "../run-view.ts";
 import { durationOf, timelineOf } from "../timeline.ts";
@@ -7,7 +8,6 @@ import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
 
-const ENDED = new Set(["completed", "failed", "cancelled"]);
 const STATUSES = ["pending", "scheduled", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "stopped"];
 const RECONNECT_MS = [500, 1000, 2000, 5000];
 const VERSION_RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
@@ -35,6 +35,7 @@ export async function runPage(runId) {
     renderSummary($("summary-list"), $("live-state"), page);
     $("run-input-body").textContent = fmtJson(view.input);
     renderResult($("result"), $("result-body"), view);
+    renderCycles($("cycles"), $("cycles-body"), view);
     renderOccurrences($("occurrences"), $("occurrences-body"), view);
     if (page.version) updateDag($("dag"), view, page.selected);
     // Redrawn only when the selected step changed: a redraw would close the tool calls a reader opened.
@@ -102,7 +103,7 @@ export async function runPage(runId) {
   render();
 
   // The stream ends after the terminal event; if it breaks before that, resume after the last seq.
-  for (let failures = 0; !ENDED.has(page.view.status); ) {
+  for (let failures = 0; !isEndedStatus(page.view.status); ) {
     page.connection = "live";
     try {
       await readEventStream(runId, page.view.lastSeq, onEvents);
@@ -114,7 +115,7 @@ export async function runPage(runId) {
       }
       failures++;
     }
-    if (ENDED.has(page.view.status)) break;
+    if (isEndedStatus(page.view.status)) break;
     page.connection = "reconnecting";
     queueRender();
     await new Promise((done) => setTimeout(done, RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)]));
@@ -149,6 +150,7 @@ function renderSummary(list, live, page) {
     item("Started", fmtTime(started)),
     item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),
     view.occurrence ? item("Occurrence", `${view.occurrence} of ${view.occurrences.length}`) : null,
+    view.cycles.length > 0 ? item("Cycle", String(view.cycle)) : null,
     item("Version", view.versionId ? h("a", { href: "#version" }, view.versionId) : "—"),
     item("Tokens", fmtTokens(view.usage)),
     item("Cost", fmtCost(view.usage)),
@@ -157,7 +159,7 @@ function renderSummary(list, live, page) {
   live.textContent =
     page.connection === "reconnecting"
       ? "Connection lost; reconnecting…"
-      : ENDED.has(view.status)
+      : isEndedStatus(view.status)
         ? `Run ${view.status}.`
         : view.status === "waiting"
           ? "Live: waiting for the section's next trigger."
@@ -167,7 +169,7 @@ function renderSummary(list, live, page) {
 }
 
 function renderResult(section, body, view) {
-  if (!ENDED.has(view.status)) {
+  if (!isEndedStatus(view.status)) {
     section.hidden = true;
     return;
   }
@@ -190,6 +192,28 @@ function renderResult(section, body, view) {
   }
 }
 
+function renderCycles(section, body, view) {
+  section.hidden = view.cycles.length === 0;
+  if (section.hidden) return;
+  const rows = view.cycles.map((c) =>
+    h(
+      "tr",
+      { "data-cycle": String(c.cycleNumber) },
+      h("td", {}, String(c.cycleNumber)),
+      h("td", {}, h("span", { class: `badge status-${c.status}` }, c.status)),
+      h("td", {}, c.decision),
+      h("td", {}, fmtTime(c.endedAt)),
+      h("td", {}, c.summary ?? "—"),
+    ),
+  );
+  const head = h(
+    "tr",
+    {},
+    ["Cycle", "Status", "Decision", "Ended", "Summary"].map((x) => h("th", { scope: "col" }, x)),
+  );
+  replace(body, h("div", { class: "table-scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
 function renderOccurrences(section, body, view) {
   section.hidden = view.occurrences.length === 0;
   if (section.hidden) return;
@@ -207,7 +231,7 @@ function renderOccurrences(section, body, view) {
           h(
             "tr",
             {},
-            ["Occurrence", "Status", "Started", "Took", "Output or cause"].map((x) => h("th", { scope: "col" }, x)),
+            ["Occurrence", "Status", "Trigger", "Queued", "Started", "Took", "Output or cause"].map((x) => h("th", { scope: "col" }, x)),
           ),
         ),
         h(
@@ -218,7 +242,9 @@ function renderOccurrences(section, body, view) {
               "tr",
               { "data-occurrence": o.id },
               h("td", {}, o.id),
-              h("td", {}, h("span", { class: `badge status-${o.status}` }, o.status)),
+              h("td", {}, h("span", { class: `badge status-${o.status}` }, o.status), o.rearmed ? " (the section went on)" : null),
+              h("td", {}, o.trigger),
+              h("td", {}, fmtTime(o.queuedAt)),
               h("td", {}, fmtTime(o.startedAt)),
               h("td", {}, o.startedAt !== null && o.endedAt !== null ? fmtDuration(o.endedAt - o.startedAt) : "—"),
               h(

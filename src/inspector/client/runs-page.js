@@ -1,8 +1,8 @@
+import { isEndedStatus } from "../../ports/run-status.ts";
 import { getJson } from "./api.js";
 import { h, replace } from "./dom.js";
 import { fmtDuration, fmtTime } from "./format.js";
 
-const ENDED = new Set(["completed", "failed", "cancelled"]);
 const PAGE_SIZE = 50;
 /** Token totals come from each run's own record: a few at a time, so a long list stays light. */
 const USAGE_CONCURRENCY = 4;
@@ -49,7 +49,7 @@ export async function runsPage() {
     }
     for (const run of body.runs) {
       const tokens = h("td", { class: "tokens" }, "…");
-      const duration = ENDED.has(run.status) ? fmtDuration(run.updatedAt - run.createdAt) : "running";
+      const duration = isEndedStatus(run.status) ? fmtDuration(run.updatedAt - run.createdAt) : "running";
       tbody.append(
         h(
           "tr",
