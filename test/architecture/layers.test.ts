@@ -16,54 +16,9 @@ const layers = parseLayerTable(readFileSync(join(REPO_ROOT, "docs/architecture.m
  */
 const EXCEPTIONS: readonly Exception[] = [
   ...because(
-    "the run object builds its log over its own storage; wiring.ts should build it",
-    "durable-objects/run.ts",
-    "src/adapters/do-sqlite/do-event-log.ts",
-  ),
-  ...because("a world, not an adapter: moves to src/worlds/", "src/adapters/cloudflare/cloudflare-world.ts", "src/wiring.ts"),
-  ...because(
-    "a world, not an adapter: moves to src/worlds/",
-    "src/worlds/memory-world.ts",
-    "src/engine/drive-run.ts",
-    "src/engine/run-environment.ts",
-    "src/engine/run-result.ts",
-  ),
-  ...because(
-    "the offline model reads the planner protocol from the harness; the protocol moves to a module below it",
-    "src/adapters/models/offline-fixer.ts",
-    "src/harness/fixer-session.ts",
-    "src/harness/planner-session.ts",
-  ),
-  ...because(
-    "the offline model reads the planner protocol from the harness; the protocol moves to a module below it",
+    "the offline model streams its answer with the harness's streamPartsOf; that helper belongs below the harness",
     "src/adapters/models/offline-model.ts",
-    "src/harness/fixer-session.ts",
     "src/harness/model-stream.ts",
-    "src/harness/planner-prompt.ts",
-    "src/harness/planner-session.ts",
-  ),
-  ...because("the planner protocol lives in the harness", "src/adapters/models/offline-plan.ts", "src/harness/planner-prompt.ts"),
-  ...because("the planner protocol lives in the harness", "src/adapters/models/offline-repairs.ts", "src/harness/fixer-session.ts"),
-  ...because("the planner protocol lives in the harness", "src/adapters/models/offline-skill-plan.ts", "src/harness/planner-prompt.ts"),
-  ...because(
-    "the API builds its own D1 stores; wiring.ts should",
-    "src/api/app.ts",
-    "src/adapters/d1/d1-start-quota.ts",
-    "src/adapters/d1/d1-token-store.ts",
-    "src/adapters/d1/d1-webhook-deliveries.ts",
-  ),
-  ...because("the inspector builds its own token store; wiring.ts should", "src/inspector/routes.ts", "src/adapters/d1/d1-token-store.ts"),
-  ...because("RPC types of the run object; the RunHandle port replaces them", "src/api/routes/runs.ts", "durable-objects/run.ts"),
-  ...because(
-    "RPC types and the run client; the RunHandle port from wiring replaces them",
-    "src/api/start-run.ts",
-    "durable-objects/run.ts",
-    "src/adapters/cloudflare/run-client.ts",
-  ),
-  ...because(
-    "reaches runs through the run client; the RunHandle port from wiring replaces it",
-    "src/api/run-access.ts",
-    "src/adapters/cloudflare/run-client.ts",
   ),
 ];
 

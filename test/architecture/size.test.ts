@@ -21,7 +21,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/inspector/client/details-view.js#renderDetails": "browser code: one renderer per step kind, not yet split",
   "src/inspector/client/run-page.js#runPage": "browser code: page state, SSE and rendering in one closure",
   "src/inspector/layout.ts#layoutDag": "layering, ordering and placement of the DAG in one pass",
-  "src/inspector/timeline.ts#timelineOf": "its own reading of the log; to be rebuilt on the engine's fold (event-fold slice)",
 };
 
 describe("sizes", () => {
