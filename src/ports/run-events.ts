@@ -1,11 +1,13 @@
-import type { Digest } from "../identity/digest.ts";
+import type { Digest } from "../json/digest.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
-import type { RunPlacement } from "./run-index.ts";
 
 /**
- * The run event log's types: one discriminated union, names as in the compile-pipeline seed.
+ * The run event log's types: one discriminated union (the event names are listed in docs/runs.md).
  * Payloads are canonical JSON; secrets never enter them. `seq` is 1-based and dense per run.
  */
+
+/** Where a run object lives; needed to address it again (a jurisdiction is its own namespace). */
+export type RunPlacement = { readonly jurisdiction?: string; readonly locationHint?: string };
 
 /** How a run was triggered. */
 export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic" | "lwir"; readonly id?: string };

@@ -1,6 +1,5 @@
-import type { Digest } from "../identity/digest.ts";
-import type { RunEvent, RunTrigger } from "./run-events.ts";
-import type { RunPlacement } from "./run-index.ts";
+import type { Digest } from "../json/digest.ts";
+import type { RunEvent, RunPlacement, RunTrigger } from "./run-events.ts";
 import type { RunResult } from "./world.ts";
 
 /** What `start` takes. */

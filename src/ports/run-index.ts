@@ -1,8 +1,8 @@
 import type { Digest } from "../json/digest.ts";
-import type { RunCauseCode, RunStatus } from "./run-events.ts";
+import type { RunCauseCode, RunPlacement } from "./run-events.ts";
+import type { RunStatus } from "./run-status.ts";
 
-/** Where a run object lives; needed to address it again (a jurisdiction is its own namespace). */
-export type RunPlacement = { readonly jurisdiction?: string; readonly locationHint?: string };
+export type { RunPlacement } from "./run-events.ts";
 
 /** One row of the run index: what a list of runs shows without opening each run. */
 export type RunIndexEntry = {
