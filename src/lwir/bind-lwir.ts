@@ -126,14 +126,24 @@ function checkTerminalOutput(sink: FindingSink, doc: Partial<Lwir>, capabilities
   const terminal = nodes.find((n) => n.id === terminals[0]);
   if (!terminal || terminal.step.uses === "decision" || terminal.step.output === undefined) return;
   if (outputKey(terminal.step.output) === outputKey(capabilities.requestedOutput)) return;
-  // A `json` terminal step can still give a valid output (the run's output is checked against
-  // output.schema when the run ends), so it is a warning; any other mode cannot, so it is an error.
-  const report = (terminal.step.output as { mode?: unknown }).mode === "json" ? sink.warn.bind(sink) : sink.error.bind(sink);
+  // The run's output is checked against output.schema when the run ends, so a mode that can still
+  // give a valid value (a json step, text for a choice, anything for a json request) is a warning;
+  // a mode whose values are of another JSON type (an object for a text request) is an error.
+  const given = valueType((terminal.step.output as { mode?: unknown }).mode);
+  const wanted = valueType(capabilities.requestedOutput.mode);
+  const report = given === "any" || wanted === "any" || given === wanted ? sink.warn.bind(sink) : sink.error.bind(sink);
   report(
     "binding.output_mode_mismatch",
     `${childPath("$.steps", terminal.index)}.output`,
     `"${terminal.id}" is the terminal step, so its output is the workflow's output: its mode must be the task's requestedOutput mode "${capabilities.requestedOutput.mode}"; copy requestedOutput exactly: ${JSON.stringify(capabilities.requestedOutput)}`,
   );
+}
+
+/** The JSON type an output mode's values have. */
+function valueType(mode: unknown): string {
+  if (mode === "text" || mode === "choice") return "string";
+  if (mode === "object" || mode === "array") return mode;
+  return "any";
 }
 
 /**

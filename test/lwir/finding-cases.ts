@@ -645,7 +645,8 @@ export const CASES: readonly Case[] = [
   {
     code: "binding.output_mode_mismatch",
     title: "a terminal step whose output is not the requested output",
-    build: () => set(boundSeedLwir(), ["steps", 0, "output"], { mode: "json" }),
+    // An error: text can never be the object the workflow asks for (a json step would be a warning).
+    build: () => set(boundSeedLwir(), ["steps", 0, "output"], { mode: "text" }),
     path: "$.steps[0].output",
   },
   {
