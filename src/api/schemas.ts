@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { RUN_STATUSES } from "../ports/run-status.ts";
 
 /** Shapes of the /v1 API, shared by validation and the OpenAPI document. */
 
@@ -14,7 +15,8 @@ export const ErrorBody = z
   })
   .openapi("Error");
 
-export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiting", "completed", "failed", "cancelled"] as const;
+/** The run statuses, from their one list (ports/run-status.ts). */
+export { RUN_STATUSES };
 
 export const Usage = z
   .object({

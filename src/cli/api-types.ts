@@ -1,11 +1,8 @@
 /** The /v1 API's response shapes, as the CLI reads them. */
 
-export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiting", "completed", "failed", "cancelled"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export { ENDED_STATUSES, isEndedStatus, isSettledStatus, RUN_STATUSES, type RunStatus, SETTLED_STATUSES } from "../ports/run-status.ts";
 
-export const ENDED_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];
-/** Where `--wait` stops: the run ended, or a section run has run every queued occurrence. */
-export const SETTLED_STATUSES: readonly string[] = [...ENDED_STATUSES, "waiting"];
+import type { RunStatus } from "../ports/run-status.ts";
 
 export type Usage = { inputTokens: number; outputTokens: number; totalTokens: number };
 

@@ -1,3 +1,5 @@
+import { applyRunStateEvent, INITIAL_RUN_STATE, RUN_STATE_TRANSITIONS, type RunState } from "../engine/run-state.ts";
+import type { RunEvent, RunEventType } from "../ports/run-events.ts";
 import { isRecord } from "./api-client.ts";
 import { isoTime, type Paint, shortJson } from "./output.ts";
 
@@ -8,8 +10,35 @@ export function isWireEvent(value: unknown): value is WireEvent {
   return isRecord(value) && typeof value.seq === "number" && typeof value.type === "string";
 }
 
-/** The width of the type column: the longest event type known today ("harness.tool_call.succeeded"). */
-const TYPE_WIDTH = 27;
+/** The width of the type column: the longest event type of the union the engine's fold handles. */
+export const TYPE_WIDTH = Math.max(...Object.keys(RUN_STATE_TRANSITIONS).map((type) => type.length));
+
+/**
+ * The run as `little events` has seen it: the engine's fold (src/engine/run-state.ts) over the
+ * events read so far, so the CLI decides that a run ended exactly as the engine does. A stream
+ * read from `--after` folds only what it reads; that is enough to see the end.
+ */
+export class RunFollower {
+  private state: RunState = INITIAL_RUN_STATE;
+
+  /** Folds one event in. One the fold cannot read (a malformed payload) leaves the state as it was. */
+  apply(event: WireEvent): void {
+    try {
+      this.state = applyRunStateEvent(this.state, event as unknown as RunEvent);
+    } catch {
+      // The server's payloads are read defensively everywhere in the CLI; a bad one only goes unfolded.
+    }
+  }
+
+  get status(): RunState["status"] {
+    return this.state.status;
+  }
+
+  /** The run has ended (RunCompleted, RunFailed or RunCancelled was folded in). */
+  get ended(): boolean {
+    return this.state.terminal !== null;
+  }
+}
 
 /** One event as one line: seq, time, type, summary. Fixed widths, so streamed lines align too. */
 export function formatEventLine(event: WireEvent, paint: Paint): string {
@@ -26,68 +55,85 @@ function typeFormat(type: string): Parameters<Paint>[0] {
   return type.startsWith("harness.") ? "blue" : "cyan";
 }
 
-/** A short, human summary of an event's payload: the fields one looks for first. */
-export function summarizeEvent(event: WireEvent): string {
+/** Reads a payload defensively (a newer server may send other shapes). */
+type Reader = {
+  readonly p: Record<string, unknown>;
+  str(key: string): string | undefined;
+  join(...parts: (string | undefined | false)[]): string;
+  error(value: unknown): string | undefined;
+  tokens(value: unknown): string | undefined;
+  json(): string;
+};
+
+function readerOf(event: WireEvent): Reader {
   const p = isRecord(event.payload) ? event.payload : {};
-  const str = (key: string) => (typeof p[key] === "string" || typeof p[key] === "number" ? String(p[key]) : undefined);
-  const join = (...parts: (string | undefined | false)[]) =>
-    parts.filter((part): part is string => typeof part === "string" && part !== "").join("  ");
-  const error = (value: unknown) => {
-    if (!isRecord(value)) return undefined;
-    const code = typeof value.code === "string" ? value.code : typeof value.name === "string" ? value.name : undefined;
-    const message = typeof value.message === "string" ? value.message : undefined;
-    return [code, message].filter(Boolean).join(": ") || undefined;
+  return {
+    p,
+    str: (key) => (typeof p[key] === "string" || typeof p[key] === "number" ? String(p[key]) : undefined),
+    join: (...parts) => parts.filter((part): part is string => typeof part === "string" && part !== "").join("  "),
+    error: (value) => {
+      if (!isRecord(value)) return undefined;
+      const code = typeof value.code === "string" ? value.code : typeof value.name === "string" ? value.name : undefined;
+      const message = typeof value.message === "string" ? value.message : undefined;
+      return [code, message].filter(Boolean).join(": ") || undefined;
+    },
+    tokens: (value) => (isRecord(value) && typeof value.totalTokens === "number" ? `${value.totalTokens} tokens` : undefined),
+    json: () => shortJson(event.payload),
   };
-  const tokens = (value: unknown) => (isRecord(value) && typeof value.totalTokens === "number" ? `${value.totalTokens} tokens` : undefined);
-  switch (event.type) {
-    case "RunRequested":
-      return join(
-        str("workflowId"),
-        isRecord(p.trigger) && typeof p.trigger.kind === "string" && `trigger=${p.trigger.kind}`,
-        str("tenant") && `tenant=${str("tenant")}`,
-      );
-    case "WorkflowVersionRegistered":
-      return join(str("versionId"), Array.isArray(p.warnings) && p.warnings.length > 0 && `${p.warnings.length} warning(s)`);
-    case "RunStarted":
-      return join(str("versionId"), str("cycle") && `cycle=${str("cycle")}`);
-    case "StepStarted":
-    case "StepSucceeded":
-      return join(str("stepPath"), str("attempt") && `attempt=${str("attempt")}`);
-    case "StepFailed":
-      return join(str("stepPath"), str("attempt") && `attempt=${str("attempt")}`, error(p.error));
-    case "OuterLoopCycleCompleted":
-      return join(str("cycleNumber") && `cycle=${str("cycleNumber")}`, str("status"), str("decision") && `decision=${str("decision")}`);
-    case "RunCompleted":
-      return join(str("versionId"), tokens(p.usage));
-    case "RunFailed":
-      return join(str("causeCode") && `${str("causeCode")}:`, str("message"));
-    case "RunCancelled":
-      return join(str("reason"));
-    case "harness.session.started":
-      return join(str("sessionId"), str("role") && `role=${str("role")}`, str("kind") && `kind=${str("kind")}`, str("stepPath"));
-    case "harness.session.completed":
-      return join(str("sessionId"), str("role") && `role=${str("role")}`, fixSummary(p.output));
-    case "harness.session.failed":
-      return join(str("sessionId"), str("causeCode") && `${str("causeCode")}:`, str("message"));
-    case "harness.model.called":
-      return join(
-        str("callId"),
-        str("providerId") && str("modelId") ? `${str("providerId")}/${str("modelId")}` : str("modelSlotId"),
-        str("turn") && `turn=${str("turn")}`,
-      );
-    case "harness.model.responded":
-      return join(str("callId"), tokens(p.usage));
-    case "harness.model.failed":
-      return join(str("callId"), error(p.error));
-    case "harness.tool_call.started":
-      return join(str("tool"), str("callId"));
-    case "harness.tool_call.succeeded":
-      return join(str("tool"), str("callId"));
-    case "harness.tool_call.failed":
-      return join(str("tool"), str("callId"), error(p.error));
-    default:
-      return shortJson(event.payload);
-  }
+}
+
+const attempt = (r: Reader) => r.str("attempt") && `attempt=${r.str("attempt")}`;
+const payloadJson = (r: Reader) => r.json();
+
+/** One summary per event type of the union (exhaustive: a new type must say how it reads). */
+const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
+  RunRequested: (r) =>
+    r.join(
+      r.str("workflowId"),
+      isRecord(r.p.trigger) && typeof r.p.trigger.kind === "string" && `trigger=${r.p.trigger.kind}`,
+      r.str("tenant") && `tenant=${r.str("tenant")}`,
+    ),
+  WorkflowVersionRegistered: (r) =>
+    r.join(r.str("versionId"), Array.isArray(r.p.warnings) && r.p.warnings.length > 0 && `${r.p.warnings.length} warning(s)`),
+  RunStarted: (r) => r.join(r.str("versionId"), r.str("cycle") && `cycle=${r.str("cycle")}`),
+  StepScheduled: payloadJson,
+  StepStarted: (r) => r.join(r.str("stepPath"), attempt(r)),
+  StepSucceeded: (r) => r.join(r.str("stepPath"), attempt(r)),
+  StepFailed: (r) => r.join(r.str("stepPath"), attempt(r), r.error(r.p.error)),
+  StepRetried: payloadJson,
+  StepSkipped: payloadJson,
+  OuterLoopCycleCompleted: (r) =>
+    r.join(r.str("cycleNumber") && `cycle=${r.str("cycleNumber")}`, r.str("status"), r.str("decision") && `decision=${r.str("decision")}`),
+  ApprovalRequested: payloadJson,
+  ApprovalDecided: payloadJson,
+  OccurrenceQueued: payloadJson,
+  OccurrenceStarted: payloadJson,
+  OccurrenceCompleted: payloadJson,
+  OccurrenceFailed: payloadJson,
+  RunCompleted: (r) => r.join(r.str("versionId"), r.tokens(r.p.usage)),
+  RunFailed: (r) => r.join(r.str("causeCode") && `${r.str("causeCode")}:`, r.str("message")),
+  RunCancelled: (r) => r.join(r.str("reason")),
+  "harness.session.started": (r) =>
+    r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, r.str("kind") && `kind=${r.str("kind")}`, r.str("stepPath")),
+  "harness.session.completed": (r) => r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, fixSummary(r.p.output)),
+  "harness.session.failed": (r) => r.join(r.str("sessionId"), r.str("causeCode") && `${r.str("causeCode")}:`, r.str("message")),
+  "harness.model.called": (r) =>
+    r.join(
+      r.str("callId"),
+      r.str("providerId") && r.str("modelId") ? `${r.str("providerId")}/${r.str("modelId")}` : r.str("modelSlotId"),
+      r.str("turn") && `turn=${r.str("turn")}`,
+    ),
+  "harness.model.responded": (r) => r.join(r.str("callId"), r.tokens(r.p.usage)),
+  "harness.model.failed": (r) => r.join(r.str("callId"), r.error(r.p.error)),
+  "harness.tool_call.started": (r) => r.join(r.str("tool"), r.str("callId")),
+  "harness.tool_call.succeeded": (r) => r.join(r.str("tool"), r.str("callId")),
+  "harness.tool_call.failed": (r) => r.join(r.str("tool"), r.str("callId"), r.error(r.p.error)),
+};
+
+/** A short, human summary of an event's payload: the fields one looks for first (its JSON for a type this build does not know). */
+export function summarizeEvent(event: WireEvent): string {
+  const summary = Object.hasOwn(SUMMARIES, event.type) ? SUMMARIES[event.type as RunEventType] : payloadJson;
+  return summary(readerOf(event));
 }
 
 /** A fixer's repair in one line: what failed, and the entrypoint's digest before and after. */

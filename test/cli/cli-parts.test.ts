@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { normalizeWaitFlag } from "../../src/cli/commands/run.ts";
-import { summarizeEvent, typeMatcher } from "../../src/cli/event-summary.ts";
+import { RunFollower, summarizeEvent, TYPE_WIDTH, typeMatcher } from "../../src/cli/event-summary.ts";
 import { colorEnabled, formatDuration, keyValues, painter, table } from "../../src/cli/output.ts";
 import { SseParser } from "../../src/cli/sse.ts";
 
@@ -149,5 +149,25 @@ describe("--wait", () => {
     expect(normalizeWaitFlag(["--wait", "--json", "wf"])).toEqual(["--wait=60", "--json", "wf"]);
     expect(normalizeWaitFlag(["--wait=5", "wf"])).toEqual(["--wait=5", "wf"]);
     expect(normalizeWaitFlag(["wf", "--", "--wait"])).toEqual(["wf", "--", "--wait"]);
+  });
+});
+
+describe("the CLI reads the log with the engine's fold", () => {
+  const event = (seq: number, type: string, payload: unknown) => ({ seq, runId: "r", type, at: seq, payload });
+
+  it("RunFollower sees a run end exactly when the fold does, and skips what it cannot read", () => {
+    const run = new RunFollower();
+    run.apply(event(1, "RunRequested", { workflowId: "w", input: {}, trigger: { kind: "http" }, tenant: "t" }));
+    run.apply(event(2, "harness.model.responded", { callId: "c" })); // malformed: left unfolded
+    run.apply(event(3, "SomethingNewer", {}));
+    expect([run.status, run.ended]).toEqual(["pending", false]);
+    run.apply(event(4, "OccurrenceCompleted", { occurrenceId: "o1", output: {} }));
+    expect([run.status, run.ended]).toEqual(["waiting", false]);
+    run.apply(event(5, "RunCancelled", { reason: "stop" }));
+    expect([run.status, run.ended]).toEqual(["cancelled", true]);
+  });
+
+  it("sizes the type column to the longest type of the event union", () => {
+    expect(TYPE_WIDTH).toBe("harness.tool_call.succeeded".length);
   });
 });

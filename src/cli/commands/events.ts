@@ -3,12 +3,11 @@ import { ApiClient, connectionFrom, segment } from "../api-client.ts";
 import type { EventsPage } from "../api-types.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliServerError } from "../cli-error.ts";
-import { formatEventLine, isWireEvent, typeMatcher, type WireEvent } from "../event-summary.ts";
+import { formatEventLine, isWireEvent, RunFollower, typeMatcher, type WireEvent } from "../event-summary.ts";
 import { colorEnabled, type Paint, painter, print } from "../output.ts";
 import { SseParser } from "../sse.ts";
 import { EVENTS_USAGE } from "../usage.ts";
 
-const TERMINAL_TYPES: readonly string[] = ["RunCompleted", "RunFailed", "RunCancelled"];
 /** Reconnect delay when the server has not set one with `retry:`; and the most we honour. */
 const DEFAULT_RETRY_MS = 1000;
 const MAX_RETRY_MS = 10_000;
@@ -88,6 +87,7 @@ async function follow(
   let retryMs = DEFAULT_RETRY_MS;
   let failures = 0;
   let connected = false;
+  const run = new RunFollower();
   for (;;) {
     const controller = new AbortController();
     const parser = new SseParser();
@@ -111,7 +111,8 @@ async function follow(
           lastSeq = event.seq;
           lastEventId = String(event.seq);
           if (matches(event.type)) emit(event);
-          if (TERMINAL_TYPES.includes(event.type)) {
+          run.apply(event);
+          if (run.ended) {
             ended = true;
             return;
           }

@@ -1,5 +1,5 @@
 import { ApiClient, connectionFrom, segment } from "../api-client.ts";
-import { SETTLED_STATUSES, type StartRunResponse } from "../api-types.ts";
+import { isSettledStatus, type StartRunResponse } from "../api-types.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print } from "../output.ts";
@@ -64,7 +64,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       timeoutMs: ((serverWait ?? 0) + 30) * 1000,
     });
     response = body;
-    while (waitSeconds !== undefined && !SETTLED_STATUSES.includes(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
+    while (waitSeconds !== undefined && !isSettledStatus(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
       spinner?.update(`run ${response.run.runId} ${response.run.status}`);
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
       const { body: polled } = await client.get<{ run: StartRunResponse["run"] }>(`/v1/runs/${segment(response.run.runId)}`);
@@ -75,7 +75,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   }
   if (values.json) print(JSON.stringify(response, null, 2));
   else print(renderRun(response.run, response.links, painter(colorEnabled())));
-  if (waitSeconds !== undefined && waitSeconds > 0 && !SETTLED_STATUSES.includes(response.run.status)) {
+  if (waitSeconds !== undefined && waitSeconds > 0 && !isSettledStatus(response.run.status)) {
     process.stderr.write(
       `little: run ${response.run.runId} is still ${response.run.status} after ${waitSeconds}s; follow it with: little events ${response.run.runId} --follow\n`,
     );

@@ -1,5 +1,5 @@
 import { ApiClient, connectionFrom } from "../api-client.ts";
-import { ENDED_STATUSES, RUN_STATUSES, type RunsPage } from "../api-types.ts";
+import { isEndedStatus, RUN_STATUSES, type RunsPage } from "../api-types.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, formatDuration, isoTime, painter, print, statusFormat, table } from "../output.ts";
@@ -36,7 +36,7 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
   else {
     const now = Date.now();
     const rows = runs.map((run) => {
-      const ended = ENDED_STATUSES.includes(run.status);
+      const ended = isEndedStatus(run.status);
       const duration = ended ? formatDuration(run.updatedAt - run.createdAt) : `${formatDuration(now - run.createdAt)}+`;
       return [
         run.runId,
