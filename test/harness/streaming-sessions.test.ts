@@ -4,12 +4,13 @@
  * stream never recorded (the resume re-issues the call), 429/5xx retried with backoff, a hang
  * failing with `model_timeout`.
  */
-import { APICallError, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { AISDKError, APICallError, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { jsonSchema } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
 import { OfflineLanguageModel } from "../../src/adapters/models/offline-model.ts";
+import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { type HarnessContext, SliceYieldSignal } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
 import { streamPartsOf } from "../../src/harness/model-stream.ts";
@@ -360,6 +361,26 @@ describe("streaming sessions", () => {
     const again = refusing();
     const replayed = await runSession(spec(again), resumed.ctx).catch((e: unknown) => e);
     expect(LittleError.is(replayed) && replayed.code).toBe("model_timeout");
+    expect(again.doStreamCalls).toHaveLength(0);
+  });
+
+  it("fail a call the provider refuses for good as a model error, live and when replayed from the log", async () => {
+    const { log, ctx } = await newContext();
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        throw new APICallError({ message: "bad request", url: "http://x", requestBodyValues: {}, statusCode: 400, isRetryable: false });
+      },
+    });
+    const live = await runSession(spec(model), ctx).catch((e: unknown) => e);
+    expect(toRunFailure(live)?.causeCode).toBe("model_error");
+    // The log keeps the failure's name and message; the replay rebuilds it as an AI SDK error,
+    // recognised by the SDK's own marker, not by its name.
+    const resumed = await newContext(await log.all());
+    const again = refusing();
+    const replayed = await runSession(spec(again), resumed.ctx).catch((e: unknown) => e);
+    expect((replayed as Error).name).toBe("AI_APICallError");
+    expect(AISDKError.isInstance(replayed)).toBe(true);
+    expect(toRunFailure(replayed)?.causeCode).toBe("model_error");
     expect(again.doStreamCalls).toHaveLength(0);
   });
 
