@@ -1,7 +1,6 @@
-import type { RunEvent, RunEventPayloads, RunTrigger, TokenUsage } from "../ports/run-events.ts";
-import type { RunStatus } from "../ports/run-status.ts";
-import type { PersistentMap, PersistentSet } from "./run-state/persistent-map.ts";
+import type { RunEvent } from "../ports/run-events.ts";
 import { applyRunStateEvent, INITIAL_RUN_STATE } from "./run-state/transitions.ts";
+import type { RunState } from "./run-state/types.ts";
 
 export {
   applyRunStateEvent,
@@ -11,66 +10,7 @@ export {
   type RunStateTransitions,
   type Transition,
 } from "./run-state/transitions.ts";
-
-/** What the drive loop needs to know about a run, derived from its events alone. */
-export type RunState = {
-  readonly request: RunEventPayloads["RunRequested"] | null;
-  readonly requestedAt: number;
-  readonly status: RunStatus;
-  readonly terminal: RunEvent | null;
-  /** The outer-loop cycle being compiled or run: 1, plus one per OuterLoopCycleCompleted. */
-  readonly cycle: number;
-  /** Versions registered, by the cycle that compiled them. */
-  readonly registered: ReadonlyMap<number, RunEventPayloads["WorkflowVersionRegistered"]>;
-  readonly started: ReadonlySet<number>;
-  readonly cyclesCompleted: readonly RunEventPayloads["OuterLoopCycleCompleted"][];
-  /** Step paths to their recorded outputs (StepSucceeded). */
-  readonly stepOutputs: PersistentMap<unknown>;
-  readonly steps: PersistentMap<StepProgress>;
-  readonly skipped: PersistentSet;
-  readonly scheduled: PersistentSet;
-  /** Approvals requested by tool calls, by approval id, with their decision when made. */
-  readonly approvals: PersistentMap<ApprovalProgress>;
-  /** A section's occurrences in arrival order (the first is the run's own input). */
-  readonly occurrences: readonly OccurrenceProgress[];
-  /**
-   * Models answered by the offline model (`provider/model`, first-seen order), from the
-   * `offline: true` of `harness.model.responded`: non-empty when `auto` fell back or the Worker
-   * runs `offline`, so a run never passes off a fake answer as a real one.
-   */
-  readonly offlineModels: readonly string[];
-  /** RunCompleted's usage; before it, the sum over the model responses so far (see `usageOf` in drive-run.ts). */
-  readonly usage: TokenUsage;
-};
-
-/** One approval: what was asked, and the decision if one was made. */
-export type ApprovalProgress = RunEventPayloads["ApprovalRequested"] & {
-  readonly decision?: RunEventPayloads["ApprovalDecided"];
-};
-
-/** Where one occurrence of a section stands. */
-export type OccurrenceProgress = {
-  readonly occurrenceId: string;
-  readonly input: unknown;
-  readonly trigger: RunTrigger;
-  readonly status: "queued" | "running" | "completed" | "failed";
-  readonly output?: unknown;
-  readonly cause?: { readonly code: string; readonly message: string };
-  /** A failed occurrence the section's policy re-armed past (`onBodyFailure: "continue"`). */
-  readonly rearmed?: boolean;
-};
-
-/** Where one step stands: its latest attempt, and what the log says of it. */
-export type StepProgress = {
-  readonly attempt: number;
-  readonly started: boolean;
-  readonly deadline?: number;
-  readonly retryAt?: number;
-  /** Why the previous attempt failed (a repairing model is told). */
-  readonly previousError?: { readonly code: string; readonly message: string };
-  /** The step failed for good (`StepFailed`): a resume must not run it again. */
-  readonly failed?: { readonly code?: string; readonly message: string; readonly attempt: number };
-};
+export type { ApprovalProgress, OccurrenceProgress, RunState, StepProgress } from "./run-state/types.ts";
 
 /**
  * Folds events into a {@link RunState} with {@link RUN_STATE_TRANSITIONS}. Pure: the same events

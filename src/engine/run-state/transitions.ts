@@ -1,7 +1,7 @@
 import type { RunEvent, RunEventType, TokenUsage } from "../../ports/run-events.ts";
 import type { RunStatus } from "../../ports/run-status.ts";
-import type { OccurrenceProgress, RunState } from "../run-state.ts";
 import { PersistentMap, PersistentSet } from "./persistent-map.ts";
+import type { OccurrenceProgress, RunState } from "./types.ts";
 
 /** What one event of type `K` does to a run's state. Pure: it returns a new state, never changes the one given. */
 export type Transition<K extends RunEventType> = (state: RunState, event: RunEvent<K>) => RunState;
