@@ -2,7 +2,7 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import { digestJson } from "../identity/digest.ts";
 import { DefinitionNotApprovedError } from "../sdk/errors/definition-not-approved-error.ts";
 import { DefinitionProjectionMissingError } from "../sdk/errors/definition-projection-missing-error.ts";
-import { SecretsKeyMissingError } from "../sdk/errors/secret-errors.ts";
+import { SecretsKeyMissingError } from "../sdk/errors/secrets-key-missing-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 

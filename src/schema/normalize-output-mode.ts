@@ -1,4 +1,4 @@
-import { UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
+import { UnsupportedSchemaError } from "../sdk/errors/unsupported-schema-error.ts";
 import { type JsonSchema, normalizeJsonSchema, normalizeSchema } from "./normalize-schema.ts";
 
 /** The output modes a step or a workflow can request. */

@@ -2,7 +2,8 @@ import { toJSONSchema, type ZodType } from "zod";
 import { assertCanonicalizable, type JsonValue } from "../json/canonical-json.ts";
 import { type Digest, digestJson } from "../json/digest.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
-import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../sdk/errors/schema-errors.ts";
+import { LiveValidatorRejectedError } from "../sdk/errors/live-validator-rejected-error.ts";
+import { UnsupportedSchemaError } from "../sdk/errors/unsupported-schema-error.ts";
 import { pathOf } from "../sdk/json-path.ts";
 
 /** A JSON Schema document as plain data (an object, or `true`/`false`). */

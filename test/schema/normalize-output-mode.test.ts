@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { modeForSchema, normalizeOutputMode, OUTPUT_MODES, schemaOfOutputMode } from "../../src/schema/normalize-output-mode.ts";
 import { normalizeSchema } from "../../src/schema/normalize-schema.ts";
-import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../../src/sdk/errors/schema-errors.ts";
+import { LiveValidatorRejectedError } from "../../src/sdk/errors/live-validator-rejected-error.ts";
+import { UnsupportedSchemaError } from "../../src/sdk/errors/unsupported-schema-error.ts";
 
 const item = z.object({ title: z.string(), score: z.number() });
 const itemJson = {

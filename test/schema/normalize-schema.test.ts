@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { digestJson } from "../../src/identity/digest.ts";
 import { hashJsonSchema, normalizeJsonSchema, normalizeSchema } from "../../src/schema/normalize-schema.ts";
-import { LiveValidatorRejectedError, UnsupportedSchemaError } from "../../src/sdk/errors/schema-errors.ts";
+import { LiveValidatorRejectedError } from "../../src/sdk/errors/live-validator-rejected-error.ts";
+import { UnsupportedSchemaError } from "../../src/sdk/errors/unsupported-schema-error.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 

@@ -1,5 +1,6 @@
 import { digestPrefix, digestText } from "../../identity/digest.ts";
-import { SecretsKeyInvalidError, SecretUndecryptableError } from "../../sdk/errors/secret-errors.ts";
+import { SecretUndecryptableError } from "../../sdk/errors/secret-undecryptable-error.ts";
+import { SecretsKeyInvalidError } from "../../sdk/errors/secrets-key-invalid-error.ts";
 
 /** One encrypted value: base64 ciphertext (with the GCM tag) and base64 IV. */
 export type Sealed = { readonly ciphertext: string; readonly iv: string; readonly keyId: string };

@@ -1,5 +1,6 @@
 import type { SecretEntry, SecretStore } from "../../ports/secret-store.ts";
-import { SecretMissingError, SecretsKeyMissingError } from "../../sdk/errors/secret-errors.ts";
+import { SecretMissingError } from "../../sdk/errors/secret-missing-error.ts";
+import { SecretsKeyMissingError } from "../../sdk/errors/secrets-key-missing-error.ts";
 import { AesGcmCipher, type Sealed, sealContext } from "./aes-gcm-cipher.ts";
 
 /** Where sealed rows live (D1, or memory): the store itself never sees plaintext at rest. */

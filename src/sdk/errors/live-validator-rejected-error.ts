@@ -15,14 +15,3 @@ export class LiveValidatorRejectedError extends LittleError {
     this.where = where;
   }
 }
-
-/** A value that is not a schema this project understands, or one that has no JSON Schema form. */
-export class UnsupportedSchemaError extends LittleError {
-  readonly code = "schema_unsupported";
-  readonly where: string;
-  constructor(where: string, message: string) {
-    super(`${where}: ${message}`);
-    this.name = "UnsupportedSchemaError";
-    this.where = where;
-  }
-}
