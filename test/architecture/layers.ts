@@ -13,7 +13,7 @@ export type Layer = {
   readonly core: boolean;
   /** Layers whose code this one may import (its own is always allowed). */
   readonly mayImport: readonly string[];
-  /** Layers this one may import only with `import type`. */
+  /** Layers this one may import only with `import type`; `packages` stands for every npm package. */
   readonly typesFrom: readonly string[];
 };
 
@@ -27,6 +27,9 @@ export type Violation = {
 
 /** A known violation kept on purpose for now: the file, what it imports, and why. */
 export type Exception = { readonly from: string; readonly to: string; readonly reason: string };
+
+/** In a "types only from" cell: every npm package (`ai`, `zod`, …). */
+export const PACKAGES = "packages";
 
 const BEGIN = "<!-- layer-table:begin -->";
 const END = "<!-- layer-table:end -->";
@@ -100,7 +103,8 @@ export function checkLayers(files: readonly SourceFile[], layers: readonly Layer
 function ruleBroken(from: Layer, ref: ImportRef, layers: readonly Layer[]): string | null {
   if (ref.target === null) {
     const platform = from.core ? platformModule(ref.specifier) : null;
-    return platform ? `core layer ${from.name} imports ${platform}` : null;
+    if (platform) return `core layer ${from.name} imports ${platform}`;
+    return from.typesFrom.includes(PACKAGES) && ref.kind !== "type" ? `${from.name} may import only types from packages` : null;
   }
   const to = layerOf(ref.target, layers);
   if (!to) return `${from.name} imports ${ref.target}, outside every layer (src/ and durable-objects/ import no tests or scripts)`;
