@@ -5,17 +5,17 @@
  * import { defineWorkflow, model, validateLwir, registerWorkflowVersion } from "little-workflow";
  */
 
-export type { JsonValue } from "./identity/canonical-json.ts";
-export { CANONICALIZER_ID, canonicalJson } from "./identity/canonical-json.ts";
 export type { CapabilityManifest, CompilerLock } from "./identity/compiler-lock.ts";
 export { lockHash } from "./identity/compiler-lock.ts";
 export type { DefinitionCapabilities, WorkflowDefinitionSnapshot } from "./identity/definition-snapshot.ts";
 export { snapshotDefinition } from "./identity/definition-snapshot.ts";
-export type { Digest } from "./identity/digest.ts";
-export { digestJson, digestText, isDigest } from "./identity/digest.ts";
 export type { PlannerManifest } from "./identity/planner-manifest.ts";
 export { manifestHash, plannerManifest } from "./identity/planner-manifest.ts";
 export type { WorkflowVersion } from "./identity/workflow-version.ts";
+export type { JsonValue } from "./json/canonical-json.ts";
+export { CANONICALIZER_ID, canonicalJson } from "./json/canonical-json.ts";
+export type { Digest } from "./json/digest.ts";
+export { digestJson, digestText, isDigest } from "./json/digest.ts";
 export { bindLwir } from "./lwir/bind-lwir.ts";
 export { LWIR_FINDING_CODES } from "./lwir/finding-codes.ts";
 export type { LockedVersion } from "./lwir/register-workflow-version.ts";
