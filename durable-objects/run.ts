@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { DurableObjectEventLog } from "../src/adapters/do-sqlite/do-event-log.ts";
 import {
   cancelRun,
   decideApproval,
@@ -13,6 +12,7 @@ import {
   viewRun,
 } from "../src/engine/run-host.ts";
 import { deriveRunState } from "../src/engine/run-state.ts";
+import type { EventLog } from "../src/ports/event-log.ts";
 import { isTerminalType, type RunEvent, type RunStatus } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
@@ -24,7 +24,7 @@ import type {
   TriggerRequest,
   TriggerResult,
 } from "../src/ports/run-handle.ts";
-import { currentOverrides, wire } from "../src/wiring.ts";
+import { runObjectLog, wire } from "../src/wiring.ts";
 
 /** Statuses a waiter is woken for: the run ended, or a section has nothing queued. */
 const SETTLED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "waiting"]);
@@ -37,7 +37,7 @@ const SETTLED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancell
  * deploy only pauses a run: the next alarm replays the log and goes on.
  */
 export class RunObject extends DurableObject<Env> implements RunHandle {
-  private log: DurableObjectEventLog | null = null;
+  private log: EventLog | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
@@ -214,19 +214,14 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     return { runId, log, runs: wiring.runs, clock: wiring.clock, alarm: this.wakeUp, workflows: wiring.workflows, secrets: wiring.secrets };
   }
 
-  private eventLog(runId: string, tenant?: string): DurableObjectEventLog {
+  private eventLog(runId: string, tenant?: string): EventLog {
     if (!this.log) {
       if (!this.getMeta("runId")) {
         this.setMeta("runId", runId);
         if (tenant) this.setMeta("tenant", tenant);
       }
-      const ctx = this.ctx;
-      this.log = new DurableObjectEventLog(ctx.storage, runId, wire(this.env).clock, {
-        beforeAppend: (events) => currentOverrides().beforeAppend?.(events, ctx),
-        afterAppend: (events) => {
-          currentOverrides().afterAppend?.(events, ctx);
-          for (const subscriber of [...this.subscribers]) subscriber(events);
-        },
+      this.log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
+        for (const subscriber of [...this.subscribers]) subscriber(events);
       });
     }
     return this.log;

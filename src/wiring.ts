@@ -14,6 +14,7 @@ import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
 import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
+import { DurableObjectEventLog } from "./adapters/do-sqlite/do-event-log.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { modelOverridesFromEnv } from "./adapters/models/model-overrides-from-env.ts";
 import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
@@ -29,6 +30,7 @@ import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
+import type { EventLog } from "./ports/event-log.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
@@ -155,6 +157,25 @@ function build(env: Env): Wiring {
     deliveries: new D1WebhookDeliveries(env.DB),
     startQuota: new D1StartQuota(env.DB),
   };
+}
+
+/**
+ * A run object's event log, over its own SQLite storage. The crash tests' append hooks
+ * ({@link WiringOverrides}) are read at each append; `afterAppend` then feeds live subscribers.
+ */
+export function runObjectLog(
+  ctx: DurableObjectState,
+  runId: string,
+  clock: Clock,
+  afterAppend: (events: readonly RunEvent[]) => void,
+): EventLog {
+  return new DurableObjectEventLog(ctx.storage, runId, clock, {
+    beforeAppend: (events) => overrides.beforeAppend?.(events, ctx),
+    afterAppend: (events) => {
+      overrides.afterAppend?.(events, ctx);
+      afterAppend(events);
+    },
+  });
 }
 
 function stringVar(value: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import { hasToolCall, jsonSchema, type StopCondition, type ToolSet } from "ai";
 import { type Digest, digestText } from "../identity/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
+import { FIX_TASK_CLOSE, FIX_TASK_OPEN, type FixTask, SUBMIT_FIX_TOOL } from "../ports/planner-protocol.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import { bashTool } from "./bash-tool.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
@@ -9,21 +10,9 @@ import type { HarnessContext } from "./harness-context.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 import { type MemoryModes, sessionMemoryMounts } from "./session-memory.ts";
 
-export const SUBMIT_FIX_TOOL = "submit_fix";
-export const FIX_TASK_OPEN = "<fix-task>";
-export const FIX_TASK_CLOSE = "</fix-task>";
-const MAX_FIXER_TURNS = 12;
+export { extractFixTask, FIX_TASK_CLOSE, FIX_TASK_OPEN, type FixTask, SUBMIT_FIX_TOOL } from "../ports/planner-protocol.ts";
 
-/** What the fixer knows: the failed body, the error, and what the output must look like. */
-export type FixTask = {
-  readonly kind: "fix_step";
-  readonly stepPath: string;
-  readonly entrypoint: string;
-  readonly source: string;
-  readonly error: { readonly code: string; readonly message: string; readonly logs: readonly string[] };
-  readonly input: unknown;
-  readonly outputSchema: unknown;
-};
+const MAX_FIXER_TURNS = 12;
 
 export type FixerSessionSpec = {
   readonly sessionId: string;
@@ -126,17 +115,4 @@ function interpretFix(result: LoopResult, task: FixTask): SessionOutcome {
     }
   }
   return { ok: false, causeCode: "step_failed", message: `The fixer stopped after ${result.steps.length} turns without submitting a fix` };
-}
-
-/** Reads a fix task back out of a prompt (the offline fixer does this, as the offline planner reads its plan task). */
-export function extractFixTask(text: string): FixTask | null {
-  const start = text.lastIndexOf(FIX_TASK_OPEN);
-  const end = text.indexOf(FIX_TASK_CLOSE, start);
-  if (start === -1 || end === -1) return null;
-  try {
-    const task = JSON.parse(text.slice(start + FIX_TASK_OPEN.length, end)) as FixTask;
-    return task?.kind === "fix_step" && typeof task.source === "string" && typeof task.entrypoint === "string" ? task : null;
-  } catch {
-    return null;
-  }
 }

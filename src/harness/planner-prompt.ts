@@ -1,40 +1,12 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { fieldReference, templateGrammar } from "../lwir/lwir-reference.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
+import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
 import type { Skill } from "../sdk/skill.ts";
 import { branchingExample, minimalExample } from "./plan-examples.ts";
 
-/** Prior cycles of an outer loop, as the planner sees them (seed, "Outer-Loop Context"). */
-export type OuterLoopContext = {
-  readonly cycleNumber: number;
-  readonly maxCycles: number;
-  readonly isFinalCycle: boolean;
-  readonly priorCycles: readonly {
-    readonly cycleNumber: number;
-    readonly status: string;
-    readonly output: unknown;
-    readonly summary?: string;
-  }[];
-};
-
-/** The planner's task (seed: `PlanTask`), plus the full schemas the snapshot holds only hashes of. */
-export type PlanTask = {
-  readonly kind: "plan";
-  readonly lwirApiVersion: string;
-  readonly workflowSnapshot: DefinitionCapabilities["snapshot"];
-  readonly inputSchema: unknown;
-  readonly outputSchema: unknown;
-  readonly requestedOutput: DefinitionCapabilities["requestedOutput"];
-  readonly input: unknown;
-  /** Revisions allowed after the first draft (`planner.maxRevisions`). */
-  readonly revisionBudget: number;
-  /** Submissions in all: the first draft plus `revisionBudget`. */
-  readonly submissionsAllowed: number;
-  readonly outerLoopContext?: OuterLoopContext;
-};
-
-export const PLAN_TASK_OPEN = "<plan-task>";
-export const PLAN_TASK_CLOSE = "</plan-task>";
+export type { OuterLoopContext, PlanTask } from "../ports/planner-protocol.ts";
+export { extractPlanTask, PLAN_TASK_CLOSE, PLAN_TASK_OPEN } from "../ports/planner-protocol.ts";
 
 /** Builds the task from a definition's capabilities and the run input. */
 export function planTask(capabilities: DefinitionCapabilities, input: unknown, outerLoopContext?: OuterLoopContext): PlanTask {
@@ -120,17 +92,4 @@ Example 1, the smallest valid plan for this task:
 ${JSON.stringify(minimalExample(task))}
 Example 2, code.run, a decision, a fan-out (forEach) and a join:
 ${JSON.stringify(branchingExample(task))}`;
-}
-
-/** Reads a task back out of a prompt (the offline planner does this). */
-export function extractPlanTask(text: string): PlanTask | null {
-  // The system prompt mentions the marker too; the task block is the last one.
-  const start = text.lastIndexOf(PLAN_TASK_OPEN);
-  const end = text.indexOf(PLAN_TASK_CLOSE, start);
-  if (start === -1 || end === -1) return null;
-  try {
-    return JSON.parse(text.slice(start + PLAN_TASK_OPEN.length, end)) as PlanTask;
-  } catch {
-    return null;
-  }
 }

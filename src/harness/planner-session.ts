@@ -6,6 +6,7 @@ import { checkLwir } from "../lwir/check-lwir.ts";
 import { lwirJsonSchema, providerLwirSchema } from "../lwir/lwir-json-schema.ts";
 import { lwirReferenceMarkdown } from "../lwir/lwir-reference.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
+import { BASH_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../ports/planner-protocol.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import type { Finding } from "../sdk/finding.ts";
 import type { Skill } from "../sdk/skill.ts";
@@ -27,8 +28,9 @@ import {
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 import { sessionMemoryMounts } from "./session-memory.ts";
 
-export const SUBMIT_TOOL = "submit_lwir";
-export const BASH_TOOL = "bash";
+/** The protocol's tool names (src/ports/planner-protocol.ts), under the names the harness uses. */
+export { BASH_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../ports/planner-protocol.ts";
+
 const MAX_PLANNER_TURNS = 16;
 
 /** What `submit_lwir` answers; `remainingRevisions` counts the submissions still allowed after this one. */

@@ -1,6 +1,5 @@
 import type { LanguageModelV4Content, LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { extractFixTask, type FixTask, SUBMIT_FIX_TOOL } from "../../harness/fixer-session.ts";
-import { BASH_TOOL } from "../../harness/planner-session.ts";
+import { BASH_TOOL, extractFixTask, type FixTask, SUBMIT_FIX_TOOL } from "../../ports/planner-protocol.ts";
 import { toolResultsOf, writeFileCommand } from "./offline-prompt.ts";
 import { OFFLINE_REPAIRS, type OfflineRepair, offlineRepair } from "./offline-repairs.ts";
 

@@ -7,10 +7,8 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
-import { SUBMIT_FIX_TOOL } from "../../harness/fixer-session.ts";
 import { streamPartsOf } from "../../harness/model-stream.ts";
-import { extractPlanTask } from "../../harness/planner-prompt.ts";
-import { BASH_TOOL, SUBMIT_TOOL } from "../../harness/planner-session.ts";
+import { BASH_TOOL, extractPlanTask, SUBMIT_FIX_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../../ports/planner-protocol.ts";
 import { offlineFixerTurn } from "./offline-fixer.ts";
 import { offlinePlan } from "./offline-plan.ts";
 import { promptText, toolResultsOf, writeFileCommand } from "./offline-prompt.ts";

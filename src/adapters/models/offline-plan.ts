@@ -1,5 +1,5 @@
-import type { PlanTask } from "../../harness/planner-prompt.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "../../lwir/types.ts";
+import type { PlanTask } from "../../ports/planner-protocol.ts";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

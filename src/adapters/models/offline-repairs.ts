@@ -1,4 +1,4 @@
-import type { FixTask } from "../../harness/fixer-session.ts";
+import type { FixTask } from "../../ports/planner-protocol.ts";
 
 /** What a repair reads: the failed entrypoint, its error and the input it ran with. */
 export type RepairableFailure = Pick<FixTask, "entrypoint" | "source" | "error" | "input">;

@@ -1,6 +1,6 @@
-import type { PlanTask } from "../../harness/planner-prompt.ts";
 import { digestText } from "../../identity/digest.ts";
 import { LWIR_KIND } from "../../lwir/types.ts";
+import type { PlanTask } from "../../ports/planner-protocol.ts";
 
 /**
  * The placeholders a plan recipe's LWIR draft may hold, and what fills each from the task. A
