@@ -64,42 +64,9 @@ export const LAYOUT = {
  */
 export function layoutDag(steps: readonly LayoutStep[]): DagLayout {
   const byId = new Map(steps.map((s) => [s.id, s]));
-  const layerOf = new Map<string, number>();
-  const visiting = new Set<string>();
-  const depth = (id: string): number => {
-    const known = layerOf.get(id);
-    if (known !== undefined) return known;
-    if (visiting.has(id)) return 0; // a cycle: break it here
-    visiting.add(id);
-    const step = byId.get(id);
-    const needs = (step?.needs ?? []).filter((n) => byId.has(n) && n !== id);
-    const layer = needs.length === 0 ? 0 : 1 + Math.max(...needs.map(depth));
-    visiting.delete(id);
-    layerOf.set(id, layer);
-    return layer;
-  };
-  for (const step of steps) depth(step.id);
-
-  const layerCount = steps.length === 0 ? 0 : 1 + Math.max(...steps.map((s) => layerOf.get(s.id) ?? 0));
-  const layers: string[][] = Array.from({ length: layerCount }, () => []);
-  for (const step of steps) layers[layerOf.get(step.id) ?? 0]?.push(step.id);
-
-  // Barycentre ordering: each layer sorted by the mean order of the steps it needs.
-  const orderOf = new Map<string, number>();
-  const declared = new Map(steps.map((s, i) => [s.id, i]));
-  for (const layer of layers) {
-    const score = (id: string) => {
-      const placed = (byId.get(id)?.needs ?? []).map((n) => orderOf.get(n)).filter((o): o is number => o !== undefined);
-      return placed.length === 0 ? Number.POSITIVE_INFINITY : placed.reduce((a, b) => a + b, 0) / placed.length;
-    };
-    layer.sort((a, b) => {
-      const d = score(a) - score(b);
-      return Number.isNaN(d) || d === 0 ? (declared.get(a) ?? 0) - (declared.get(b) ?? 0) : d;
-    });
-    layer.forEach((id, i) => {
-      orderOf.set(id, i);
-    });
-  }
+  const layers = layersOf(steps, byId);
+  const layerCount = layers.length;
+  orderLayers(layers, steps, byId);
 
   const heightOf = (id: string) => LAYOUT.nodeHeight + (byId.get(id)?.fanOut ? LAYOUT.fanOutExtra : 0);
   const columnHeight = (layer: readonly string[]) =>
@@ -147,6 +114,49 @@ export function layoutDag(steps: readonly LayoutStep[]): DagLayout {
     nodes,
     edges,
   };
+}
+
+/** Each step's layer: one past the deepest step it needs (a cycle is broken where it is found). */
+function layersOf(steps: readonly LayoutStep[], byId: ReadonlyMap<string, LayoutStep>): string[][] {
+  const layerOf = new Map<string, number>();
+  const visiting = new Set<string>();
+  const depth = (id: string): number => {
+    const known = layerOf.get(id);
+    if (known !== undefined) return known;
+    if (visiting.has(id)) return 0; // a cycle: break it here
+    visiting.add(id);
+    const step = byId.get(id);
+    const needs = (step?.needs ?? []).filter((n) => byId.has(n) && n !== id);
+    const layer = needs.length === 0 ? 0 : 1 + Math.max(...needs.map(depth));
+    visiting.delete(id);
+    layerOf.set(id, layer);
+    return layer;
+  };
+  for (const step of steps) depth(step.id);
+
+  const layerCount = steps.length === 0 ? 0 : 1 + Math.max(...steps.map((s) => layerOf.get(s.id) ?? 0));
+  const layers: string[][] = Array.from({ length: layerCount }, () => []);
+  for (const step of steps) layers[layerOf.get(step.id) ?? 0]?.push(step.id);
+  return layers;
+}
+
+/** Barycentre ordering, in place: each layer sorted by the mean order of the steps it needs (declared order breaks ties). */
+function orderLayers(layers: string[][], steps: readonly LayoutStep[], byId: ReadonlyMap<string, LayoutStep>): void {
+  const orderOf = new Map<string, number>();
+  const declared = new Map(steps.map((s, i) => [s.id, i]));
+  for (const layer of layers) {
+    const score = (id: string) => {
+      const placed = (byId.get(id)?.needs ?? []).map((n) => orderOf.get(n)).filter((o): o is number => o !== undefined);
+      return placed.length === 0 ? Number.POSITIVE_INFINITY : placed.reduce((a, b) => a + b, 0) / placed.length;
+    };
+    layer.sort((a, b) => {
+      const d = score(a) - score(b);
+      return Number.isNaN(d) || d === 0 ? (declared.get(a) ?? 0) - (declared.get(b) ?? 0) : d;
+    });
+    layer.forEach((id, i) => {
+      orderOf.set(id, i);
+    });
+  }
 }
 
 /** A horizontal S-curve from the middle of `from`'s right side to the middle of `to`'s left side. */

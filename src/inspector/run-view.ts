@@ -88,7 +88,7 @@ function copyRunFields(view: RunView, prior: RunState, event: RunEvent): void {
       view.version = { versionHash: latest.versionHash, lockHash: latest.lockHash, definitionHash: latest.definitionHash };
     }
   }
-  if (state.occurrences !== prior.occurrences && (view.occurrences.length > 0 || event.type.startsWith("Occurrence")))
+  if (state.section && (state.occurrences !== prior.occurrences || !prior.section))
     view.occurrences = state.occurrences.map((o) => occurrenceView(view, o, event));
   if (state.cyclesCompleted !== prior.cyclesCompleted)
     view.cycles = state.cyclesCompleted.map((c, i) => ({ ...c, endedAt: view.cycles[i]?.endedAt ?? event.at }));

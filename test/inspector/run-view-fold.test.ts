@@ -126,7 +126,9 @@ describe("the inspector's view is built on the engine's fold", () => {
   });
 
   it("lists no occurrences for a run that is no section", () => {
-    expect(reduceRunEvents(logOf(completedRun)).occurrences).toEqual([]);
+    const view = reduceRunEvents(logOf(completedRun));
+    expect([view.occurrences, view.state.section]).toEqual([[], false]);
+    expect(reduceRunEvents(logOf(sectionRun)).state.section).toBe(true);
   });
 
   it("agrees with the engine on status, usage and offline models after every event", () => {

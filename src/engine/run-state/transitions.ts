@@ -28,6 +28,7 @@ export const INITIAL_RUN_STATE: RunState = {
   skipped: PersistentSet.empty(),
   scheduled: PersistentSet.empty(),
   approvals: PersistentMap.empty(),
+  section: false,
   occurrences: [],
   offlineModels: [],
   usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
@@ -44,7 +45,7 @@ function setOccurrence(state: RunState, id: string, change: Partial<OccurrencePr
   const at = state.occurrences.findIndex((o) => o.occurrenceId === id);
   const occurrences =
     at === -1 ? state.occurrences : state.occurrences.with(at, { ...(state.occurrences[at] as OccurrenceProgress), ...change });
-  return { ...state, occurrences, status };
+  return { ...state, occurrences, status, section: true };
 }
 
 /** The list with `occurrence` replacing the one of its id in place, or appended. */
@@ -150,6 +151,7 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   OccurrenceQueued: (state, { payload }) => ({
     ...state,
     occurrences: upsert(state.occurrences, { ...payload, status: "queued" }),
+    section: true,
     // Work is pending again: the section is no longer idle.
     status: state.status === "waiting" ? "running" : state.status,
   }),

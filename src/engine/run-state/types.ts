@@ -21,6 +21,8 @@ export type RunState = {
   readonly scheduled: PersistentSet;
   /** Approvals requested by tool calls, by approval id, with their decision when made. */
   readonly approvals: PersistentMap<ApprovalProgress>;
+  /** The run is a section: an occurrence event was folded (every run has `o1`, a section's only show in its events). */
+  readonly section: boolean;
   /** A section's occurrences in arrival order (the first is the run's own input). */
   readonly occurrences: readonly OccurrenceProgress[];
   /**

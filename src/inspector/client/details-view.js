@@ -30,6 +30,14 @@ export function renderDetails(body, stepId, lwirStep, step, runStartedAt) {
     step?.skippedReason ? [h("h4", {}, "Skipped"), h("p", {}, step.skippedReason)] : null,
     h("h4", {}, "Output"),
     h("pre", { "data-testid": "details-output" }, step?.output === undefined ? "— (no output yet)" : fmtJson(step.output)),
+    ...stepTables(step, offset),
+  );
+  return body;
+}
+
+/** The step's tables: attempts, approvals, branches, sessions, model calls, and its tool calls (opened one by one). */
+function stepTables(step, offset) {
+  return [
     section("Attempts", step?.attempts ?? [], ["Path", "Attempt", "Started", "Took", "Outcome", "Error"], (a) => [
       a.path,
       String(a.attempt),
@@ -85,8 +93,7 @@ export function renderDetails(body, stepId, lwirStep, step, runStartedAt) {
           ),
         ]
       : null,
-  );
-  return body;
+  ];
 }
 
 /** What a step is given, as its LWIR says (templates unresolved): `with`, minus code bodies. */

@@ -31,57 +31,12 @@ export async function runPage(runId) {
 
   const render = () => {
     renderQueued = false;
-    const { view } = page;
-    renderSummary($("summary-list"), $("live-state"), page);
-    $("run-input-body").textContent = fmtJson(view.input);
-    renderResult($("result"), $("result-body"), view);
-    renderCycles($("cycles"), $("cycles-body"), view);
-    renderOccurrences($("occurrences"), $("occurrences-body"), view);
-    if (page.version) updateDag($("dag"), view, page.selected);
-    // Redrawn only when the selected step changed: a redraw would close the tool calls a reader opened.
-    const detailsKey = page.selected
-      ? JSON.stringify([page.selected, page.lwirSteps.has(page.selected), view.steps[page.selected] ?? null])
-      : null;
-    if (detailsKey !== page.detailsKey) {
-      page.detailsKey = detailsKey;
-      if (page.selected) {
-        renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
-      }
-    }
-    renderTimeline($("timeline"), timelineOf(page.events), view);
+    renderPage(page);
   };
   const queueRender = () => {
     if (renderQueued) return;
     renderQueued = true;
     setTimeout(render, 30);
-  };
-
-  // The event naming a version can arrive before the run index links the run to it (the index is
-  // written just after), and until then the version route answers 404: try again a few times.
-  const loadVersion = async (versionId) => {
-    if (page.version?.id === versionId || page.versionLoading === versionId) return;
-    page.versionLoading = versionId;
-    try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const body = await getJson(`/v1/versions/${encodeURIComponent(versionId)}`);
-          page.version = body.version;
-          page.lwirSteps = new Map((body.version.lwir?.steps ?? []).map((step) => [step.id, step]));
-          drawDag($("dag"), layoutOfLwir(body.version.lwir), select);
-          renderVersion($("version-body"), body, page.view);
-          queueRender();
-          return;
-        } catch (error) {
-          if (attempt + 1 >= VERSION_RETRY_MS.length) {
-            replace($("version-body"), h("p", { class: "error", role: "alert" }, `Could not load version ${versionId}: ${error.message}`));
-            return;
-          }
-          await new Promise((done) => setTimeout(done, VERSION_RETRY_MS[attempt]));
-        }
-      }
-    } finally {
-      page.versionLoading = null;
-    }
   };
 
   const onEvents = (batch) => {
@@ -90,7 +45,7 @@ export async function runPage(runId) {
       page.events.push(event);
       applyRunEvent(page.view, event);
     }
-    if (page.view.versionId && page.version?.id !== page.view.versionId) void loadVersion(page.view.versionId);
+    if (page.view.versionId && page.version?.id !== page.view.versionId) void loadVersion(page, page.view.versionId, select, queueRender);
     queueRender();
   };
 
@@ -102,6 +57,66 @@ export async function runPage(runId) {
   }
   render();
 
+  if (!(await followRun(page, runId, onEvents, queueRender))) return;
+  page.connection = "ended";
+  render();
+}
+
+/** Draws everything from the page's state (the DAG and the details only where they changed). */
+function renderPage(page) {
+  const $ = (id) => document.getElementById(id);
+  const { view } = page;
+  renderSummary($("summary-list"), $("live-state"), page);
+  $("run-input-body").textContent = fmtJson(view.input);
+  renderResult($("result"), $("result-body"), view);
+  renderCycles($("cycles"), $("cycles-body"), view);
+  renderOccurrences($("occurrences"), $("occurrences-body"), view);
+  if (page.version) updateDag($("dag"), view, page.selected);
+  // Redrawn only when the selected step changed: a redraw would close the tool calls a reader opened.
+  const detailsKey = page.selected
+    ? JSON.stringify([page.selected, page.lwirSteps.has(page.selected), view.steps[page.selected] ?? null])
+    : null;
+  if (detailsKey !== page.detailsKey) {
+    page.detailsKey = detailsKey;
+    if (page.selected) {
+      renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
+    }
+  }
+  renderTimeline($("timeline"), timelineOf(page.events), view);
+}
+
+// The event naming a version can arrive before the run index links the run to it (the index is
+// written just after), and until then the version route answers 404: try again a few times.
+async function loadVersion(page, versionId, select, queueRender) {
+  const $ = (id) => document.getElementById(id);
+  if (page.version?.id === versionId || page.versionLoading === versionId) return;
+  page.versionLoading = versionId;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const body = await getJson(`/v1/versions/${encodeURIComponent(versionId)}`);
+        page.version = body.version;
+        page.lwirSteps = new Map((body.version.lwir?.steps ?? []).map((step) => [step.id, step]));
+        drawDag($("dag"), layoutOfLwir(body.version.lwir), select);
+        renderVersion($("version-body"), body, page.view);
+        queueRender();
+        return;
+      } catch (error) {
+        if (attempt + 1 >= VERSION_RETRY_MS.length) {
+          replace($("version-body"), h("p", { class: "error", role: "alert" }, `Could not load version ${versionId}: ${error.message}`));
+          return;
+        }
+        await new Promise((done) => setTimeout(done, VERSION_RETRY_MS[attempt]));
+      }
+    }
+  } finally {
+    page.versionLoading = null;
+  }
+}
+
+/** Reads the run's event stream until the run ends, reconnecting after the last seq when it breaks. */
+async function followRun(page, runId, onEvents, queueRender) {
+  const $ = (id) => document.getElementById(id);
   // The stream ends after the terminal event; if it breaks before that, resume after the last seq.
   for (let failures = 0; !isEndedStatus(page.view.status); ) {
     page.connection = "live";
@@ -111,7 +126,7 @@ export async function runPage(runId) {
     } catch (error) {
       if (error?.status === 404 || error?.status === 401) {
         replace($("live-state"), h("span", { class: "error", role: "alert" }, error.message));
-        return;
+        return false;
       }
       failures++;
     }
@@ -122,8 +137,7 @@ export async function runPage(runId) {
     // Refresh the run's record too (like any client reading it, this also wakes its object).
     page.run = (await getJson(`/v1/runs/${encodeURIComponent(runId)}`).catch(() => null))?.run ?? page.run;
   }
-  page.connection = "ended";
-  render();
+  return true;
 }
 
 function renderSummary(list, live, page) {
