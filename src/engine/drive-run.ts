@@ -17,7 +17,7 @@ import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { indexRun } from "./run-host/index-run.ts";
 import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
-import { runSection, SectionWaitSignal } from "./run-section.ts";
+import { runSection, SECTION_WAITS } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
 
@@ -70,6 +70,12 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     // Resumed over a quota (it was exceeded before a crash): fail before any call.
     if (quota.exceeded) throw quota.exceeded;
     const output = await drive(env, ctx, state);
+    if (output === SECTION_WAITS) {
+      // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
+      if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
+      await indexRun(env, state, "waiting", latestRegistration(await env.log.all()));
+      return { status: "waiting", yielded: false, waiting: true };
+    }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
     if (quota.exceeded) throw quota.exceeded;
     return await finish(env, ctx, state, { type: "RunCompleted", output });
@@ -77,10 +83,6 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     // A quota ended the slice (its abort surfaces as whatever the call in flight threw); a cancel wins.
     if (quota.exceeded && !(error instanceof RunTerminatedError) && !env.signal?.aborted)
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-    if (error instanceof SectionWaitSignal) {
-      await indexRun(env, state, "waiting", latestRegistration(await env.log.all()));
-      return { status: "waiting", yielded: false, waiting: true };
-    }
     if (error instanceof SliceYieldSignal) {
       return {
         status: deriveRunState(await env.log.all()).status,

@@ -10,13 +10,11 @@ import { RunFailure } from "./run-failure.ts";
 import { deriveRunState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
 
-/** Thrown when a section has run every queued occurrence: the run waits for its next trigger. */
-export class SectionWaitSignal extends Error {
-  constructor() {
-    super("the section waits for its next trigger");
-    this.name = "SectionWaitSignal";
-  }
-}
+/**
+ * What {@link runSection} returns when every queued occurrence has run: the run waits for its next
+ * trigger. A pause is an outcome, not an error: it is returned, and the drive loop checks for it.
+ */
+export const SECTION_WAITS = Object.freeze({ sectionWaits: true as const });
 
 /** What a section's run completes with when `maxOccurrences` closes it. */
 export type SectionSummary = {
@@ -39,7 +37,7 @@ export async function runSection(args: {
   workflow: RegisteredWorkflow;
   capabilities: DefinitionCapabilities;
   locked: LockedVersion;
-}): Promise<SectionSummary> {
+}): Promise<SectionSummary | typeof SECTION_WAITS> {
   const { env, ctx, capabilities } = args;
   const policy = capabilities.snapshot.section?.onBodyFailure ?? "end";
   const max = capabilities.snapshot.section?.maxOccurrences;
@@ -66,7 +64,7 @@ export async function runSection(args: {
       };
     }
     const next = occurrences.find((o) => o.status === "queued" || o.status === "running");
-    if (!next) throw new SectionWaitSignal();
+    if (!next) return SECTION_WAITS;
     if (next.status === "queued") await appendEvents(ctx, [{ type: "OccurrenceStarted", payload: { occurrenceId: next.occurrenceId } }]);
     try {
       const output = await runOccurrence(args, next.occurrenceId, next.input, state);
