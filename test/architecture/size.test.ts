@@ -18,8 +18,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/engine/execute-version.ts#executeVersion": "the step scheduler in one loop; engine slice (run host) splits it",
   "src/harness/durable-model.ts#durableModel": "the journaling middleware's generate and stream halves in one closure",
   "src/harness/planner-session.ts#runPlannerSession": "session set-up and the revision loop in one function",
-  "src/inspector/client/details-view.js#renderDetails": "browser code: one renderer per step kind, not yet split",
-  "src/inspector/layout.ts#layoutDag": "layering, ordering and placement of the DAG in one pass",
 };
 
 describe("sizes", () => {
