@@ -30,7 +30,7 @@ import { runObjectLog, wire } from "../src/wiring.ts";
 const SETTLED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "waiting"]);
 
 /**
- * One run = one Durable Object (DESIGN.md, "Durability in a Durable Object"). Its SQLite holds
+ * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
  * the append-only event log; what a run does is the run host's (`src/engine/run-host.ts`). This
  * object is glue: storage (the log, a `meta` table), the alarm that drives the run in slices, live
  * subscribers (SSE, waiters) and the RPC surface of {@link RunHandle}. Eviction, a crash or a

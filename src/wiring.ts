@@ -1,6 +1,6 @@
 /**
  * The one place adapters are wired to ports for the Worker, its API and its run objects
- * (DESIGN.md, "Layers"), built once per isolate (per `env` object) and reused by every request
+ * (docs/architecture.md, rule 3), built once per isolate (per `env` object) and reused by every request
  * and RPC. Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
  */
 
