@@ -147,3 +147,16 @@ describe("the inspector's view is built on the engine's fold", () => {
     expect(JSON.stringify(before)).toBe(snapshot);
   });
 });
+
+describe("on the saved histories (test/histories)", () => {
+  const saved = import.meta.glob("../histories/*.json", { eager: true, import: "default" }) as Record<string, { events: RunEvent[] }>;
+
+  it("the view and the engine agree after every event of every saved run, outer-loop cycles included", () => {
+    expect(Object.keys(saved).length).toBeGreaterThan(0);
+    for (const [file, history] of Object.entries(saved)) {
+      for (const row of agreement(history.events)) expect(row.view, `${file} seq ${row.seq}`).toEqual(row.engine);
+      const view = reduceRunEvents(history.events);
+      expect(view.cycles.length, file).toBe(deriveRunState(history.events).cyclesCompleted.length);
+    }
+  });
+});
