@@ -1,5 +1,6 @@
 /**
- * The dev-facing entry (seed, "Inputs And Outputs"): `runWorkflow(workflow, input, { world, tools })`.
+ * The dev-facing entry (docs/runs.md, "Running a workflow from code"):
+ * `runWorkflow(workflow, input, { world, tools })`.
  * Inside the Worker the world defaults to the Cloudflare world built from the Worker's env.
  */
 import { env } from "cloudflare:workers";

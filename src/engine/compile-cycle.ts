@@ -12,9 +12,9 @@ import { RunFailure } from "./run-failure.ts";
 import { assertLwirFits, DEFAULT_RUN_QUOTAS } from "./run-quotas.ts";
 
 /**
- * Compiles one cycle (seed, stages 4–8): planner manifest → planner session (drift-checked and
- * replayed by the harness) → validate + bind + register + lock → `WorkflowVersionRegistered` →
- * `RunStarted`. On resume, a cycle already registered is re-derived from the session's recorded
+ * Compiles one cycle (compile stages 4–8, docs/architecture.md): planner manifest → planner
+ * session (drift-checked and replayed by the harness) → validate + bind + register + lock →
+ * `WorkflowVersionRegistered` → `RunStarted`. On resume, a cycle already registered is re-derived from the session's recorded
  * LWIR and must reproduce the same version and lock, or the run fails closed.
  */
 export async function compileCycle(args: {

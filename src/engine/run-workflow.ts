@@ -15,7 +15,7 @@ export type RunWorkflowOptions = {
 };
 
 /**
- * Runs a workflow to its end through a world (the seed's dev-facing entry): compile with the
+ * Runs a workflow to its end through a world (the dev-facing entry, docs/runs.md): compile with the
  * planner, register and lock the version, execute, and return the result.
  *
  * @example

@@ -19,7 +19,7 @@ export const PLAN_TASK_CLOSE = "</plan-task>";
 export const FIX_TASK_OPEN = "<fix-task>";
 export const FIX_TASK_CLOSE = "</fix-task>";
 
-/** Prior cycles of an outer loop, as the planner sees them (seed, "Outer-Loop Context"). */
+/** Prior cycles of an outer loop, as the planner sees them (docs/runs.md, the outer loop). */
 export type OuterLoopContext = {
   readonly cycleNumber: number;
   readonly maxCycles: number;
@@ -32,7 +32,7 @@ export type OuterLoopContext = {
   }[];
 };
 
-/** The planner's task (seed: `PlanTask`), plus the full schemas the snapshot holds only hashes of. */
+/** The planner's task (`PlanTask`), plus the full schemas the snapshot holds only hashes of. */
 export type PlanTask = {
   readonly kind: "plan";
   readonly lwirApiVersion: string;
