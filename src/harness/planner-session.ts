@@ -55,8 +55,8 @@ export type PlannerSessionSpec = {
  * The planner harness session (compile stage 6, docs/architecture.md): an agent loop with `bash`
  * in its scratch directory and a terminal `submit_lwir`, which validates the draft and binds it to
  * the snapshot. Findings go back to the model, which repairs within the same session until a draft
- * is accepted or the revision budget is spent (`planner_validation_exhausted`): `maxRevisions` revisions after the
- * first draft, so `maxRevisions + 1` submissions in all. Output: `{ lwir }`.
+ * is accepted or the revision budget is spent (`planner_validation_exhausted`): `maxRevisions`
+ * revisions after the first draft, so `maxRevisions + 1` submissions in all. Output: `{ lwir }`.
  */
 export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
   const maxRevisions = spec.capabilities.snapshot.plannerConfig.maxRevisions;
