@@ -17,8 +17,13 @@ export type { ApprovalProgress, OccurrenceProgress, RunState, StepProgress } fro
  * always give the same state. Every reader of the log (the drive loop, the run object, the
  * inspector, the timeline, the CLI) reads it through these transitions.
  */
-export function deriveRunState(events: readonly RunEvent[], from: RunState = INITIAL_RUN_STATE): RunState {
-  let state = from;
-  for (const event of events) state = applyRunStateEvent(state, event);
-  return state;
+export function deriveRunState(events: readonly RunEvent[]): RunState {
+  return foldRunEvents(INITIAL_RUN_STATE, events);
+}
+
+/** Folds more events into a state (which stays as it was: the result is a new state). */
+export function foldRunEvents(state: RunState, events: readonly RunEvent[]): RunState {
+  let next = state;
+  for (const event of events) next = applyRunStateEvent(next, event);
+  return next;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { PersistentMap, PersistentSet } from "../../src/engine/run-state/persistent-map.ts";
-import { deriveRunState, INITIAL_RUN_STATE, RUN_STATE_TRANSITIONS, type RunStateTransitions } from "../../src/engine/run-state.ts";
+import {
+  deriveRunState,
+  foldRunEvents,
+  INITIAL_RUN_STATE,
+  RUN_STATE_TRANSITIONS,
+  type RunState,
+  type RunStateTransitions,
+} from "../../src/engine/run-state.ts";
 import type { RunEvent, RunEventType } from "../../src/ports/run-events.ts";
 import { ENDED_STATUSES, isEndedStatus, isSettledStatus, RUN_STATUS_RANK, RUN_STATUSES } from "../../src/ports/run-status.ts";
 import { completedRun, logOf } from "../inspector/events.ts";
@@ -20,10 +27,10 @@ describe("run-state transitions", () => {
   it("never changes the state it is given", () => {
     const events = logOf(completedRun);
     const states = [INITIAL_RUN_STATE];
-    for (const event of events) states.push(deriveRunState([event], states.at(-1)));
+    for (const event of events) states.push(foldRunEvents(states.at(-1) as RunState, [event]));
     const snapshots = states.map((s) => JSON.stringify(s));
     // Folding again from every intermediate state leaves each one as it was.
-    for (const [i, state] of states.entries()) deriveRunState(events.slice(i), state);
+    for (const [i, state] of states.entries()) foldRunEvents(state, events.slice(i));
     expect(states.map((s) => JSON.stringify(s))).toEqual(snapshots);
     expect(states[8]?.scheduled.has("c1/a")).toBe(true);
     expect(states[7]?.scheduled.has("c1/a")).toBe(false);
@@ -32,10 +39,10 @@ describe("run-state transitions", () => {
   it("gives the same state folded at once or event by event, and ignores an unknown type", () => {
     const events = logOf(completedRun);
     const once = deriveRunState(events);
-    const stepwise = events.reduce((state, e) => deriveRunState([e], state), INITIAL_RUN_STATE);
+    const stepwise = events.reduce((state, e) => foldRunEvents(state, [e]), INITIAL_RUN_STATE);
     expect(JSON.stringify(stepwise)).toBe(JSON.stringify(once));
     const unknown = { seq: 99, runId: "r", type: "SomethingNewer", at: 1, payload: {} } as unknown as RunEvent;
-    expect(deriveRunState([unknown], once)).toBe(once);
+    expect(foldRunEvents(once, [unknown])).toBe(once);
   });
 
   it("folds a 3,000-branch fan-out in well under a second", () => {
