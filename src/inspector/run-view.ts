@@ -98,7 +98,9 @@ function copyRunFields(view: RunView, prior: RunState, event: RunEvent): void {
 /** A section's occurrence as the fold has it, with the times the page saw. */
 function occurrenceView(view: RunView, o: OccurrenceProgress, event: RunEvent): OccurrenceView {
   const seen = view.occurrences.find((v) => v.id === o.occurrenceId);
-  const now = "occurrenceId" in event.payload && event.payload.occurrenceId === o.occurrenceId ? event.at : null;
+  const payload: unknown = event.payload;
+  const named = typeof payload === "object" && payload !== null && "occurrenceId" in payload && payload.occurrenceId === o.occurrenceId;
+  const now = named ? event.at : null;
   const firstSeen = o.occurrenceId === view.state.occurrences[0]?.occurrenceId ? view.requestedAt : now;
   return {
     id: o.occurrenceId,
