@@ -22,7 +22,7 @@ describe("wiring: adapters built once per isolate", () => {
   });
 
   it("gives each run its own container sandbox scope, sharing everything else", () => {
-    const withContainers = { ...env, LITTLE_SANDBOX: "container" } as Env;
+    const withContainers = { ...env, LITTLE_SANDBOX: "container" } as unknown as Env;
     const shared = wire(withContainers);
     const run = wire(withContainers, { runId: "default:run_1" });
     expect(run.sandbox).not.toBe(shared.sandbox);
