@@ -127,12 +127,14 @@ function checkTerminalOutput(sink: FindingSink, doc: Partial<Lwir>, capabilities
   if (!terminal || terminal.step.uses === "decision" || terminal.step.output === undefined) return;
   if (outputKey(terminal.step.output) === outputKey(capabilities.requestedOutput)) return;
   // The run's output is checked against output.schema when the run ends, so a mode that can still
-  // give a valid value (a json step, text for a choice, anything for a json request) is a warning;
-  // a mode whose values are of another JSON type (an object for a text request) is an error.
+  // give a valid value (a json step, text for a choice, anything for a json request) is allowed;
+  // a mode whose values are of another JSON type (an object for a text request) never can. No
+  // warning for the allowed ones: a warning is part of a version's lock, and versions compiled
+  // before this check existed must still re-derive the same lock when their runs resume.
   const given = valueType((terminal.step.output as { mode?: unknown }).mode);
   const wanted = valueType(capabilities.requestedOutput.mode);
-  const report = given === "any" || wanted === "any" || given === wanted ? sink.warn.bind(sink) : sink.error.bind(sink);
-  report(
+  if (given === "any" || wanted === "any" || given === wanted) return;
+  sink.error(
     "binding.output_mode_mismatch",
     `${childPath("$.steps", terminal.index)}.output`,
     `"${terminal.id}" is the terminal step, so its output is the workflow's output: its mode must be the task's requestedOutput mode "${capabilities.requestedOutput.mode}"; copy requestedOutput exactly: ${JSON.stringify(capabilities.requestedOutput)}`,

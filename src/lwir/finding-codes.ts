@@ -90,7 +90,7 @@ export const LWIR_FINDING_CODES = {
   "binding.tool_input_mismatch":
     "A tool.call's `with.input` names a field the tool's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
   "binding.output_mode_mismatch":
-    "The terminal step's `output` is not the workflow's requested output mode (the task's `requestedOutput`): an error when its values are of another JSON type (an object for a text request), else a warning (the run's output is still checked against the output schema when it ends).",
+    "The terminal step's `output` mode gives values of another JSON type than the workflow's requested output (an object for a text request); copy the task's `requestedOutput`.",
   "binding.network_not_allowed": "`permissions.network` names a host the definition's `network` allowlist does not have.",
 } as const;
 
