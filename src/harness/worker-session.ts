@@ -43,6 +43,16 @@ export async function runWorkerSession(spec: WorkerSessionSpec, ctx: HarnessCont
       prompt: spec.prompt,
       ...(output.mode === "text" ? {} : { output: structuredOutput(output) }),
       interpret: (result) => {
+        // A worker step has no tools: an answer that still calls some is not an answer, whatever
+        // text comes with it (closed, as generateText's missing structured output was).
+        const called = result.steps.at(-1)?.toolCalls ?? [];
+        if (called.length > 0) {
+          return {
+            ok: false,
+            causeCode: "model_error",
+            message: `The model answered ${spec.stepPath} with calls to tools a worker step does not have (${called.map((c) => c.toolName).join(", ")})`,
+          };
+        }
         const value = output.mode === "text" ? result.text : result.output;
         if (schema !== undefined) {
           const check = validateJson(schema, value, "step.output_invalid");
