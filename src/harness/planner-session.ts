@@ -86,35 +86,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       openSandbox,
       ctx,
     ),
-    [SUBMIT_TOOL]: {
-      description: `Submit the LWIR document as the lwir argument (the object, not a string). Answers { accepted, findings, remainingRevisions }; when not accepted, every finding is listed with its path: fix them all and submit again. ${budget} submissions in all.`,
-      // The full LWIR schema in the form every provider's tool calling accepts. Not enforced by
-      // the SDK (no `validate`): a draft that misses it gets findings, which teach more than a
-      // schema error, and counts against the budget like any rejected draft.
-      inputSchema: jsonSchema({
-        type: "object",
-        properties: { lwir: providerLwirSchema() as Record<string, unknown> },
-        required: ["lwir"],
-        additionalProperties: false,
-      }),
-      execute: async (input) => {
-        const submitted = (input as { lwir?: unknown }).lwir;
-        const parsed =
-          typeof submitted === "string" ? asStringSubmission(parseDraft(submitted)) : { ok: true as const, value: submitted, findings: [] };
-        const draft = parsed.ok ? parsed.value : undefined;
-        const findings = parsed.ok
-          ? [...parsed.findings, ...checkDraft(draft, spec.capabilities), ...secretLiteralFindings(draft, ctx)]
-          : [...parsed.findings];
-        const accepted = findings.every((f) => f.severity !== "error");
-        // Counted from the journal, so a re-issued in-flight submission sees the replayed ones.
-        const priorRejections = ctx.journal
-          .finishedToolCalls(spec.sessionId, SUBMIT_TOOL)
-          .filter((r) => (r.succeeded?.result as SubmitResult | undefined)?.accepted === false).length;
-        const rejected = priorRejections + (accepted ? 0 : 1);
-        const result: SubmitResult = { accepted, findings, remainingRevisions: Math.max(0, budget - rejected) };
-        return result;
-      },
-    },
+    [SUBMIT_TOOL]: submitLwirTool(spec, ctx, budget),
   };
   const stopWhen: StopCondition<ToolSet> = ({ steps }) => {
     const submissions = submissionsOf(steps);
@@ -142,6 +114,43 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
     },
     ctx,
   );
+}
+
+/**
+ * `submit_lwir`: validates and binds a draft and answers every finding; the full LWIR schema is
+ * its parameter schema. Rejections are counted from the journal, so a re-issued in-flight
+ * submission sees the replayed ones.
+ */
+function submitLwirTool(spec: PlannerSessionSpec, ctx: HarnessContext, budget: number): HarnessTool {
+  return {
+    description: `Submit the LWIR document as the lwir argument (the object, not a string). Answers { accepted, findings, remainingRevisions }; when not accepted, every finding is listed with its path: fix them all and submit again. ${budget} submissions in all.`,
+    // The full LWIR schema in the form every provider's tool calling accepts. Not enforced by
+    // the SDK (no `validate`): a draft that misses it gets findings, which teach more than a
+    // schema error, and counts against the budget like any rejected draft.
+    inputSchema: jsonSchema({
+      type: "object",
+      properties: { lwir: providerLwirSchema() as Record<string, unknown> },
+      required: ["lwir"],
+      additionalProperties: false,
+    }),
+    execute: async (input) => {
+      const submitted = (input as { lwir?: unknown }).lwir;
+      const parsed =
+        typeof submitted === "string" ? asStringSubmission(parseDraft(submitted)) : { ok: true as const, value: submitted, findings: [] };
+      const draft = parsed.ok ? parsed.value : undefined;
+      const findings = parsed.ok
+        ? [...parsed.findings, ...checkDraft(draft, spec.capabilities), ...secretLiteralFindings(draft, ctx)]
+        : [...parsed.findings];
+      const accepted = findings.every((f) => f.severity !== "error");
+      // Counted from the journal, so a re-issued in-flight submission sees the replayed ones.
+      const priorRejections = ctx.journal
+        .finishedToolCalls(spec.sessionId, SUBMIT_TOOL)
+        .filter((r) => (r.succeeded?.result as SubmitResult | undefined)?.accepted === false).length;
+      const rejected = priorRejections + (accepted ? 0 : 1);
+      const result: SubmitResult = { accepted, findings, remainingRevisions: Math.max(0, budget - rejected) };
+      return result;
+    },
+  };
 }
 
 /**

@@ -17,7 +17,6 @@ const GENERATED = new Set(["src/inspector/client-bundle.generated.ts"]);
 const ALLOWED: Readonly<Record<string, string>> = {
   "src/engine/execute-version.ts#executeVersion": "the step scheduler in one loop; engine slice (run host) splits it",
   "src/harness/durable-model.ts#durableModel": "the journaling middleware's generate and stream halves in one closure",
-  "src/harness/planner-session.ts#runPlannerSession": "session set-up and the revision loop in one function",
 };
 
 describe("sizes", () => {
