@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { blobKey, R2BlobStore } from "../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../src/engine/blob-refs.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
@@ -10,6 +9,7 @@ import { digestText } from "../../src/identity/digest.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 
 const MOCK = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
 const BIG = "x".repeat(300 * 1024);

@@ -2,12 +2,12 @@ import { env } from "cloudflare:workers";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { IsolateSandbox } from "../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { digestText } from "../../src/identity/digest.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { result } from "../support/scripted-models.ts";
 
 const SCORE = "export async function run({ input }) {\n  return { score: input.signals.length / 10 };\n}";

@@ -1,12 +1,12 @@
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { renderTemplate } from "../../src/lwir/evaluate-template.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 
 const MOCK = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
 

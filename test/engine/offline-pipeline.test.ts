@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 
 const fixedClock = { now: () => 1_700_000_000_000 };
 

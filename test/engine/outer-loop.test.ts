@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
 import { extractPlanTask } from "../../src/harness/planner-prompt.ts";
 import { defineWorkflow, type SuperviseDecision, type SuperviseInput } from "../../src/sdk/define-workflow.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { promptText, resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
 
 const INPUT = { ticketId: "T-9", transcript: "The invoice was charged twice." };

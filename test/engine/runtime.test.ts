@@ -2,13 +2,13 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { backoffMs } from "../../src/engine/run-step.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
+import { MemoryWorld } from "../../src/worlds/memory-world.ts";
 import { result } from "../support/scripted-models.ts";
 
 const FAST = new MockLanguageModelV4({

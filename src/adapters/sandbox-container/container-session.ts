@@ -6,8 +6,8 @@ import {
   WORKFLOW_MEMORY_DIR,
 } from "../../ports/memory-store.ts";
 import type {
-  HostCommand,
   ExecResult,
+  HostCommand,
   MemoryPersistReport,
   PersistOptions,
   SandboxSession,

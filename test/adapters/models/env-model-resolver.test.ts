@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { EnvModelResolver, parseModelMode } from "../../../src/adapters/models/env-model-resolver.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
 import { summarizeTicket } from "../../../src/examples/support-summarize-ticket.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 
 const INPUT = { ticketId: "T-2", transcript: "Refund please." };
 const declared = summarizeTicket.models[1]?.model;

@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { openai } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { OFFLINE_REPAIRS, offlineRepair, type RepairableFailure } from "../../../src/adapters/models/offline-repairs.ts";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
@@ -11,6 +10,7 @@ import { digestText } from "../../../src/identity/digest.ts";
 import type { RunCodeResult } from "../../../src/ports/sandbox.ts";
 import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { model } from "../../../src/sdk/model.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 
 const sandbox = new IsolateSandbox({ loader: env.LOADER });
 const DENY = { network: "deny", env: "deny", fs: "deny" } as const;

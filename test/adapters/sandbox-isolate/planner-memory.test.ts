@@ -3,11 +3,11 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { D1MemoryStore } from "../../../src/adapters/d1/d1-memory-store.ts";
-import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
 import { summarizeTicketDefinition } from "../../../src/examples/support-summarize-ticket.ts";
 import { defineWorkflow, type WorkflowDefinitionInput } from "../../../src/sdk/define-workflow.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { resolverFor, result, scriptedWorker, seedLwirFor, toolResults } from "../../support/scripted-models.ts";
 
 const INPUT = { ticketId: "T-1", transcript: "Customer cannot log in since Monday." };

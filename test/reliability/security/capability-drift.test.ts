@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
 import type { RunEvent } from "../../../src/ports/run-events.ts";
 import type { WorkflowDefinitionInput } from "../../../src/sdk/define-workflow.ts";
 import { model } from "../../../src/sdk/model.ts";
 import { skill } from "../../../src/sdk/skill.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { baseDefinition, type Counters, countingResolver, define, lookupTool, mockModel, notifyTool } from "./support/drift-workflow.ts";
 import { reportFigure } from "./support/random.ts";
 

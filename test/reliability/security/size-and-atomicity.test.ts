@@ -3,7 +3,6 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { D1VersionStore } from "../../../src/adapters/d1/d1-version-store.ts";
 import type { MemoryVersionStore } from "../../../src/adapters/memory/memory-version-store.ts";
-import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { R2BlobStore } from "../../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../../src/engine/blob-refs.ts";
@@ -12,6 +11,7 @@ import { summarizeTicket } from "../../../src/examples/support-summarize-ticket.
 import { digestText } from "../../../src/identity/digest.ts";
 import { MAX_LWIR_BYTES } from "../../../src/lwir/validate-lwir.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
+import { MemoryWorld } from "../../../src/worlds/memory-world.ts";
 import seedLwir from "../../fixtures/lwir/seed-summarize-ticket.json";
 import { rawRunStub, runStub } from "../../support/drive.ts";
 import { api } from "./support/api-call.ts";
