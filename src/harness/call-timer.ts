@@ -38,8 +38,8 @@ export class CallTimer {
   race<T>(work: PromiseLike<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => reject(this.explain(this.signal.reason));
-      if (this.signal.aborted) return onAbort();
-      this.signal.addEventListener("abort", onAbort, { once: true });
+      // Handlers go on `work` first, always: when the signal has already fired, the work's own
+      // later rejection must still be handled (it was an unhandled rejection before).
       Promise.resolve(work).then(
         (value) => {
           this.signal.removeEventListener("abort", onAbort);
@@ -50,6 +50,8 @@ export class CallTimer {
           reject(error);
         },
       );
+      if (this.signal.aborted) onAbort();
+      else this.signal.addEventListener("abort", onAbort, { once: true });
     });
   }
 
