@@ -19,7 +19,5 @@ export function checkLwir(draft: unknown, capabilities: DefinitionCapabilities):
   };
   const structural = validateLwir(draft, hints);
   if (structural.findings.some((f) => f.code.startsWith("document."))) return [...structural.findings];
-  const bound = bindLwir(draft, capabilities);
-  // A step model outside permissions is already reported; say the slot part once, by binding.
-  return [...structural.findings, ...bound];
+  return [...structural.findings, ...bindLwir(draft, capabilities)];
 }

@@ -14,14 +14,19 @@ export type LwirJsonSchema = SchemaNode & { readonly $schema: string; readonly $
  * const valid = new Validator(lwirJsonSchema(), "2020-12").validate(doc).valid;
  */
 export function lwirJsonSchema(): LwirJsonSchema {
-  return {
+  // Built once per isolate: every planner session and `GET /v1/lwir/schema` serve the same document.
+  full ??= {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: `https://${LWIR_API_VERSION}/lwir.schema.json`,
     title: `LWIR ${LWIR_API_VERSION}`,
     description: "A Little Workflow IR document: a JSON DAG of steps compiled from a workflow definition and a run's input.",
     ...shapeSchema(DOCUMENT),
   };
+  return full;
 }
+
+let full: LwirJsonSchema | undefined;
+let provider: SchemaNode | undefined;
 
 /**
  * Keywords every provider's tool calling accepts (OpenAI, Anthropic, Google via the AI SDK):
@@ -42,8 +47,10 @@ const PROVIDER_KEYWORDS: ReadonlySet<string> = new Set([
 
 /** The LWIR schema in the form providers accept as a tool's parameters (`submit_lwir`). */
 export function providerLwirSchema(): SchemaNode {
+  if (provider) return provider;
   const { $schema: _s, $id: _i, title: _t, ...schema } = lwirJsonSchema();
-  return toProviderForm(schema);
+  provider = toProviderForm(schema);
+  return provider;
 }
 
 function toProviderForm(node: SchemaNode): SchemaNode {

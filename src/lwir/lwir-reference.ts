@@ -76,7 +76,7 @@ function shapeTable(title: string, shape: ShapeSpec): string {
 
 /** `/mnt/task/lwir-reference.md`: every object of the document with every field, generated from the contract. */
 export function lwirReferenceMarkdown(): string {
-  return [
+  reference ??= [
     "# LWIR reference (generated from the validator's contract)",
     "",
     "Every object is closed: a field not listed here is refused (`field.unknown`). Check a draft with `lwir-check <file>` before submitting; it runs the same validation and binding as `submit_lwir` and costs no revision. The JSON Schema is `/mnt/task/lwir.schema.json`.",
@@ -107,4 +107,7 @@ export function lwirReferenceMarkdown(): string {
     'The entrypoint exports `run({ input })` (sync or async) and returns the step\'s output as JSON. A file\'s `sha256` is `"sha256:"` + the hex SHA-256 of its content: in bash, write the file, then `sha256sum file.ts` and prefix `sha256:`. TypeScript is stripped before it runs; with `sandbox.network: "deny"` fetch throws, with `env: "deny"` the env is empty.',
     "",
   ].join("\n\n");
+  return reference;
 }
+
+let reference: string | undefined;

@@ -17,7 +17,7 @@ export const MAX_LWIR_BYTES = 4 * 1024 * 1024;
 export const MAX_STEPS = 1_000;
 const WORKFLOW_NAME = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-const PERMISSION_LISTS = ["models", "tools", "secrets", "network"] as const satisfies readonly (keyof typeof PERMISSIONS.fields)[];
+const PERMISSION_LISTS = ["models", "tools", "secrets", "network"] as const;
 
 /** The result of validating LWIR: valid when no finding is an error. */
 export type LwirValidation = { readonly valid: boolean; readonly findings: readonly Finding[] };
