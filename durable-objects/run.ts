@@ -13,7 +13,7 @@ import {
 } from "../src/engine/run-host.ts";
 import { deriveRunState } from "../src/engine/run-state.ts";
 import type { EventLog } from "../src/ports/event-log.ts";
-import { isTerminalType, type RunEvent, type RunStatus } from "../src/ports/run-events.ts";
+import { isTerminalType, type RunEvent } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
   DecisionResult,
@@ -24,10 +24,10 @@ import type {
   TriggerRequest,
   TriggerResult,
 } from "../src/ports/run-handle.ts";
+import { isSettledStatus } from "../src/ports/run-status.ts";
 import { runObjectLog, wire } from "../src/wiring.ts";
 
 /** Statuses a waiter is woken for: the run ended, or a section has nothing queued. */
-const SETTLED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "waiting"]);
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -153,7 +153,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
    */
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();
-    if (SETTLED.has(current.status)) return current;
+    if (isSettledStatus(current.status)) return current;
     await new Promise<void>((resolve) => {
       const waiters = this.waiters;
       const timer = setTimeout(done, Math.max(0, timeoutMs));

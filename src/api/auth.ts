@@ -119,20 +119,6 @@ export async function authenticate(vars: ApiVars, tokens: TokenStore, token: str
 }
 
 /**
- * The tenant a live token authenticates as, or null (the admin token has none).
- *
- * @example
- * await tenantOfToken(env, tokens, "lwt_…", Date.now()) // "acme" | null
- */
-export async function tenantOfToken(vars: ApiVars, tokens: TokenStore, token: string, now = Date.now()): Promise<string | null> {
-  const principal = await authenticate(vars, tokens, token, now).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  });
-  return principal?.kind === "tenant" ? principal.tenant : null;
-}
-
-/**
  * The session cookie's token, only on requests the browser marks same-origin
  * (`Sec-Fetch-Site: same-origin`): the cookie is SameSite=Strict already, and this refuses it on
  * anything a browser sent for another site even where SameSite is not enforced.

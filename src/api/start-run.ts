@@ -1,4 +1,4 @@
-import { canonicalBytes, runQuotasFromVars } from "../engine/run-quotas.ts";
+import { canonicalBytes } from "../engine/run-quotas.ts";
 import { digestJson } from "../identity/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunView } from "../ports/run-handle.ts";
@@ -76,7 +76,8 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   // A given LWIR over the quota would fail at registration (D1's row limit): refuse it here, storing nothing.
   if (args.lwir !== undefined) {
     const bytes = canonicalBytes(args.lwir);
-    const limit = runQuotasFromVars(args.env as unknown as Record<string, unknown>).lwirBytes;
+    // The wired quotas, as the engine applies them (test overrides included).
+    const limit = args.services.runQuotas.lwirBytes;
     if (bytes > limit)
       throw new ApiError(
         "lwir_too_large",
@@ -102,7 +103,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
     // gets its run back, not a 429. Looked up only here, on the refusal path.
     const existing = await args.services.runs.get(args.tenant, args.runId);
-    if (existing && existing.status !== "minted") return createRun(args, placement, admitted);
+    if (existing && existing.status !== "minted") return createRun(args, placement, admitted, jurisdiction);
     throw new QuotaExceededError(admission.limit, admission.max, admission.retryAfterSeconds);
   }
   let created = false;
@@ -110,7 +111,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
     // run object (one per id) creates the run once whichever start reaches it first.
     if (anchor) await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now());
-    const started = await createRun(args, placement, admitted);
+    const started = await createRun(args, placement, admitted, jurisdiction);
     created = started.created;
     return started;
   } finally {
@@ -127,8 +128,8 @@ async function createRun(
   args: StartRunArgs,
   placement: RunPlacement,
   admitted: Awaited<ReturnType<typeof admitDefinition>>,
+  jurisdiction: string | undefined,
 ): Promise<StartedRun> {
-  const jurisdiction = args.services.workflows.get(args.workflowId)?.definition.placement.jurisdiction;
   const client = args.services.runHandles.open(args.tenant, args.runId, placement);
   const started = await client.start({
     runId: args.runId,
