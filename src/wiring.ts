@@ -24,7 +24,7 @@ import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
-import type { WorkflowCatalog } from "./engine/run-environment.ts";
+import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
@@ -41,7 +41,6 @@ import type { StartQuota } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
-import { workflowCatalog } from "./workflows.ts";
 
 /** Replaceable pieces. The append hooks let crash tests abort the object at an event boundary. */
 export type WiringOverrides = {
@@ -58,6 +57,8 @@ export type WiringOverrides = {
   /** Per-run quotas, instead of the LITTLE_QUOTA_* vars. */
   runQuotas?: RunQuotas;
   secrets?: SecretStore;
+  /** Wraps the D1 run index: interleaving tests land a call between two of its operations. */
+  runs?: (index: RunIndex) => RunIndex;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -65,6 +66,18 @@ export type WiringOverrides = {
 let overrides: WiringOverrides = {};
 /** The wiring built for each `env` object (one per isolate in the Worker and in each run object). */
 let built = new WeakMap<object, Wiring>();
+/** The Worker's registry, installed by `createWorker` when its entry module loads (empty until then). */
+let installed: WorkflowCatalog = catalogOf([]);
+
+/**
+ * Installs the workflows this isolate serves. The one registry seam: `createWorker` calls it at
+ * module load, before any request or run object, so the fetch path and every `RunObject` (which
+ * wires from the same module state) see the same catalog. A later call replaces it.
+ */
+export function installWorkflows(catalog: WorkflowCatalog): void {
+  installed = catalog;
+  built = new WeakMap();
+}
 
 /** Test seam: replaces pieces of the wiring until reset with `overrideWiring({})`. Wiring built before is dropped. */
 export function overrideWiring(next: WiringOverrides): void {
@@ -127,7 +140,7 @@ function build(env: Env): Wiring {
   return {
     versions: new D1VersionStore(env.DB),
     approvals: new D1DefinitionApprovals(env.DB),
-    runs: new D1RunIndex(env.DB),
+    runs: overrides.runs ? overrides.runs(new D1RunIndex(env.DB)) : new D1RunIndex(env.DB),
     blobsFor: (owner) => new R2BlobStore(env.BLOBS, owner),
     models:
       overrides.models ??
@@ -148,7 +161,7 @@ function build(env: Env): Wiring {
           }),
     secrets: overrides.secrets ?? new SealedSecretStore(new D1SealedRows(env.DB), stringVar(vars.LITTLE_SECRETS_KEY)),
     clock: overrides.clock ?? systemClock,
-    workflows: withModelOverrides(overrides.workflows ?? workflowCatalog, modelOverrides),
+    workflows: withModelOverrides(overrides.workflows ?? installed, modelOverrides),
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
     runQuotas: overrides.runQuotas ?? runQuotasFromVars(vars),
     ...(Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) > 0 ? { modelTimeoutMs: Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) } : {}),

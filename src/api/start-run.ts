@@ -61,16 +61,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   if (anchor && anchor.tenant !== args.tenant) throw notFound("run", args.runId);
   if (anchor && anchor.workflowId !== args.workflowId)
     throw new ApiError("anchor_workflow_mismatch", `Run "${args.runId}" was minted for "${anchor.workflowId}", not "${args.workflowId}"`);
-  if (!anchor && args.callerRunId) {
-    const indexed = await args.services.runs.get(args.tenant, args.runId);
-    // An anchor cancelled before any start stays cancelled: no run object may be created for it.
-    if (
-      indexed?.triggerKind === "anchor" &&
-      indexed.status === "cancelled" &&
-      (await args.services.runHandles.open(args.tenant, args.runId, indexed.placement).status()).eventCount === 0
-    )
-      throw new ApiError("run_ended", `Run "${args.runId}" was cancelled before it started`);
-  }
+  if (!anchor && args.callerRunId) await refuseCancelledAnchor(args);
   const registered = args.services.workflows.get(args.workflowId);
   if (!registered) throw notFound("workflow", args.workflowId);
   // A given LWIR over the quota would fail at registration (D1's row limit): refuse it here, storing nothing.
@@ -110,7 +101,10 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   try {
     // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
     // run object (one per id) creates the run once whichever start reaches it first.
-    if (anchor) await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now());
+    // A lost claim is another start's (the row is pending: that run is the one to return) or a
+    // cancel's that landed between the lookup above and here: then nothing may start.
+    if (anchor && !(await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now())))
+      await refuseCancelledAnchor(args);
     const started = await createRun(args, placement, admitted, jurisdiction);
     created = started.created;
     return started;
@@ -122,6 +116,17 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
       () => undefined,
     );
   }
+}
+
+/** An anchor cancelled before any start stays cancelled: no run object may be created for it (409 `run_ended`). */
+async function refuseCancelledAnchor(args: StartRunArgs): Promise<void> {
+  const indexed = await args.services.runs.get(args.tenant, args.runId);
+  if (
+    indexed?.triggerKind === "anchor" &&
+    indexed.status === "cancelled" &&
+    (await args.services.runHandles.open(args.tenant, args.runId, indexed.placement).status()).eventCount === 0
+  )
+    throw new ApiError("run_ended", `Run "${args.runId}" was cancelled before it started`);
 }
 
 async function createRun(
