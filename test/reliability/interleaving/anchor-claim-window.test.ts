@@ -72,7 +72,7 @@ describe("an anchor's lookup-to-claim window (item 12)", () => {
     const started = await call("POST", `/v1/workflows/${WF}/runs`, { token, body: { runId, input } });
     // The cancel really ran inside the window, and was accepted there.
     expect(cancel?.status).toBe(200);
-    expect((cancel?.json.run as { status: string }).status).toBe("cancelled");
+    expect((cancel?.json.run as { status?: string } | undefined)?.status).toBe("cancelled");
     expect(started.status).toBe(409);
     expect(started.json.error?.code).toBe("run_ended");
     expect((await runStub(runId, tenant).status()).eventCount).toBe(0);
