@@ -48,6 +48,12 @@ export type RunCauseCode =
   | "model_timeout"
   | "step_failed"
   | "definition_not_approved"
+  /** The tenant revoked the approval the run was started under (`DELETE /v1/definitions/:hash/approve`). */
+  | "definition_approval_revoked"
+  /** A section occurrence ran past `onTrigger.occurrenceTimeoutMs` (the occurrence's cause; the run's under `"end"`). */
+  | "occurrence_timeout"
+  /** A waiting section was ended so a section under the redeployed definition takes its pending occurrences. */
+  | "section_superseded"
   | "pinned_version_invalid"
   | "secrets_unavailable"
   | "version_id_collision"
