@@ -9,6 +9,7 @@ import { authorize } from "./auth.ts";
 import { MAX_BODY_BYTES, payloadTooLarge } from "./body-limit.ts";
 import { errorResponse, named } from "./errors.ts";
 import { insecureConfigurationError, insecureVariables } from "./insecure-configuration.ts";
+import { OPERATION_TAGS } from "./operation-tags.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { definitionRoutes } from "./routes/definitions.ts";
@@ -110,7 +111,8 @@ app.route("/v1", webhookRoutes);
 app.route("/", inspectorRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
-app.doc31("/v1/openapi.json", {
+// The server is the Worker that answers: a generated client's default base URL is where its document came from.
+app.doc31("/v1/openapi.json", (c) => ({
   openapi: "3.1.0",
   info: {
     title: "Little Workflow API",
@@ -118,8 +120,10 @@ app.doc31("/v1/openapi.json", {
     description:
       "Durable, planner-compiled AI workflows at the edge. Every route but health, this document and webhooks needs a bearer token.",
   },
+  servers: [{ url: new URL(c.req.url).origin, description: "The Worker that served this document" }],
   security: [{ bearer: [] }],
-});
+  tags: [...OPERATION_TAGS],
+}));
 
 app.notFound((c) => named(c, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));
 app.onError((error, c) => errorResponse(c, error));

@@ -27,7 +27,11 @@ approvalRoutes.openapi(
   createRoute({
     method: "get",
     path: "/runs/{runId}/approvals",
+    operationId: "listApprovals",
+    tags: ["approvals"],
     summary: "A run's approvals, pending ones as waiting_for_approval",
+    description:
+      "Tool calls of the run that asked for approval (`needsApproval`), with their arguments and the hash a decision must quote; pending ones are `waiting_for_approval`.",
     request: { params: z.object({ runId: z.string() }) },
     responses: { 200: json(z.object({ approvals: z.array(Approval) }), "The approvals"), ...commonErrors },
   }),
@@ -41,6 +45,8 @@ approvalRoutes.openapi(
   createRoute({
     method: "post",
     path: "/runs/{runId}/approvals/{approvalId}",
+    operationId: "decideApproval",
+    tags: ["approvals"],
     summary: "Approve or deny a tool call",
     description:
       "`argsHash` must be the hash of the arguments shown by GET …/approvals: a decision for other arguments is refused (409 `approval_args_mismatch`) and changes nothing. Deciding again the same way answers 200 with `created: false`.",

@@ -50,7 +50,11 @@ catalogRoutes.openapi(
   createRoute({
     method: "get",
     path: "/workflows",
+    operationId: "listWorkflows",
+    tags: ["workflows"],
     summary: "The workflows this Worker runs, each with its definition hash",
+    description:
+      "Each registered workflow with its definition hash, input schema, requested output, model slots with their readiness, tools and placement.",
     responses: { 200: json(z.object({ workflows: z.array(Workflow) }), "Workflows"), ...commonErrors },
   }),
   async (c) => {
@@ -89,6 +93,8 @@ catalogRoutes.openapi(
   createRoute({
     method: "get",
     path: "/versions/{versionId}",
+    operationId: "getVersion",
+    tags: ["workflows"],
     summary: "A WorkflowVersion with its LWIR and locks",
     description:
       "Versions are content-addressed and shared; a tenant sees a version only when one of its runs was compiled to it. Address it by its full hash (`sha256:…`, exact) or by its `wfver_` display id.",

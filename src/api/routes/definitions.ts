@@ -48,6 +48,8 @@ definitionRoutes.openapi(
   createRoute({
     method: "get",
     path: "/definitions/{hash}",
+    operationId: "getDefinition",
+    tags: ["definitions"],
     summary: "A definition's stored projection and its approval",
     description:
       "Visible when a workflow of this Worker hashes to it or the tenant approved it. A known hash without a stored projection answers 409 `definition_projection_missing` with re-deploy guidance.",
@@ -64,6 +66,8 @@ definitionRoutes.openapi(
   createRoute({
     method: "get",
     path: "/workflows/{workflowId}/definition",
+    operationId: "getWorkflowDefinition",
+    tags: ["definitions"],
     summary: "What a workflow launches as now: its live definition hash and projection",
     description: "Also records the projection, so it can be approved before the first run.",
     request: { params: z.object({ workflowId: z.string() }) },
@@ -83,6 +87,8 @@ definitionRoutes.openapi(
   createRoute({
     method: "post",
     path: "/definitions/{hash}/approve",
+    operationId: "approveDefinition",
+    tags: ["definitions"],
     summary: "Approve a definition hash for this tenant",
     description: "Idempotent. Workflows with `requireApproval` start only when their live hash is approved.",
     request: { params: HashParam },
@@ -101,6 +107,8 @@ definitionRoutes.openapi(
   createRoute({
     method: "post",
     path: "/definitions/{hash}/pin",
+    operationId: "pinVersion",
+    tags: ["definitions"],
     summary: "Pin a WorkflowVersion for an approved definition",
     description:
       "Runs of the workflow whose live definition has this hash then execute the pinned version without a planner (the lock is still checked). The version must be one the tenant's runs produced, and must bind to this definition.",
@@ -168,7 +176,11 @@ definitionRoutes.openapi(
   createRoute({
     method: "delete",
     path: "/definitions/{hash}/pin",
+    operationId: "unpinVersion",
+    tags: ["definitions"],
     summary: "Unpin: runs plan again",
+    description:
+      "Removes the tenant's pin of this definition: later runs compile with the planner again. Runs already started keep their version.",
     request: { params: HashParam },
     responses: { 200: json(Definition, "The definition, unpinned"), ...commonErrors },
   }),

@@ -11,6 +11,8 @@ eventRoutes.use("/runs/*", requireTenant());
 const pageRoute = createRoute({
   method: "get",
   path: "/runs/{runId}/events",
+  operationId: "listRunEvents",
+  tags: ["events"],
   summary: "A page of a run's events",
   description:
     "Events with `seq > after`, at most `limit`. `type` filters by comma-separated event types; an entry ending in `*` matches a prefix (`harness.*`). An entry that names no event type is 400 `event_type_unknown`.",
@@ -43,6 +45,8 @@ eventRoutes.openapi(pageRoute, async (c) => {
 const streamRoute = createRoute({
   method: "get",
   path: "/runs/{runId}/events/stream",
+  operationId: "streamRunEvents",
+  tags: ["events"],
   summary: "A run's events as Server-Sent Events, live",
   description:
     "Each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` (or `?after=`) to resume. The stream ends after the run's terminal event.",

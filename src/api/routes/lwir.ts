@@ -22,6 +22,8 @@ lwirRoutes.openapi(
   createRoute({
     method: "post",
     path: "/lwir/validate",
+    operationId: "validateLwir",
+    tags: ["lwir"],
     summary: "Validate an LWIR document",
     description:
       "Structural validation; with `?workflow=<id>` also the binding pass against that workflow's definition, in the same pass (every finding at once, as the planner's `submit_lwir` and `lwir-check` report them). Always 200 with `{ valid, findings }` for a JSON body.",
@@ -54,6 +56,8 @@ lwirRoutes.openapi(
   createRoute({
     method: "get",
     path: "/lwir/schema",
+    operationId: "getLwirSchema",
+    tags: ["lwir"],
     summary: "The JSON Schema of an LWIR document",
     description:
       "Generated from the contract `validateLwir` enforces (JSON Schema 2020-12). It covers every field, step kind and range; the graph, templates, file digests and binding are checked by `POST /v1/lwir/validate`.",
@@ -69,6 +73,8 @@ lwirRoutes.openapi(
   createRoute({
     method: "post",
     path: "/lwir/runs",
+    operationId: "startLwirRun",
+    tags: ["runs"],
     summary: "Run a given LWIR document, without a planner",
     description:
       "Validates the document and binds it to the registered workflow its `metadata.name` names (400 `lwir_invalid` with findings otherwise), registers its version and executes it with the Worker's tools and models. Trigger kind `lwir`; events, status and replay as for any run.",

@@ -19,6 +19,8 @@ runRoutes.use("/runs/*", requireTenant());
 const startRoute = createRoute({
   method: "post",
   path: "/workflows/{workflowId}/runs",
+  operationId: "startRun",
+  tags: ["runs"],
   summary: "Start a run (the HTTP trigger)",
   description:
     "Starts a run of a registered workflow. `Idempotency-Key` makes retries return the same run; `?wait=<seconds>` holds the answer until the run ends or the wait runs out.",
@@ -82,7 +84,11 @@ runRoutes.openapi(startRoute, async (c) => {
 const getRoute = createRoute({
   method: "get",
   path: "/runs/{runId}",
+  operationId: "getRun",
+  tags: ["runs"],
   summary: "Get a run: status, version, output or cause, usage",
+  description:
+    "The run as its object sees it now: status, the version it was compiled to, output or cause, token usage and cost, a section's occurrences and pending approvals. Another tenant's run id is 404.",
   request: { params: z.object({ runId: z.string() }) },
   responses: { 200: json(RunResponse, "The run"), ...commonErrors },
 });
@@ -108,7 +114,11 @@ runRoutes.openapi(getRoute, async (c) => {
 const listRoute = createRoute({
   method: "get",
   path: "/runs",
+  operationId: "listRuns",
+  tags: ["runs"],
   summary: "List the tenant's runs, newest first",
+  description:
+    "From the run index, newest first. Filter by `workflow` and `status`; follow `nextCursor` (pass it as `cursor`) for the next page.",
   request: {
     query: z.object({
       workflow: z.string().optional(),
@@ -154,7 +164,11 @@ runRoutes.openapi(listRoute, async (c) => {
 const cancelRoute = createRoute({
   method: "post",
   path: "/runs/{runId}/cancel",
+  operationId: "cancelRun",
+  tags: ["runs"],
   summary: "Cancel a run (no effect on a run that has ended)",
+  description:
+    "Cancels a run that has not ended (its next slice stops; no new model or tool call starts) and answers the run as it now is. A run that already ended is answered unchanged.",
   request: { params: z.object({ runId: z.string() }) },
   responses: { 200: json(RunResponse, "The run after the cancel"), ...commonErrors },
 });
@@ -207,6 +221,8 @@ function decodeCursor(cursor: string): { createdAt: number; runId: string } {
 const mintRoute = createRoute({
   method: "post",
   path: "/workflows/{workflowId}/anchors",
+  operationId: "mintRunAnchor",
+  tags: ["runs"],
   summary: "Mint a run anchor: a run id reserved before its run starts",
   description:
     "For a scheduler or a webhook that must name a run before it can start it. Start it later with `POST /v1/workflows/{workflowId}/runs` and this `runId`: the start adopts the anchor (one row, a guarded compare-and-set), and two concurrent starts yield one run. Another tenant cannot start it.",

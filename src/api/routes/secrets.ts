@@ -20,7 +20,11 @@ secretRoutes.openapi(
   createRoute({
     method: "get",
     path: "/secrets",
+    operationId: "listSecrets",
+    tags: ["secrets"],
     summary: "The tenant's secret names (never values)",
+    description:
+      "The tenant's secret names and when each was last set; never a value. `keyConfigured` says whether LITTLE_SECRETS_KEY is set.",
     responses: { 200: json(z.object({ secrets: z.array(SecretEntry), keyConfigured: z.boolean() }), "Names"), ...commonErrors },
   }),
   async (c) =>
@@ -31,7 +35,11 @@ secretRoutes.openapi(
   createRoute({
     method: "put",
     path: "/secrets/{name}",
+    operationId: "putSecret",
+    tags: ["secrets"],
     summary: "Set a secret (encrypted at rest); the answer never contains the value",
+    description:
+      "Stores (or replaces) a secret, encrypted with LITTLE_SECRETS_KEY. Workflows that bind it by name receive it at run time; the event log never shows it.",
     request: {
       params: NameParam,
       body: { content: { "application/json": { schema: z.object({ value: z.string().min(1).max(16_384) }) } }, required: true },
@@ -50,7 +58,10 @@ secretRoutes.openapi(
   createRoute({
     method: "delete",
     path: "/secrets/{name}",
+    operationId: "deleteSecret",
+    tags: ["secrets"],
     summary: "Delete a secret",
+    description: "Deletes a secret. A start of a workflow that binds it is then refused (409 `secret_missing`) until it is set again.",
     request: { params: NameParam },
     responses: { 200: json(z.object({ deleted: z.literal(true) }), "Deleted"), ...commonErrors },
   }),

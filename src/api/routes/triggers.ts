@@ -12,6 +12,8 @@ triggerRoutes.openapi(
   createRoute({
     method: "post",
     path: "/runs/{runId}/triggers",
+    operationId: "triggerRun",
+    tags: ["runs"],
     summary: "Trigger a section run: queue an occurrence with this input",
     description:
       "The run must be of a workflow with an `onTrigger` section and not have ended. `Idempotency-Key` makes retries return the same occurrence; `?wait=<seconds>` holds the answer until the queue is drained (the run waits again) or the run ends.",

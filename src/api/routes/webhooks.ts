@@ -41,6 +41,8 @@ webhookRoutes.openapi(
   createRoute({
     method: "post",
     path: "/hooks/{workflowId}",
+    operationId: "receiveWebhook",
+    tags: ["webhooks"],
     summary: "Start a run from a Standard Webhooks delivery",
     description:
       'Only for a workflow whose definition declares `webhook: { secret: "<NAME>" }`; deliveries are signed with the Worker secret NAME (the shared `LITTLE_WEBHOOK_SECRET` stands in only for local development). Verifies `webhook-id`, `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 over `id.timestamp.body`, `v1,` base64 signatures, several allowed for key rotation, 5-minute tolerance) on the raw bytes, read up to the body limit, before the body is parsed. The same `webhook-id` always yields the same run: 202 the first time, 200 after; sent to any other URL with the same secret it is 409 `webhook_replayed`.',
@@ -98,6 +100,8 @@ webhookRoutes.openapi(
   createRoute({
     method: "post",
     path: "/hooks/{workflowId}/runs/{runId}",
+    operationId: "receiveRunWebhook",
+    tags: ["webhooks"],
     summary: "Trigger a section run from a Standard Webhooks delivery",
     description:
       "Verified like `/hooks/{workflowId}`; the payload (mapped by the workflow's `webhook.input`) becomes the input of a new occurrence of the run's `onTrigger` section. The same `webhook-id` always yields the same occurrence: 202 the first time, 200 after; sent to any other URL with the same secret it is 409 `webhook_replayed`.",
