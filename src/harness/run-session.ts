@@ -49,29 +49,30 @@ export type SessionSpec = {
 };
 
 /**
- * Runs (or fast-forwards) a harness session. A session already completed or failed in the log
- * returns its recorded outcome without running. A started one is checked for drift (its manifest
- * hash must equal the live one, else {@link CapabilityDriftError}) and then replayed: recorded
- * model and tool calls are answered from the log, only the in-flight call runs again.
+ * Runs (or fast-forwards) a harness session. Any session in the log, settled or not, is first
+ * checked for drift (its manifest hash must equal the live one, else {@link CapabilityDriftError}).
+ * A session already completed or failed then returns its recorded outcome without running; a
+ * started one is replayed: recorded model and tool calls are answered from the log, only the
+ * in-flight call runs again.
  */
 export async function runSession(spec: SessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
   const record = ctx.journal.sessionRecord(spec.sessionId);
+  // Settled sessions too: a crash between a planner's harness.session.completed and
+  // WorkflowVersionRegistered must not let a changed definition compile its recorded LWIR.
+  if (record?.started && record.started.manifestHash !== spec.manifestHash) {
+    const stored = (record.started.manifest ?? {}) as Record<string, unknown>;
+    throw new CapabilityDriftError(
+      `The ${spec.role} session ${spec.sessionId}`,
+      record.started.manifestHash,
+      spec.manifestHash,
+      diffManifests(stored, spec.manifest, canonicalJson),
+    );
+  }
   if (record?.completed) {
     const { output, fixedSource } = record.completed;
     return { ok: true, output, ...(fixedSource !== undefined ? { fixedSource } : {}) };
   }
   if (record?.failed) return { ok: false, causeCode: record.failed.causeCode, message: record.failed.message };
-  if (record?.started) {
-    if (record.started.manifestHash !== spec.manifestHash) {
-      const stored = (record.started.manifest ?? {}) as Record<string, unknown>;
-      throw new CapabilityDriftError(
-        `The ${spec.role} session ${spec.sessionId}`,
-        record.started.manifestHash,
-        spec.manifestHash,
-        diffManifests(stored, spec.manifest, canonicalJson),
-      );
-    }
-  }
   const cursor = new SessionCursor(spec.sessionId);
   if (!record?.started) {
     // Logged with the session's first append (its first model call), before any side effect.

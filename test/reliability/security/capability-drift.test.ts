@@ -76,9 +76,9 @@ const CHANGES: Change[] = [
 ];
 
 /**
- * Changes to what the planned LWIR itself names. At the start they are caught as drift; mid-run
- * they fail closed too, and since compile-cycle maps a resumed LWIR that no longer binds to drift,
- * as `capability_drift` (it was `planner_validation_exhausted`; see the test below).
+ * Changes to what the planned LWIR itself names. Caught as drift by the planner session's manifest
+ * check at every phase (completed sessions included), and mid-run compile-cycle also maps a
+ * recorded LWIR that no longer binds to `capability_drift` (see the tests below).
  */
 const LWIR_CHANGES: Change[] = [
   { name: "used tool removed", apply: (d, c) => ({ ...d, tools: { notify: notifyTool(c) } }) },
@@ -134,6 +134,12 @@ type Phase = { name: string; cut: (events: readonly RunEvent[]) => number };
 const PHASES: Phase[] = [
   // Inside the planner session: its model answered, the session has not completed.
   { name: "start", cut: (events) => events.findIndex((e) => e.type === "harness.model.responded") + 1 },
+  // Planned, not registered: a crash between the planner's harness.session.completed and
+  // WorkflowVersionRegistered. The completed session is drift-checked, not compiled as recorded.
+  {
+    name: "planned",
+    cut: (events) => events.findIndex((e) => e.type === "harness.session.completed" && e.payload.role === "planner") + 1,
+  },
   // After the first step succeeded: the tool ran, the worker has not.
   { name: "mid-run", cut: (events) => events.findIndex((e) => e.type === "StepSucceeded") + 1 },
 ];
@@ -173,7 +179,7 @@ async function detections(phase: Phase, changes: readonly Change[]) {
 
 describe("capability drift", () => {
   for (const phase of PHASES) {
-    const all = phase.name === "start" ? [...CHANGES, ...LWIR_CHANGES] : CHANGES;
+    const all = phase.name === "mid-run" ? CHANGES : [...CHANGES, ...LWIR_CHANGES];
     it(`every kind of change is detected at ${phase.name} resume, with no model or tool call after it`, async () => {
       const { missed, callsAfter } = await detections(phase, all);
       reportFigure(`capability drift at ${phase.name}`, {
@@ -210,11 +216,11 @@ describe("capability drift", () => {
     });
   }
 
-  // Was a bug, fixed in src/engine/compile-cycle.ts: on resume a completed planner session is not
-  // manifest-checked, so a changed capability the LWIR names is first met by the binding pass;
-  // planAndLock now reports that as capability_drift when the cycle was already registered.
+  // Mid-run the completed planner session is manifest-checked (src/harness/run-session.ts), and
+  // before that fix the binding pass met the change first: src/engine/compile-cycle.ts reports a
+  // registered cycle whose recorded LWIR no longer binds as capability_drift too.
   it("changes to what the LWIR names are reported as capability_drift mid-run", async () => {
-    const { missed } = await detections(PHASES[1] as Phase, LWIR_CHANGES);
+    const { missed } = await detections(PHASES[2] as Phase, LWIR_CHANGES);
     reportFigure("capability drift mid-run, LWIR-named changes", { changes: LWIR_CHANGES.length, misnamed: missed.length });
     expect(missed).toEqual([]);
   });
@@ -222,7 +228,7 @@ describe("capability drift", () => {
   it("mid-run, changes to what the LWIR names still fail closed before any model or tool call", async () => {
     for (const change of LWIR_CHANGES) {
       const { resumed, before, after } = await resumeWith(
-        PHASES[1] as Phase,
+        PHASES[2] as Phase,
         (c) => change.apply(baseDefinition(c), c),
         `run_drift_closed_${change.name.replaceAll(" ", "_")}`,
       );

@@ -219,11 +219,10 @@ describe("a planner run's log changed between slices", () => {
     tortureTimeout(3000),
   );
 
-  // BUG (src/harness session replay, not fixed here): a *completed* session is replayed from its
-  // recorded output without comparing the manifest hash in its `harness.session.started` event to
-  // the live manifest, so a changed recorded manifest hash goes unnoticed and the run completes.
-  // (A session still in flight is checked: see capability-drift.test.ts, "start".)
-  it.fails("a changed manifest hash of a completed planner session is refused (fails: completed sessions are not re-checked)", async () => {
+  // Was a bug (src/harness/run-session.ts): a *completed* session was replayed from its recorded
+  // output without comparing the manifest hash in its `harness.session.started` event to the live
+  // manifest, so a changed recorded manifest hash went unnoticed and the run completed.
+  it("a changed manifest hash of a completed planner session is refused", async () => {
     const { leaks } = await plannerRunsTampered(PLANNER_TARGETS[1] as Target, 1, new Rng(0x5be0cd1b));
     expect(leaks).toEqual([]);
   });
