@@ -37,7 +37,7 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/cli/**", "test/e2e/**", "test/architecture/**"],
+          exclude: ["test/cli/**", "test/e2e/**", "test/architecture/**", "test/**/*.node.test.ts"],
           setupFiles: ["./test/setup/apply-migrations.ts"],
           // Importing zod/ai/drizzle into workerd costs seconds on a file's first test.
           testTimeout: 30_000,
@@ -49,7 +49,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           // architecture: reads src/ and docs/architecture.md from disk, so it runs in Node.
-          include: ["test/cli/**/*.test.ts", "test/e2e/**/*.test.ts", "test/architecture/**/*.test.ts"],
+          // *.node.test.ts: tests of any area that need Node (a child process, tsc, the file system).
+          include: ["test/cli/**/*.test.ts", "test/e2e/**/*.test.ts", "test/architecture/**/*.test.ts", "test/**/*.node.test.ts"],
           // e2e: each file starts a real `wrangler dev` (migrations + startup take seconds).
           testTimeout: 90_000,
           hookTimeout: 120_000,
