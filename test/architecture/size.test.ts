@@ -15,7 +15,6 @@ const GENERATED = new Set(["src/inspector/client-bundle.generated.ts"]);
  * still here. The list only shrinks: an entry that no longer matches fails the test until deleted.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
-  "src/engine/execute-version.ts#executeVersion": "the step scheduler in one loop; engine slice (run host) splits it",
   "src/harness/durable-model.ts#durableModel": "the journaling middleware's generate and stream halves in one closure",
 };
 
