@@ -38,7 +38,7 @@ export default defineConfig({
           name: "workers",
           include: ["test/**/*.test.ts"],
           exclude: ["test/cli/**", "test/e2e/**", "test/architecture/**", "test/**/*.node.test.ts"],
-          setupFiles: ["./test/setup/apply-migrations.ts"],
+          setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/worker-registry.ts"],
           // Importing zod/ai/drizzle into workerd costs seconds on a file's first test.
           testTimeout: 30_000,
           hookTimeout: 30_000,

@@ -193,6 +193,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
           ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
           quotas: wiring.runQuotas,
           signal: inflight.signal,
+          bindings: this.env,
         },
         this.wakeUp,
       );

@@ -1,13 +1,11 @@
 /**
- * The Worker entry: the one place adapters are wired to the app. Exports the HTTP handler and
- * every Durable Object class wrangler.toml declares.
+ * The repository's Worker entry: a user of `createWorker` (the package's `little-workflow/worker`)
+ * with the sample workflows of src/workflows.ts. Exports the handlers and every Durable Object
+ * class wrangler.toml declares.
  */
-import { app } from "./api/app.ts";
+import { createWorker } from "./package/worker.ts";
+import { registeredWorkflows } from "./workflows.ts";
 
-export { RunObject } from "../durable-objects/run.ts";
-export { SandboxContainer } from "./adapters/sandbox-container/sandbox-container.ts";
-export { NetworkGate } from "./adapters/sandbox-isolate/network-gate.ts";
+export { NetworkGate, RunObject, SandboxContainer } from "./package/worker.ts";
 
-export default {
-  fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+export default createWorker<Env>({ workflows: registeredWorkflows });

@@ -50,6 +50,8 @@ export type RunEnvironment = {
   readonly quotas?: RunQuotas;
   /** Where the secrets a definition binds are decrypted from (absent: such runs fail closed). */
   readonly secrets?: SecretStore;
+  /** The Worker's `env` (bindings and vars), handed to tools as `context.env`; never logged. */
+  readonly bindings?: unknown;
 };
 
 /** A catalog over a fixed list. */

@@ -44,7 +44,7 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   const idempotencyKey = `${a.ctx.runId}:${a.stepPath}:a${a.attempt}`;
   // Only the secrets this tool's (hash-checked) descriptor declares AND this version's permissions
   // name: a workflow binding STRIPE_KEY for one tool must not hand it to every other tool too.
-  // Never part of the recorded input.
+  // Never part of the recorded input; nor is `env`, the Worker's bindings (ToolContext in sdk/tool.ts).
   const permitted = new Set(a.locked.lock.capabilityManifest.secrets);
   const secrets = Object.fromEntries(
     (descriptor.secrets ?? []).flatMap((name) =>
@@ -55,7 +55,12 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   try {
     output = await live.execute(
       input as never,
-      { toolCallId: idempotencyKey, messages: [], abortSignal: a.signal, context: { idempotencyKey, secrets } } as never,
+      {
+        toolCallId: idempotencyKey,
+        messages: [],
+        abortSignal: a.signal,
+        context: { idempotencyKey, secrets, env: a.env.bindings },
+      } as never,
     );
   } catch (error) {
     if (a.signal.aborted) throw error;
