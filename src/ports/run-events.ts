@@ -9,8 +9,8 @@ import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 /** Where a run object lives; needed to address it again (a jurisdiction is its own namespace). */
 export type RunPlacement = { readonly jurisdiction?: string; readonly locationHint?: string };
 
-/** How a run was triggered. */
-export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic" | "lwir"; readonly id?: string };
+/** What started a run; `id` is the trigger's own key (idempotency key, webhook id, cron tick, queue message id). */
+export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue"; readonly id?: string };
 
 /** Roles of harness sessions and the task kinds they run. */
 export type HarnessRole = "planner" | "worker" | "fixer";

@@ -5,6 +5,7 @@ import type { Finding } from "./finding.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
 import { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
+import { parseSchedule, type Schedule, type ScheduleInput } from "./schedule.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
 
@@ -121,6 +122,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly secrets?: readonly string[];
   /** Makes the run a long-lived section serving many triggers (`input` is each trigger's payload). */
   readonly onTrigger?: OnTriggerConfig;
+  /** Cron ticks that start runs: `"0 9 * * MON"`, `{ cron, tenant?, input? }` or a list (docs/triggers.md). */
+  readonly schedule?: ScheduleInput;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -148,6 +151,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly requireApproval: boolean;
   readonly secrets: readonly string[];
   readonly onTrigger: OnTriggerConfig | null;
+  readonly schedule?: readonly Schedule[];
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -173,6 +177,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
 ): WorkflowDefinition<InferSchema<TInputSchema>, InferSchema<TOutputSchema>> {
   const findings = checkDefinition(definition);
   if (findings.length > 0) throw new WorkflowDefinitionError(String(definition?.id), findings);
+  const schedule = parseSchedule(definition.id, definition.input, definition.schedule);
   const planner = definition.planner;
   return {
     kind: "little.workflow",
@@ -206,6 +211,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     requireApproval: definition.requireApproval === true,
     secrets: [...new Set(definition.secrets ?? [])].sort(),
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
+    ...(schedule ? { schedule } : {}),
   };
 }
 
