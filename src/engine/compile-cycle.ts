@@ -1,6 +1,6 @@
 import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
+import { harnessFor } from "../harness/harness-registry.ts";
 import type { OuterLoopContext } from "../harness/planner-prompt.ts";
-import { runPlannerSession } from "../harness/planner-session.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { type Digest, digestJson } from "../identity/digest.ts";
 import { manifestHash, type PlannerManifest, plannerManifest } from "../identity/planner-manifest.ts";
@@ -85,6 +85,7 @@ function outerContext(
       status: c.status,
       output: c.output,
       ...(c.summary !== undefined ? { summary: c.summary } : {}),
+      ...(c.failure !== undefined ? { failure: c.failure } : {}),
     })),
   };
 }
@@ -107,7 +108,7 @@ async function planAndLock(args: CycleArgs): Promise<{ locked: LockedVersion; ma
     modelId: snapshot.plannerConfig.modelId,
   };
   const resolved = env.models.resolve({ role: "planner", ...plannerSlot, declared: planner.model });
-  const outcome = await runPlannerSession(
+  const outcome = await harnessFor(snapshot.plannerConfig.harnessId, "planner", snapshot.id).plan(
     {
       sessionId: `planner:c${cycle}`,
       cycle,

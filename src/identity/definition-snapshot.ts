@@ -48,6 +48,8 @@ export type WorkflowDefinitionSnapshot = {
   readonly approval?: "required";
   /** Secret names the workflow binds, sorted. */
   readonly secrets?: readonly string[];
+  /** Secret names code.run steps with `sandbox.env: "allow"` may receive, sorted (docs/sandbox.md). */
+  readonly sandboxEnv?: readonly string[];
   readonly section?: {
     readonly kind: "onTrigger";
     readonly onBodyFailure?: "end" | "continue";
@@ -121,6 +123,8 @@ export async function snapshotDefinition(
     network: [...definition.network],
     ...(definition.requireApproval ? { approval: "required" as const } : {}),
     ...(definition.secrets.length > 0 ? { secrets: [...definition.secrets] } : {}),
+    // Optional: definitions written before it (or hand-built without it) keep their hash.
+    ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
   };
   return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };

@@ -1,30 +1,27 @@
 import type { LanguageModel } from "ai";
 import type { ZodType } from "zod";
+import {
+  type AttachedMemory,
+  type Fail as CheckFail,
+  checkHarnesses,
+  checkMemory,
+  checkSandbox,
+  type MemoryConfig,
+  type SandboxConfig,
+} from "./check-runtime-config.ts";
 import { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 import type { Finding } from "./finding.ts";
+import { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
 import { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
-import { parseSchedule, type Schedule, type ScheduleInput } from "./schedule.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
 
-export { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
-
-/** Access a run's planner or workers have to a memory store. */
-export type MemoryMode = "rw" | "ro" | "none";
-
-/** A named memory store mounted in addition to the workflow and org stores. */
-export type AttachedMemory = { readonly id: string; readonly mode: Exclude<MemoryMode, "none"> };
-
-export type MemoryConfig = {
-  readonly workflow: MemoryMode;
-  readonly org: MemoryMode;
-  readonly attached: readonly AttachedMemory[];
-};
-
+export type { AttachedMemory, MemoryConfig, MemoryMode, SandboxConfig } from "./check-runtime-config.ts";
 /** The harness the planner and workers run in; part of the manifest, so a change is drift. */
-export const DEFAULT_HARNESS_ID = "workflowHarness@1.0.0";
+export { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
+export { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
 
 export type PlannerConfig = {
   /** The planner's own model, separate from the execution model slots. */
@@ -58,15 +55,24 @@ export type WebhookConfig = {
   readonly input?: (payload: unknown) => unknown;
 };
 
-/** What `supervise` sees after a cycle of an outer loop. */
+/**
+ * What `supervise` sees after a cycle of an outer loop: the cycle's output, or, for a cycle that
+ * failed in a way a new plan may avoid (docs/runs.md lists the causes), `status: "failed"`,
+ * `output: null` and the failure (redacted). The last cycle's failure ends the run unsupervised.
+ */
 export type SuperviseInput = {
   readonly cycleNumber: number;
   readonly maxCycles: number;
   readonly input: unknown;
+  readonly status: "completed" | "failed";
   readonly output: unknown;
+  readonly failure?: { readonly causeCode: string; readonly message: string; readonly stepId?: string };
 };
 
-/** `accept` ends the run with this cycle's output; `replan` starts another planner cycle. */
+/**
+ * `accept` ends the run with this cycle's outcome: its output, or for a failed cycle its failure
+ * (stop early); `replan` starts another planner cycle, told of this one.
+ */
 export type SuperviseDecision = { readonly decision: "accept" } | { readonly decision: "replan"; readonly summary: string };
 
 /**
@@ -112,6 +118,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly webhook?: WebhookConfig;
   /** Hosts code may reach (code.run with `network: "allow"`); LWIR may permit only these. */
   readonly network?: readonly string[];
+  /** What code.run steps may be given: `env` names secrets (from `secrets`) that `sandbox.env: "allow"` passes (docs/sandbox.md). */
+  readonly sandbox?: SandboxConfig;
   /** Steps of one run in flight at once (default 6, the production limit of outgoing connections per invocation). */
   readonly maxConcurrency?: number;
   /** The whole run's time limit, from its request; past it the run fails with `run_timeout`. */
@@ -122,8 +130,6 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly secrets?: readonly string[];
   /** Makes the run a long-lived section serving many triggers (`input` is each trigger's payload). */
   readonly onTrigger?: OnTriggerConfig;
-  /** Cron ticks that start runs: `"0 9 * * MON"`, `{ cron, tenant?, input? }` or a list (docs/triggers.md). */
-  readonly schedule?: ScheduleInput;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -146,17 +152,16 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly placement: PlacementConfig;
   readonly webhook: WebhookConfig | null;
   readonly network: readonly string[];
+  /** Optional so definitions built by hand before it existed still type-check. */
+  readonly sandbox?: { readonly env: readonly string[] };
   readonly maxConcurrency?: number;
   readonly timeoutMs?: number;
   readonly requireApproval: boolean;
   readonly secrets: readonly string[];
   readonly onTrigger: OnTriggerConfig | null;
-  readonly schedule?: readonly Schedule[];
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
-
-const MEMORY_MODES: readonly MemoryMode[] = ["rw", "ro", "none"];
 
 /**
  * Defines a workflow. Checks the definition's shape at once (ids, descriptions, reserved slot
@@ -177,7 +182,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
 ): WorkflowDefinition<InferSchema<TInputSchema>, InferSchema<TOutputSchema>> {
   const findings = checkDefinition(definition);
   if (findings.length > 0) throw new WorkflowDefinitionError(String(definition?.id), findings);
-  const schedule = parseSchedule(definition.id, definition.input, definition.schedule);
+  checkHarnesses(definition);
   const planner = definition.planner;
   return {
     kind: "little.workflow",
@@ -206,12 +211,12 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     placement: { ...(definition.placement ?? {}) },
     webhook: definition.webhook ?? null,
     network: [...new Set(definition.network ?? [])].sort(),
+    sandbox: { env: [...new Set(definition.sandbox?.env ?? [])].sort() },
     ...(definition.maxConcurrency !== undefined ? { maxConcurrency: definition.maxConcurrency } : {}),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     requireApproval: definition.requireApproval === true,
     secrets: [...new Set(definition.secrets ?? [])].sort(),
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
-    ...(schedule ? { schedule } : {}),
   };
 }
 
@@ -240,6 +245,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   checkSkills(def.worker?.skills, "$.worker.skills", fail);
   checkTools(def, fail);
   checkMemory(def.memory, fail);
+  checkSandbox(def, fail);
   checkOuterLoop(def.outerLoop, fail);
   const jurisdiction = def.placement?.jurisdiction;
   if (jurisdiction !== undefined && jurisdiction !== "eu" && jurisdiction !== "fedramp") {
@@ -279,7 +285,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   return findings;
 }
 
-type Fail = (path: string, code: string, message: string) => void;
+type Fail = CheckFail;
 
 function checkModels(models: unknown, fail: Fail): void {
   if (!Array.isArray(models) || models.length === 0) {
@@ -354,23 +360,6 @@ function checkTools(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail):
       fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
     else if (seen.has(id)) fail(path, "definition.duplicate_tool", `tool "${id}" is named twice`);
     else seen.add(id);
-  });
-}
-
-function checkMemory(memory: WorkflowDefinitionInput["memory"], fail: Fail): void {
-  if (memory === undefined) return;
-  for (const key of ["workflow", "org"] as const) {
-    const mode = memory[key];
-    if (mode !== undefined && !MEMORY_MODES.includes(mode))
-      fail(`$.memory.${key}`, "definition.invalid_memory_mode", 'memory modes are "rw", "ro" or "none"');
-  }
-  const ids = new Set<string>();
-  (memory.attached ?? []).forEach((m, i) => {
-    const path = childPath("$.memory.attached", i);
-    if (typeof m?.id !== "string" || !TOOL_ID_PATTERN.test(m.id) || ids.has(m.id))
-      fail(path, "definition.invalid_memory_store", "attached stores need unique ids");
-    else ids.add(m.id);
-    if (m?.mode !== "rw" && m?.mode !== "ro") fail(`${path}.mode`, "definition.invalid_memory_mode", 'attached stores are "rw" or "ro"');
   });
 }
 

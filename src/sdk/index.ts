@@ -3,6 +3,7 @@ export type {
   MemoryConfig,
   MemoryMode,
   PlannerConfig,
+  SandboxConfig,
   WorkerConfig,
   WorkflowDefinition,
   WorkflowDefinitionInput,
@@ -10,6 +11,8 @@ export type {
 export { DEFAULT_HARNESS_ID, defineWorkflow } from "./define-workflow.ts";
 export type { CanonicalJsonRejection } from "./errors/canonical-json-error.ts";
 export { CanonicalJsonError } from "./errors/canonical-json-error.ts";
+export type { HarnessRef } from "./errors/harness-unknown-error.ts";
+export { HarnessUnknownError } from "./errors/harness-unknown-error.ts";
 export { LittleError } from "./errors/little-error.ts";
 export { LiveValidatorRejectedError } from "./errors/live-validator-rejected-error.ts";
 export { LwirInvalidError } from "./errors/lwir-invalid-error.ts";
@@ -18,6 +21,8 @@ export { UnsupportedSchemaError } from "./errors/unsupported-schema-error.ts";
 export { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 export { WorkflowMissingToolError } from "./errors/workflow-missing-tool-error.ts";
 export type { Finding, FindingSeverity } from "./finding.ts";
+export type { HarnessId } from "./harness-ids.ts";
+export { HARNESS_IDS } from "./harness-ids.ts";
 export type { ModelIdentity, ModelSlotDeclaration } from "./model.ts";
 export { model, modelIdentity } from "./model.ts";
 export type { Schedule, ScheduleEntry, ScheduleInput } from "./schedule.ts";

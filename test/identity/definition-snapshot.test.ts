@@ -346,8 +346,6 @@ describe("snapshotDefinition: every field in scope changes the hash", () => {
       name: "worker skills",
       def: (d) => ({ ...d, worker: { skills: [skill({ name: "summaries", description: "How to summarize", body: "Two sentences." })] } }),
     },
-    { name: "planner harness id", def: (d) => ({ ...d, planner: { ...d.planner, harness: "workflowHarness@1.1.0" } }) },
-    { name: "worker harness id", def: (d) => ({ ...d, worker: { ...d.worker, harness: "workflowHarness@1.1.0" } }) },
     { name: "maxRevisions", def: (d) => ({ ...d, planner: { ...d.planner, maxRevisions: 5 } }) },
     { name: "workflow memory mode", def: (d) => ({ ...d, memory: { ...d.memory, workflow: "ro" } }) },
     { name: "org memory mode", def: (d) => ({ ...d, memory: { ...d.memory, org: "none" } }) },
@@ -393,6 +391,15 @@ describe("snapshotDefinition: every field in scope changes the hash", () => {
       hashes.set(m.name, caps.definitionHash);
     }
     expect(hashes.size).toBe(mutations.length + 1);
+  });
+
+  // defineWorkflow refuses ids no harness is registered under, so another id is set on the defined object.
+  it("changes with the planner's and the workers' harness ids", async () => {
+    const wf = defineWorkflow(baseInput());
+    const base = (await snapshotDefinition(wf, registry())).definitionHash;
+    const planner = await snapshotDefinition({ ...wf, planner: { ...wf.planner, harness: "workflowHarness@1.1.0" } }, registry());
+    const worker = await snapshotDefinition({ ...wf, worker: { ...wf.worker, harness: "workflowHarness@1.1.0" } }, registry());
+    expect(new Set([base, planner.definitionHash, worker.definitionHash]).size).toBe(3);
   });
 
   it("each mutation is reproducible (the same mutation twice gives the same hash)", async () => {

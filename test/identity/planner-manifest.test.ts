@@ -69,7 +69,13 @@ describe("plannerManifest", () => {
   });
 
   it("copies the planner config from the snapshot", async () => {
-    const { caps, manifest } = await manifestOf({ ...baseInput(), planner: { ...baseInput().planner, harness: "customHarness@2.0.0" } });
+    // defineWorkflow refuses unregistered harness ids, so another id is set on the defined object.
+    const wf = defineWorkflow(baseInput());
+    const caps = await snapshotDefinition(
+      { ...wf, planner: { ...wf.planner, harness: "customHarness@2.0.0" } },
+      { "kb.search": searchTool() },
+    );
+    const manifest = plannerManifest(caps.snapshot, caps.definitionHash);
     expect(manifest).toMatchObject({
       harnessId: "customHarness@2.0.0",
       plannerModelSlotId: "gpt-5",
@@ -120,13 +126,18 @@ describe("manifestHash", () => {
     const variants = [
       { ...b, planner: { ...b.planner, system: "Other prompt." } },
       { ...b, planner: { ...b.planner, skills: [skill({ name: "triage", description: "d", body: "changed" })] } },
-      { ...b, planner: { ...b.planner, harness: "workflowHarness@1.0.1" } },
       { ...b, planner: { ...b.planner, model: mock("o3") } },
       { ...b, description: "Triage a support ticket." },
     ];
     const hashes = [base];
     for (const v of variants) hashes.push(manifestHash((await manifestOf(v)).manifest));
     hashes.push(manifestHash((await manifestOf(baseInput(), { "kb.search": searchTool("Search the docs") })).manifest));
+    const wf = defineWorkflow(b);
+    const otherHarness = await snapshotDefinition(
+      { ...wf, planner: { ...wf.planner, harness: "workflowHarness@1.0.1" } },
+      { "kb.search": searchTool() },
+    );
+    hashes.push(manifestHash(plannerManifest(otherHarness.snapshot, otherHarness.definitionHash)));
     expect(new Set(hashes).size).toBe(hashes.length);
   });
 

@@ -78,18 +78,18 @@ describe("defineWorkflow: the seed's worked example", () => {
       planner: {
         model: mock("p"),
         system: "s",
-        harness: "customHarness@2.0.0",
+        harness: DEFAULT_HARNESS_ID,
         maxRevisions: 7,
         skills: [skill({ name: "triage", description: "d", body: "b" })],
       },
-      worker: { harness: "workerHarness@1.1.0", skills: [skill({ name: "grading", description: "d", body: "b" })] },
+      worker: { harness: DEFAULT_HARNESS_ID, skills: [skill({ name: "grading", description: "d", body: "b" })] },
       memory: { workflow: "ro", org: "none", attached: [{ id: "kb", mode: "ro" }] },
       globalTools: ["crm.lookup"],
     });
-    expect(wf.planner.harness).toBe("customHarness@2.0.0");
+    expect(wf.planner.harness).toBe(DEFAULT_HARNESS_ID);
     expect(wf.planner.maxRevisions).toBe(7);
     expect(wf.planner.skills.map((s) => s.name)).toEqual(["triage"]);
-    expect(wf.worker).toEqual({ harness: "workerHarness@1.1.0", skills: [{ name: "grading", description: "d", body: "b" }] });
+    expect(wf.worker).toEqual({ harness: DEFAULT_HARNESS_ID, skills: [{ name: "grading", description: "d", body: "b" }] });
     expect(wf.memory).toEqual({ workflow: "ro", org: "none", attached: [{ id: "kb", mode: "ro" }] });
     expect(wf.globalTools).toEqual(["crm.lookup"]);
   });

@@ -1,5 +1,6 @@
 import { NoObjectGeneratedError } from "ai";
-import { runWorkerSession } from "../../harness/worker-session.ts";
+import { harnessFor } from "../../harness/harness-registry.ts";
+import type { runWorkerSession } from "../../harness/worker-session.ts";
 import { digestJson } from "../../identity/digest.ts";
 import { renderTemplate } from "../../lwir/evaluate-template.ts";
 import type { AiGenerateStep } from "../../lwir/types.ts";
@@ -35,7 +36,7 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
   };
   let outcome: Awaited<ReturnType<typeof runWorkerSession>>;
   try {
-    outcome = await runWorkerSession(
+    outcome = await harnessFor(capabilities.snapshot.workerConfig.harnessId, "worker", capabilities.snapshot.id).work(
       {
         sessionId: `worker:${a.stepPath}:a${a.attempt}`,
         stepPath: a.stepPath,

@@ -1,4 +1,4 @@
-import { runFixerSession } from "../../harness/fixer-session.ts";
+import { harnessFor } from "../../harness/harness-registry.ts";
 import { digestJson, digestText } from "../../identity/digest.ts";
 import { renderValue } from "../../lwir/evaluate-template.ts";
 import type { CodeRunStep } from "../../lwir/types.ts";
@@ -90,7 +90,7 @@ async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string,
     modelSlot: slot,
     lockHash: a.locked.lockHash,
   };
-  const outcome = await runFixerSession(
+  const outcome = await harnessFor(a.capabilities.snapshot.workerConfig.harnessId, "worker", a.capabilities.snapshot.id).fix(
     {
       sessionId: `fixer:${a.stepPath}:a${a.attempt}:f${n}`,
       stepPath: a.stepPath,
