@@ -62,8 +62,8 @@ export const ERROR_STATUS = {
   // Definitions, versions and their lineage.
   workflow_missing_tool: 422,
   workflow_definition_invalid: 422,
-  harness_unknown: 422,
   schedule_invalid: 422,
+  harness_unknown: 422,
   lwir_invalid: 422,
   canonical_json_rejected: 400,
   schema_live_validator: 400,

@@ -15,6 +15,7 @@ import { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
 import { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
+import { parseSchedule, type Schedule, type ScheduleInput } from "./schedule.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
 
@@ -130,6 +131,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly secrets?: readonly string[];
   /** Makes the run a long-lived section serving many triggers (`input` is each trigger's payload). */
   readonly onTrigger?: OnTriggerConfig;
+  /** Cron ticks that start runs: `"0 9 * * MON"`, `{ cron, tenant?, input? }` or a list (docs/triggers.md). */
+  readonly schedule?: ScheduleInput;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -159,6 +162,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly requireApproval: boolean;
   readonly secrets: readonly string[];
   readonly onTrigger: OnTriggerConfig | null;
+  readonly schedule?: readonly Schedule[];
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -183,6 +187,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
   const findings = checkDefinition(definition);
   if (findings.length > 0) throw new WorkflowDefinitionError(String(definition?.id), findings);
   checkHarnesses(definition);
+  const schedule = parseSchedule(definition.id, definition.input, definition.schedule);
   const planner = definition.planner;
   return {
     kind: "little.workflow",
@@ -217,6 +222,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     requireApproval: definition.requireApproval === true,
     secrets: [...new Set(definition.secrets ?? [])].sort(),
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
+    ...(schedule ? { schedule } : {}),
   };
 }
 
