@@ -11,8 +11,8 @@
  * little run support.summarize-ticket --input @ticket.json --wait
  * little events run_123 --follow
  */
-import { isRecord } from "./api-client.ts";
-import { CliInputError, CliServerError } from "./cli-error.ts";
+import { cliErrorBody, isRecord, LittleClientError } from "./api-client.ts";
+import { CliInputError } from "./cli-error.ts";
 import { colorEnabled, painter } from "./output.ts";
 import { USAGE } from "./usage.ts";
 
@@ -36,6 +36,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
+  }
+  if (command === "--version" || command === "-v" || command === "version") {
+    process.stdout.write(`${await (await import("./version.ts")).packageVersion()}\n`);
+    return 0;
   }
   const api = Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
   if (api) return (await api())(args);
@@ -64,8 +68,8 @@ function reportError(error: unknown, json: boolean): number {
   const [body, exitCode, status]: [Record<string, unknown> & { code: string; message: string }, number, number | undefined] =
     error instanceof CliInputError
       ? [{ code: error.code, message: error.message }, 2, undefined]
-      : error instanceof CliServerError
-        ? [{ ...error.body }, 3, error.status]
+      : error instanceof LittleClientError
+        ? [cliErrorBody(error), 3, error.status]
         : [{ code: "internal_error", message: error instanceof Error ? error.message : String(error) }, 3, undefined];
   if (json) {
     process.stderr.write(`${JSON.stringify({ error: body })}\n`);

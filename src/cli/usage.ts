@@ -47,6 +47,7 @@ API commands (human output; --json for machines):
                            tenant's tokens (your token, admin scope; or the admin token with --tenant),
                            revoke ends one at once
   help                     show this text
+  --version                print the package version
 
 API options:
   --url <url>              server base URL (env LITTLE_URL, default http://localhost:8787)

@@ -10,7 +10,9 @@ import { readRunResult } from "../engine/run-result.ts";
 import type { Clock } from "../ports/clock.ts";
 import { systemClock } from "../ports/clock.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
+import type { RunEvent } from "../ports/run-events.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
+import type { SecretStore } from "../ports/secret-store.ts";
 import type { RunRequest, RunResult, World } from "../ports/world.ts";
 
 /**
@@ -31,20 +33,35 @@ export class MemoryWorld implements World {
   private readonly sandbox: Sandbox;
   private readonly sliceMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly env: unknown;
+  private readonly secrets: SecretStore | undefined;
 
-  /** `sleep` waits out retry backoffs; pass one that advances a fake clock in tests. */
+  /**
+   * `sleep` waits out retry backoffs; pass one that advances a fake clock in tests. `env` is what
+   * tools receive as `context.env` (in a Worker, its bindings). `secrets` reveals what a
+   * definition binds (without it, such runs fail closed with `secrets_unavailable`).
+   */
   constructor(options: {
     models: ModelResolver;
     clock?: Clock;
     sandbox?: Sandbox;
     sliceMs?: number;
     sleep?: (ms: number) => Promise<void>;
+    env?: unknown;
+    secrets?: SecretStore;
   }) {
     this.models = options.models;
     this.clock = options.clock ?? systemClock;
     this.sandbox = options.sandbox ?? new JustBashSandbox({ memory: this.memory });
     this.sliceMs = options.sliceMs ?? 60_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.env = options.env;
+    this.secrets = options.secrets;
+  }
+
+  /** A run's event log, oldest first (empty for a run id never run here). */
+  async events(runId: string): Promise<RunEvent[]> {
+    return (await this.logs.get(runId)?.all()) ?? [];
   }
 
   async run(request: RunRequest): Promise<RunResult> {
@@ -72,6 +89,8 @@ export class MemoryWorld implements World {
       models: this.models,
       sleep: this.sleep,
       sliceMs: this.sliceMs,
+      ...(this.env !== undefined ? { bindings: this.env } : {}),
+      ...(this.secrets ? { secrets: this.secrets } : {}),
     });
     return readRunResult(request.runId, await log.all(), blobs);
   }

@@ -1,0 +1,111 @@
+/**
+ * `little-workflow/testing` as a user runs it: plain Node (this is the node project, no workerd),
+ * a workflow of their own, imported only through the subpath's entry.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineWorkflow, model, snapshotDefinition, tool } from "../../src/index.ts";
+import { MemoryWorld, mockModel, modelsFor, offlineModels, runWorkflow } from "../../src/package/testing.ts";
+
+const declared = (id: string) =>
+  new (class {
+    readonly specificationVersion = "v4" as const;
+    readonly provider = "openai.responses";
+    readonly modelId = id;
+    readonly supportedUrls = {};
+    doGenerate(): never {
+      throw new Error("a test must never reach a real provider");
+    }
+    doStream(): never {
+      throw new Error("a test must never reach a real provider");
+    }
+  })();
+
+const triage = defineWorkflow({
+  id: "acme.triage",
+  description: "Summarize a customer message and rate its urgency.",
+  input: z.object({ message: z.string() }),
+  output: z.object({ summary: z.string(), urgency: z.enum(["low", "high"]) }),
+  models: [model(declared("gpt-4o-mini"), { description: "Fast model for short structured answers." })],
+  planner: { model: declared("gpt-5"), system: "You plan customer-support workflows." },
+});
+
+describe("little-workflow/testing", () => {
+  it("runs a workflow end to end on the offline models: planned, locked, executed, output valid", async () => {
+    const world = new MemoryWorld({ models: offlineModels() });
+    const result = await runWorkflow(triage, { message: "I was charged twice" }, { world });
+    expect(result.status).toBe("completed");
+    expect(triage.output.safeParse(result.output).success).toBe(true);
+    expect(result.versionId).toMatch(/^wfver_/);
+    const types = (await world.events(result.runId)).map((e) => e.type);
+    expect(types[0]).toBe("RunRequested");
+    expect(types.at(-1)).toBe("RunCompleted");
+  });
+
+  it("a mock worker decides the output; the same run id replays without calling it again", async () => {
+    const worker = mockModel({ summary: "Double charge on the last invoice", urgency: "high" });
+    const world = new MemoryWorld({ models: modelsFor({ worker }) });
+    const first = await runWorkflow(triage, { message: "I was charged twice" }, { world, runId: "run_mock" });
+    expect(first).toMatchObject({ status: "completed", output: { summary: "Double charge on the last invoice", urgency: "high" } });
+    expect(worker.calls).toHaveLength(1);
+    expect(worker.calls[0]).toContain("I was charged twice");
+    const again = await runWorkflow(triage, { message: "I was charged twice" }, { world, runId: "run_mock" });
+    expect(again.output).toEqual(first.output);
+    expect(worker.calls).toHaveLength(1);
+  });
+
+  it("a worker answer that breaks the output schema fails the run with a named cause", async () => {
+    const world = new MemoryWorld({ models: modelsFor({ worker: mockModel({ summary: 42 }) }) });
+    const result = await runWorkflow(triage, { message: "hello" }, { world });
+    expect(result.status).toBe("failed");
+    expect(result.cause).toMatchObject({ code: "step_failed", details: { code: "output_invalid" } });
+  });
+
+  it("tools get the world's env as context.env", async () => {
+    type TestEnv = { readonly GREETING: string };
+    const seen: unknown[] = [];
+    const greet = tool({
+      description: "Greets a customer by name.",
+      inputSchema: z.object({ name: z.string() }),
+      outputSchema: z.object({ text: z.string() }),
+      execute: async ({ name }: { name: string }, { context }) => {
+        const env = context.env as TestEnv;
+        seen.push(context.idempotencyKey);
+        return { text: `${env.GREETING}, ${name}` };
+      },
+    });
+    const greeter = defineWorkflow({
+      id: "acme.greet",
+      description: "Greet a customer.",
+      input: z.object({ name: z.string() }),
+      output: z.object({ text: z.string() }),
+      models: [model(declared("gpt-4o-mini"), { description: "Fast model." })],
+      planner: { model: declared("gpt-5"), system: "You plan greetings." },
+      tools: { greet },
+    });
+    // The plan, as a user pins one: the definition's own (normalized) schemas, one tool.call step.
+    const caps = await snapshotDefinition(greeter, {});
+    const lwir = {
+      apiVersion: "littleworkflow.dev/v0.1",
+      kind: "Workflow",
+      metadata: { name: "acme.greet", version: "0.1.0", description: "greet once" },
+      input: { schema: caps.inputSchema },
+      output: { schema: caps.outputSchema },
+      permissions: { models: [], tools: ["greet"], secrets: [], network: [] },
+      steps: [
+        {
+          id: "greet",
+          uses: "tool.call",
+          needs: [],
+          with: { tool: "greet", input: { name: "{{ input.name }}" } },
+          output: caps.requestedOutput,
+        },
+      ],
+    };
+    const world = new MemoryWorld({ models: offlineModels(), env: { GREETING: "Hello" } satisfies TestEnv });
+    const result = await runWorkflow(greeter, { name: "Ada" }, { world, lwir });
+    expect(result.cause).toBeUndefined();
+    expect(result).toMatchObject({ status: "completed", output: { text: "Hello, Ada" } });
+    expect(seen).toEqual([`${result.runId}:c1/greet:a1`]);
+  });
+});
