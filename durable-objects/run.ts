@@ -148,12 +148,12 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   }
 
   /**
-   * Resolves when the run has ended (or, for a section, has run every queued occurrence and waits),
-   * or after `timeoutMs`, with the run as it then is.
+   * Resolves when the run has ended or waits for someone outside it (an approval's decision, a
+   * section's next trigger), or after `timeoutMs`, with the run as it then is.
    */
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();
-    if (isSettledStatus(current.status)) return current;
+    if (isSettledStatus(current.status, current.waitReason)) return current;
     await new Promise<void>((resolve) => {
       const waiters = this.waiters;
       const timer = setTimeout(done, Math.max(0, timeoutMs));

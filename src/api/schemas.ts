@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { RUN_STATUSES } from "../ports/run-status.ts";
+import { RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 
 /** Shapes of the /v1 API, shared by validation and the OpenAPI document. */
 
@@ -16,7 +16,7 @@ export const ErrorBody = z
   .openapi("Error");
 
 /** The run statuses, from their one list (ports/run-status.ts). */
-export { RUN_STATUSES };
+export { RUN_STATUSES, WAIT_REASONS };
 
 export const Usage = z
   .object({
@@ -50,6 +50,16 @@ export const Run = z
     runId: z.string(),
     workflowId: z.string().nullable(),
     status: z.enum(RUN_STATUSES),
+    waitReason: z.enum(WAIT_REASONS).optional().openapi({
+      description:
+        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).",
+    }),
+    waitingUntil: z
+      .number()
+      .optional()
+      .openapi({
+        description: "When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry.",
+      }),
     versionId: z.string().optional(),
     output: z.unknown().optional(),
     cause: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
@@ -80,6 +90,7 @@ export const RunSummary = z
     runId: z.string(),
     workflowId: z.string(),
     status: z.enum(RUN_STATUSES),
+    waitReason: z.enum(WAIT_REASONS).nullable().openapi({ description: "Why a `waiting` run waits; null otherwise." }),
     triggerKind: z.string(),
     versionId: z.string().nullable(),
     causeCode: z.string().nullable(),

@@ -7,6 +7,7 @@ import { type Digest, isDigest } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import type { RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
+import type { WaitReason } from "../ports/run-status.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
@@ -28,6 +29,8 @@ export type DriveResult = {
   readonly wakeAt?: number;
   /** A section ran every queued occurrence: nothing to do until the next trigger. */
   readonly waiting?: boolean;
+  /** Why the run waits when the slice ended with it `waiting` (the fold's reason). */
+  readonly waitReason?: WaitReason;
 };
 
 /**
@@ -73,8 +76,8 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     if (output === SECTION_WAITS) {
       // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
       if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-      await indexRun(env, state, "waiting", latestRegistration(await env.log.all()));
-      return { status: "waiting", yielded: false, waiting: true };
+      await indexRun(env, state, "waiting", { ...latestRegistration(await env.log.all()), waitReason: "trigger" });
+      return { status: "waiting", yielded: false, waiting: true, waitReason: "trigger" };
     }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
     if (quota.exceeded) throw quota.exceeded;
@@ -83,13 +86,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     // A quota ended the slice (its abort surfaces as whatever the call in flight threw); a cancel wins.
     if (quota.exceeded && !(error instanceof RunTerminatedError) && !env.signal?.aborted)
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-    if (error instanceof SliceYieldSignal) {
-      return {
-        status: deriveRunState(await env.log.all()).status,
-        yielded: true,
-        ...(error.wakeAt !== undefined ? { wakeAt: error.wakeAt } : {}),
-      };
-    }
+    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt);
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
     if (error instanceof RunTerminatedError || env.signal?.aborted)
       return { status: deriveRunState(await env.log.all()).status, yielded: false };
@@ -215,6 +212,23 @@ async function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionC
     }
     throw error;
   }
+}
+
+/**
+ * A slice that yielded: the run as the log now tells it. One that stopped on a wait (an approval,
+ * a long retry backoff) says so in the run index, so `GET /v1/runs?status=waiting` finds it; the
+ * next slice's `running` write moves it back once the wait is over.
+ */
+async function yielded(env: RunEnvironment, state: RunState, wakeAt: number | undefined): Promise<DriveResult> {
+  const events = await env.log.all();
+  const now = deriveRunState(events);
+  if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(events), waitReason: now.waitReason });
+  return {
+    status: now.status,
+    yielded: true,
+    ...(wakeAt !== undefined ? { wakeAt } : {}),
+    ...(now.waitReason ? { waitReason: now.waitReason } : {}),
+  };
 }
 
 type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };

@@ -10,7 +10,12 @@ export function runResultOf(runId: string, events: readonly RunEvent[]): RunResu
   const state = deriveRunState(events);
   const terminal = state.terminal;
   const versionId = [...state.registered.values()].at(-1)?.versionId;
-  const base = { runId, status: state.status, ...(versionId ? { versionId } : {}) };
+  const base = {
+    runId,
+    status: state.status,
+    ...(state.waitReason ? { waitReason: state.waitReason } : {}),
+    ...(versionId ? { versionId } : {}),
+  };
   if (terminal?.type === "RunCompleted") return { ...base, output: decodeTagged(terminal.payload.output), usage: terminal.payload.usage };
   if (terminal?.type === "RunFailed") {
     const { causeCode, message, details } = terminal.payload;

@@ -20,6 +20,8 @@ export type StartRunRequest = {
 
 /** A run as the API shows it. */
 export type RunView = RunResult & {
+  /** When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry. */
+  waitingUntil?: number;
   workflowId: string | null;
   tenant: string | null;
   eventCount: number;

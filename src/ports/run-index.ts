@@ -1,6 +1,6 @@
 import type { Digest } from "../json/digest.ts";
 import type { RunCauseCode, RunPlacement } from "./run-events.ts";
-import type { RunStatus } from "./run-status.ts";
+import type { RunStatus, WaitReason } from "./run-status.ts";
 
 export type { RunPlacement } from "./run-events.ts";
 
@@ -10,6 +10,8 @@ export type RunIndexEntry = {
   readonly runId: string;
   readonly workflowId: string;
   readonly status: RunStatus;
+  /** Why a `waiting` run waits (the fold's reason); null (or absent) for any other status. */
+  readonly waitReason?: WaitReason | null;
   readonly triggerKind: string;
   readonly definitionHash: Digest | null;
   readonly versionId: string | null;
@@ -26,6 +28,8 @@ export type RunQuery = {
   readonly tenant: string;
   readonly workflowId?: string;
   readonly status?: RunStatus;
+  /** Only runs waiting for this (implies status `waiting`). */
+  readonly waitReason?: WaitReason;
   readonly before?: RunCursor;
   readonly limit: number;
 };

@@ -1,11 +1,17 @@
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
 import type { RunCauseCode, RunStatus, RunTrigger, TokenUsage } from "./run-events.ts";
+import type { WaitReason } from "./run-status.ts";
 
-/** How a run ended, as `runWorkflow` returns it. */
+/**
+ * How a run ended, as `runWorkflow` returns it; or, in the Cloudflare world, that it waits for
+ * someone outside it (status `waiting`, `waitReason` `approval` or `trigger`).
+ */
 export type RunResult = {
   readonly runId: string;
   readonly status: RunStatus;
+  /** Why a `waiting` run waits (absent otherwise): `approval`, `sleep` or `trigger`. */
+  readonly waitReason?: WaitReason;
   readonly output?: unknown;
   readonly cause?: { readonly code: RunCauseCode; readonly message: string; readonly details?: unknown };
   readonly versionId?: string;

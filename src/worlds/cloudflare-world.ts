@@ -1,8 +1,8 @@
+import { isSettledStatus } from "../ports/run-status.ts";
 import type { RunRequest, RunResult, World } from "../ports/world.ts";
 import { WorkflowNotRegisteredError } from "../sdk/errors/workflow-not-registered-error.ts";
 import { wire } from "../wiring.ts";
 
-const ENDED = new Set(["completed", "failed", "cancelled"]);
 const WAIT_SLICE_MS = 30_000;
 
 /**
@@ -31,7 +31,9 @@ export class CloudflareWorld implements World {
     });
     for (;;) {
       const view = await run.waitForEnd(WAIT_SLICE_MS);
-      if (ENDED.has(view.status)) {
+      // Ended, or waiting for a decision or a trigger that only someone outside the run can give
+      // (waitForEnd returns at once for those: looping on it would spin).
+      if (isSettledStatus(view.status, view.waitReason)) {
         const { workflowId: _w, eventCount: _n, createdAt: _c, ...result } = view;
         return result;
       }

@@ -7,9 +7,18 @@ import {
   RUN_STATE_TRANSITIONS,
   type RunState,
   type RunStateTransitions,
+  waitingUntil,
 } from "../../src/engine/run-state.ts";
-import type { RunEvent, RunEventType } from "../../src/ports/run-events.ts";
-import { ENDED_STATUSES, isEndedStatus, isSettledStatus, RUN_STATUS_RANK, RUN_STATUSES } from "../../src/ports/run-status.ts";
+import type { NewRunEvent, RunEvent, RunEventType } from "../../src/ports/run-events.ts";
+import {
+  ENDED_STATUSES,
+  isEndedStatus,
+  isSettledStatus,
+  isWaitReason,
+  RUN_STATUS_RANK,
+  RUN_STATUSES,
+  WAIT_REASONS,
+} from "../../src/ports/run-status.ts";
 import { completedRun, logOf } from "../inspector/events.ts";
 
 describe("run-state transitions", () => {
@@ -99,5 +108,134 @@ describe("run statuses", () => {
       false,
       false,
     ]);
+  });
+});
+
+describe("waits: status `waiting` and its reason, from the events alone", () => {
+  const digest = `sha256:${"a".repeat(64)}` as const;
+  /** Compiled and running one step, `c1/a` (the first 9 events of the completed run: up to its StepStarted). */
+  const running = completedRun.slice(0, 9);
+  const asked = (approvalId: string, stepPath = "c1/a", expiresAt = 90_000): NewRunEvent => ({
+    type: "ApprovalRequested",
+    payload: { approvalId, stepPath, tool: "refund", args: { amount: 5 }, argsHash: digest, expiresAt },
+  });
+  const decided = (approvalId: string, decision: "approved" | "denied" = "approved"): NewRunEvent => ({
+    type: "ApprovalDecided",
+    payload: { approvalId, decision, argsHash: digest },
+  });
+  /** Status and reason after each event of `tail`, following `head`. */
+  function trace(head: readonly NewRunEvent[], tail: readonly NewRunEvent[]): string[] {
+    const events = logOf([...head, ...tail]);
+    let state = deriveRunState(events.slice(0, head.length));
+    return events.slice(head.length).map((e) => {
+      state = foldRunEvents(state, [e]);
+      return `${e.type}:${state.status}${state.waitReason ? `/${state.waitReason}` : ""}`;
+    });
+  }
+
+  it("approval: ApprovalRequested waits, ApprovalDecided (approved or denied) runs again", () => {
+    expect(
+      trace(running, [asked("apr_1"), decided("apr_1"), { type: "StepSucceeded", payload: { stepPath: "c1/a", attempt: 1, output: 1 } }]),
+    ).toEqual(["ApprovalRequested:waiting/approval", "ApprovalDecided:running", "StepSucceeded:running"]);
+    expect(trace(running, [asked("apr_1"), decided("apr_1", "denied")])).toEqual([
+      "ApprovalRequested:waiting/approval",
+      "ApprovalDecided:running",
+    ]);
+  });
+
+  it("approval: an expired one ends when its step fails, and the run's end clears every wait", () => {
+    const failed: NewRunEvent = {
+      type: "StepFailed",
+      payload: { stepPath: "c1/a", attempt: 1, error: { name: "E", code: "approval_timeout", message: "expired", retriable: false } },
+    };
+    const runFailed: NewRunEvent = { type: "RunFailed", payload: { causeCode: "step_failed", message: "expired" } };
+    expect(trace(running, [asked("apr_1"), failed, runFailed])).toEqual([
+      "ApprovalRequested:waiting/approval",
+      "StepFailed:running",
+      "RunFailed:failed",
+    ]);
+    const cancelled = deriveRunState(logOf([...running, asked("apr_1"), { type: "RunCancelled", payload: { reason: "no" } }]));
+    expect([cancelled.status, cancelled.waitReason, cancelled.stepWaits.size]).toEqual(["cancelled", null, 0]);
+  });
+
+  it("approval: two branches wait; the run waits until both are decided, and a decision for another approval id changes nothing", () => {
+    const head = [...running, { type: "StepStarted", payload: { stepPath: "c1/f[1]", attempt: 1 } } as NewRunEvent];
+    expect(
+      trace(head, [asked("apr_a", "c1/f[0]"), asked("apr_b", "c1/f[1]", 50_000), decided("apr_zzz"), decided("apr_a"), decided("apr_b")]),
+    ).toEqual([
+      "ApprovalRequested:waiting/approval",
+      "ApprovalRequested:waiting/approval",
+      "ApprovalDecided:waiting/approval",
+      "ApprovalDecided:waiting/approval",
+      "ApprovalDecided:running",
+    ]);
+    const both = deriveRunState(logOf([...head, asked("apr_a", "c1/f[0]"), asked("apr_b", "c1/f[1]", 50_000)]));
+    expect(waitingUntil(both)).toBe(50_000);
+  });
+
+  it("sleep: StepRetried with a later retryAt waits until the next StepStarted; a retry due at once is no sleep", () => {
+    const error = { name: "E", code: "tool_error", message: "flaky", retriable: true };
+    // logOf puts event i at 1000 + 100·i: the StepRetried below is the 10th event (at 1,900).
+    const later: NewRunEvent = { type: "StepRetried", payload: { stepPath: "c1/a", attempt: 1, retryAt: 61_900, error } };
+    const now: NewRunEvent = { type: "StepRetried", payload: { stepPath: "c1/a", attempt: 1, retryAt: 1_900, error } };
+    const again: NewRunEvent = { type: "StepStarted", payload: { stepPath: "c1/a", attempt: 2 } };
+    expect(trace(running, [later, again])).toEqual(["StepRetried:waiting/sleep", "StepStarted:running"]);
+    expect(waitingUntil(deriveRunState(logOf([...running, later])))).toBe(61_900);
+    expect(trace(running, [now, again])).toEqual(["StepRetried:running", "StepStarted:running"]);
+  });
+
+  it("an approval outranks a sleep: the run reports `approval` while both are open", () => {
+    const error = { name: "E", code: "tool_error", message: "flaky", retriable: true };
+    const sleep: NewRunEvent = { type: "StepRetried", payload: { stepPath: "c1/b", attempt: 1, retryAt: 99_000, error } };
+    expect(
+      trace(running, [sleep, asked("apr_1"), decided("apr_1"), { type: "StepStarted", payload: { stepPath: "c1/b", attempt: 2 } }]),
+    ).toEqual(["StepRetried:waiting/sleep", "ApprovalRequested:waiting/approval", "ApprovalDecided:waiting/sleep", "StepStarted:running"]);
+  });
+
+  it("trigger: a section that ran every queued occurrence waits; a queued trigger runs it again", () => {
+    const section: NewRunEvent[] = [...completedRun.slice(0, 7), { type: "OccurrenceStarted", payload: { occurrenceId: "o1" } }];
+    const queued = (id: string): NewRunEvent => ({
+      type: "OccurrenceQueued",
+      payload: { occurrenceId: id, input: {}, trigger: { kind: "http" } },
+    });
+    expect(
+      trace(section, [
+        queued("o2"),
+        { type: "OccurrenceCompleted", payload: { occurrenceId: "o1", output: 1 } },
+        { type: "OccurrenceStarted", payload: { occurrenceId: "o2" } },
+        { type: "OccurrenceFailed", payload: { occurrenceId: "o2", causeCode: "step_failed", message: "x", rearmed: true } },
+        queued("o3"),
+        { type: "OccurrenceStarted", payload: { occurrenceId: "o3" } },
+        asked("apr_3", "o3/c1/a"),
+        queued("o4"),
+        decided("apr_3"),
+        { type: "OccurrenceCompleted", payload: { occurrenceId: "o3", output: 3 } },
+      ]),
+    ).toEqual([
+      "OccurrenceQueued:running",
+      // o2 was queued before o1 ended: the section goes straight on, it never waits.
+      "OccurrenceCompleted:running",
+      "OccurrenceStarted:running",
+      "OccurrenceFailed:waiting/trigger",
+      "OccurrenceQueued:running",
+      "OccurrenceStarted:running",
+      "ApprovalRequested:waiting/approval",
+      // A trigger arriving while an occurrence waits for a decision does not end that wait.
+      "OccurrenceQueued:waiting/approval",
+      "ApprovalDecided:running",
+      "OccurrenceCompleted:running",
+    ]);
+  });
+
+  it("is settled for a caller waiting on it only when someone outside must act: approval and trigger, not sleep", () => {
+    expect([
+      isSettledStatus("waiting", "approval"),
+      isSettledStatus("waiting", "trigger"),
+      isSettledStatus("waiting", "sleep"),
+      isSettledStatus("waiting"),
+      isSettledStatus("running", null),
+    ]).toEqual([true, true, false, true, false]);
+    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger"]);
+    expect([isWaitReason("sleep"), isWaitReason("nap")]).toEqual([true, false]);
   });
 });

@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { Digest } from "../../identity/digest.ts";
 import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery } from "../../ports/run-index.ts";
+import { isWaitReason, type WaitReason } from "../../ports/run-status.ts";
 import { runs } from "./schema.ts";
 
 type Row = typeof runs.$inferSelect;
@@ -17,7 +18,8 @@ export class D1RunIndex implements RunIndex {
 
   async upsert(entry: RunIndexEntry): Promise<void> {
     const rank = RUN_STATUS_RANK[entry.status];
-    const row = { ...entry, placement: JSON.stringify(entry.placement) };
+    const waitReason = entry.status === "waiting" ? (entry.waitReason ?? null) : null;
+    const row = { ...entry, waitReason, placement: JSON.stringify(entry.placement) };
     await this.db
       .insert(runs)
       .values(row)
@@ -25,6 +27,7 @@ export class D1RunIndex implements RunIndex {
         target: [runs.tenant, runs.runId],
         set: {
           status: entry.status,
+          waitReason,
           definitionHash: sql`coalesce(${entry.definitionHash}, ${runs.definitionHash})`,
           versionId: sql`coalesce(${entry.versionId}, ${runs.versionId})`,
           causeCode: entry.causeCode,
@@ -47,6 +50,7 @@ export class D1RunIndex implements RunIndex {
     const conditions = [eq(runs.tenant, query.tenant)];
     if (query.workflowId) conditions.push(eq(runs.workflowId, query.workflowId));
     if (query.status) conditions.push(eq(runs.status, query.status));
+    if (query.waitReason) conditions.push(eq(runs.status, "waiting"), eq(runs.waitReason, query.waitReason));
     if (query.before) {
       const { createdAt, runId } = query.before;
       conditions.push(
@@ -106,6 +110,7 @@ function toEntry(row: Row): RunIndexEntry {
     runId: row.runId,
     workflowId: row.workflowId,
     status: row.status as RunStatus,
+    waitReason: isWaitReason(row.waitReason ?? "") ? (row.waitReason as WaitReason) : null,
     triggerKind: row.triggerKind,
     definitionHash: row.definitionHash as Digest | null,
     versionId: row.versionId,

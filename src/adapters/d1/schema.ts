@@ -53,6 +53,8 @@ export const runs = sqliteTable(
     runId: text("run_id").notNull(),
     workflowId: text("workflow_id").notNull(),
     status: text("status").notNull(),
+    /** Why a `waiting` run waits (`approval`, `sleep`, `trigger`); null for any other status. */
+    waitReason: text("wait_reason"),
     triggerKind: text("trigger_kind").notNull(),
     definitionHash: text("definition_hash"),
     versionId: text("version_id"),

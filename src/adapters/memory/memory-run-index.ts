@@ -9,13 +9,14 @@ export class MemoryRunIndex implements RunIndex {
     const key = `${entry.tenant}\u0000${entry.runId}`;
     const prior = this.rows.get(key);
     if (!prior) {
-      this.rows.set(key, { ...entry });
+      this.rows.set(key, { ...entry, waitReason: entry.status === "waiting" ? (entry.waitReason ?? null) : null });
       return;
     }
     if (RUN_STATUS_RANK[prior.status] > RUN_STATUS_RANK[entry.status]) return;
     this.rows.set(key, {
       ...prior,
       status: entry.status,
+      waitReason: entry.status === "waiting" ? (entry.waitReason ?? null) : null,
       definitionHash: entry.definitionHash ?? prior.definitionHash,
       versionId: entry.versionId ?? prior.versionId,
       causeCode: entry.causeCode,
@@ -35,7 +36,8 @@ export class MemoryRunIndex implements RunIndex {
         (r) =>
           r.tenant === query.tenant &&
           (!query.workflowId || r.workflowId === query.workflowId) &&
-          (!query.status || r.status === query.status),
+          (!query.status || r.status === query.status) &&
+          (!query.waitReason || (r.status === "waiting" && r.waitReason === query.waitReason)),
       )
       .filter((r) => !before || r.createdAt < before.createdAt || (r.createdAt === before.createdAt && r.runId < before.runId))
       .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0))

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { checkLwir } from "../../lwir/check-lwir.ts";
 import { lwirJsonSchema } from "../../lwir/lwir-json-schema.ts";
 import { validateLwir } from "../../lwir/validate-lwir.ts";
-import type { RunStatus } from "../../ports/run-events.ts";
+import { isEndedStatus } from "../../ports/run-status.ts";
 import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
@@ -12,8 +12,6 @@ import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from
 import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
-
-const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
 
 export const lwirRoutes = new OpenAPIHono<ApiEnv>();
 lwirRoutes.use("/lwir/*", requireTenant());
@@ -134,9 +132,9 @@ lwirRoutes.openapi(
     });
     let view = started.view;
     const wait = c.req.valid("query").wait;
-    if (wait && wait > 0 && !ENDED.has(view.status))
+    if (wait && wait > 0 && !isEndedStatus(view.status))
       view = await (await tenantRun(c.var.services, tenant, runId)).client.waitForEnd(wait * 1_000);
     const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };
-    return c.json(response as z.infer<typeof RunResponse>, ENDED.has(view.status) ? 200 : 202);
+    return c.json(response as z.infer<typeof RunResponse>, isEndedStatus(view.status) ? 200 : 202);
   },
 );

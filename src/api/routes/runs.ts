@@ -1,15 +1,24 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { digestJson, digestPrefix } from "../../identity/digest.ts";
 import type { RunStatus } from "../../ports/run-events.ts";
+import { isEndedStatus } from "../../ports/run-status.ts";
 import type { RunView } from "../../ports/run-handle.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
-import { commonErrors, ErrorBody, json, quotaErrors, RUN_STATUSES, RunResponse, RunSummary, StartRunBody } from "../schemas.ts";
+import {
+  commonErrors,
+  ErrorBody,
+  json,
+  quotaErrors,
+  RUN_STATUSES,
+  RunResponse,
+  RunSummary,
+  StartRunBody,
+  WAIT_REASONS,
+} from "../schemas.ts";
 import { startRun } from "../start-run.ts";
-
-const ENDED = new Set<RunStatus>(["completed", "failed", "cancelled"]);
 
 export const runRoutes = new OpenAPIHono<ApiEnv>();
 runRoutes.use("/workflows/*", requireTenant());
@@ -72,13 +81,13 @@ runRoutes.openapi(startRoute, async (c) => {
     callerRunId: body.runId !== undefined,
   });
   let view: RunView = started.view;
-  if (wait && wait > 0 && !ENDED.has(view.status)) {
+  if (wait && wait > 0 && !isEndedStatus(view.status)) {
     const { client } = await tenantRun(c.get("services"), tenant, runId);
     view = await client.waitForEnd(wait * 1_000);
   }
   const origin = new URL(c.req.url).origin;
   const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(origin, runId) };
-  return c.json(response as z.infer<typeof RunResponse>, ENDED.has(view.status) ? 200 : 202, { location: response.links.self });
+  return c.json(response as z.infer<typeof RunResponse>, isEndedStatus(view.status) ? 200 : 202, { location: response.links.self });
 });
 
 const getRoute = createRoute({
@@ -122,6 +131,10 @@ const listRoute = createRoute({
   request: {
     query: z.object({
       workflow: z.string().optional(),
+      waitReason: z
+        .enum(WAIT_REASONS)
+        .optional()
+        .openapi({ description: "Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`." }),
       status: z.enum(RUN_STATUSES).optional(),
       limit: z.coerce.number().int().min(1).max(200).optional(),
       cursor: z.string().optional(),
@@ -137,6 +150,7 @@ runRoutes.openapi(listRoute, async (c) => {
   const rows = await c.get("services").runs.list({
     tenant: c.get("tenant"),
     ...(query.workflow ? { workflowId: query.workflow } : {}),
+    ...(query.waitReason ? { waitReason: query.waitReason } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(before ? { before } : {}),
     limit: limit + 1,
@@ -148,6 +162,7 @@ runRoutes.openapi(listRoute, async (c) => {
       runs: page.map((r) => ({
         runId: r.runId,
         workflowId: r.workflowId,
+        waitReason: r.waitReason ?? null,
         status: r.status,
         triggerKind: r.triggerKind,
         versionId: r.versionId,

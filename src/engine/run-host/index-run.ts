@@ -2,6 +2,7 @@ import type { Digest } from "../../identity/digest.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { RunCauseCode, RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
+import type { WaitReason } from "../../ports/run-status.ts";
 import type { RunState } from "../run-state.ts";
 
 /** What an index row is written from, besides the run's state. */
@@ -9,6 +10,8 @@ export type IndexFields = {
   readonly definitionHash?: Digest | null;
   readonly versionId?: string | null;
   readonly causeCode?: RunCauseCode | null;
+  /** Why the run waits, for status `waiting` (the fold's `waitReason`). */
+  readonly waitReason?: WaitReason | null;
   /** When the row changed; the clock's now when absent. */
   readonly updatedAt?: number;
 };
@@ -32,6 +35,7 @@ export async function indexRun(
     placement: request.placement ?? {},
     workflowId: request.workflowId,
     status,
+    waitReason: status === "waiting" ? (fields.waitReason ?? null) : null,
     triggerKind: request.trigger.kind,
     definitionHash: fields.definitionHash ?? null,
     versionId: fields.versionId ?? null,

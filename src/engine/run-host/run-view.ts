@@ -3,7 +3,7 @@ import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { ApprovalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
 import { readRunResult } from "../run-result.ts";
-import { type ApprovalProgress, deriveRunState, type RunState } from "../run-state.ts";
+import { type ApprovalProgress, deriveRunState, type RunState, waitingUntil } from "../run-state.ts";
 
 /** How many occurrences a run view lists. */
 const LATEST_OCCURRENCES = 20;
@@ -15,7 +15,9 @@ export function emptyRunView(): RunView {
 
 /**
  * A run as the API shows it, read from its log: the result (output from its blob when stored by
- * reference), the request, a section's occurrences and the approvals, pending ones past `now` as expired.
+ * reference), why it waits (the fold's wait reason), the request, a section's occurrences (the
+ * fold's `section`: any occurrence event, a queued one included) and the approvals, pending ones
+ * past `now` as expired.
  */
 export async function viewRun(
   runId: string,
@@ -24,14 +26,16 @@ export async function viewRun(
   now: number,
 ): Promise<RunView> {
   const state = deriveRunState(events);
+  const until = waitingUntil(state);
   return {
     ...(await readRunResult(runId, events, blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
+    ...(until !== null ? { waitingUntil: until } : {}),
     workflowId: state.request?.workflowId ?? null,
     tenant: state.request?.tenant ?? null,
     eventCount: events.length,
     createdAt: state.request ? state.requestedAt : null,
     ...(state.request ? { input: state.request.input } : {}),
-    ...(events.some((e) => e.type === "OccurrenceStarted") ? { occurrences: occurrencesView(state) } : {}),
+    ...(state.section ? { occurrences: occurrencesView(state) } : {}),
     ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, now)) } : {}),
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
   };

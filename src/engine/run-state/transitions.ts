@@ -2,6 +2,7 @@ import type { RunEvent, RunEventType, TokenUsage } from "../../ports/run-events.
 import type { RunStatus } from "../../ports/run-status.ts";
 import { PersistentMap, PersistentSet } from "./persistent-map.ts";
 import type { OccurrenceProgress, RunState } from "./types.ts";
+import { settleWaits } from "./waits.ts";
 
 /** What one event of type `K` does to a run's state. Pure: it returns a new state, never changes the one given. */
 export type Transition<K extends RunEventType> = (state: RunState, event: RunEvent<K>) => RunState;
@@ -32,6 +33,9 @@ export const INITIAL_RUN_STATE: RunState = {
   occurrences: [],
   offlineModels: [],
   usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
+  stepWaits: new Map(),
+  idle: false,
+  waitReason: null,
 };
 
 /** The run's first occurrence: a section's first trigger is the run's own input (named by the engine, see run-section.ts). */
@@ -171,10 +175,11 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
 };
 
 /**
- * Applies one event. An event type this build does not know (a newer writer's, read by a client)
- * leaves the state as it was.
+ * Applies one event: its transition, then the waits it opens or closes (waits.ts), which decide
+ * whether the run is `waiting` and why. An event type this build does not know (a newer
+ * writer's, read by a client) leaves the state as it was.
  */
 export function applyRunStateEvent(state: RunState, event: RunEvent): RunState {
   const transition = RUN_STATE_TRANSITIONS[event.type] as Transition<RunEventType> | undefined;
-  return transition ? transition(state, event) : state;
+  return transition ? settleWaits(transition(state, event), event) : state;
 }

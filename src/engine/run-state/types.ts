@@ -1,5 +1,5 @@
 import type { RunEvent, RunEventPayloads, RunTrigger, TokenUsage } from "../../ports/run-events.ts";
-import type { RunStatus } from "../../ports/run-status.ts";
+import type { RunStatus, WaitReason } from "../../ports/run-status.ts";
 import type { PersistentMap, PersistentSet } from "./persistent-map.ts";
 
 /** What the drive loop needs to know about a run, derived from its events alone. */
@@ -33,7 +33,21 @@ export type RunState = {
   readonly offlineModels: readonly string[];
   /** RunCompleted's usage; before it, the sum over the model responses so far (see `usageOf` in drive-run.ts). */
   readonly usage: TokenUsage;
+  /**
+   * Steps that wait, by step path: for a decision on their approval, or out their retry backoff.
+   * Only open waits are held (a handful at a time), so the map stays small.
+   */
+  readonly stepWaits: ReadonlyMap<string, StepWait>;
+  /** A section has run every occurrence queued so far: it waits for the next trigger. */
+  readonly idle: boolean;
+  /** Why the run waits (status `waiting`), or null when it does not: see waits.ts. */
+  readonly waitReason: WaitReason | null;
 };
+
+/** One step's open wait: until its approval expires, or until its retry is due. */
+export type StepWait =
+  | { readonly reason: "approval"; readonly approvalId: string; readonly until: number }
+  | { readonly reason: "sleep"; readonly until: number };
 
 /** One approval: what was asked, and the decision if one was made. */
 export type ApprovalProgress = RunEventPayloads["ApprovalRequested"] & {

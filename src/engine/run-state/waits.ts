@@ -1,0 +1,112 @@
+import type { RunEvent } from "../../ports/run-events.ts";
+import type { RunStatus, WaitReason } from "../../ports/run-status.ts";
+import type { RunState, StepWait } from "./types.ts";
+
+/**
+ * Waits, from the events alone, so every reader (the drive loop, the run view, the run index, the
+ * CLI, the inspector) reports the same `waiting` and the same reason:
+ *
+ * - `approval`: `ApprovalRequested` opens it for the step; `ApprovalDecided` for that approval
+ *   closes it, and so does anything that moves the step on (an expired approval fails it).
+ * - `sleep`: `StepRetried` whose `retryAt` is later than the event opens it; the step's next
+ *   `StepStarted` closes it. A retry due at once is no sleep.
+ * - `trigger`: a section's occurrence ended and none is queued; `OccurrenceQueued` or
+ *   `OccurrenceStarted` closes it.
+ *
+ * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
+ * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
+ * fan-out's other branches still work: what it needs to finish is the wait's end.
+ */
+
+/** How a step event changes the step waits; unchanged (the same map) when it changes nothing. */
+function stepWaitsAfter(state: RunState, event: RunEvent): ReadonlyMap<string, StepWait> {
+  const waits = state.stepWaits;
+  switch (event.type) {
+    case "ApprovalRequested": {
+      const { stepPath, approvalId, expiresAt } = event.payload;
+      return new Map(waits).set(stepPath, { reason: "approval", approvalId, until: expiresAt });
+    }
+    case "ApprovalDecided": {
+      const stepPath = state.approvals.get(event.payload.approvalId)?.stepPath;
+      const open = stepPath === undefined ? undefined : waits.get(stepPath);
+      return open?.reason === "approval" && open.approvalId === event.payload.approvalId ? without(waits, stepPath as string) : waits;
+    }
+    case "StepRetried": {
+      const { stepPath, retryAt } = event.payload;
+      return retryAt > event.at ? new Map(waits).set(stepPath, { reason: "sleep", until: retryAt }) : without(waits, stepPath);
+    }
+    case "StepStarted":
+    case "StepSucceeded":
+    case "StepFailed":
+    case "StepSkipped":
+      return without(waits, event.payload.stepPath);
+    case "RunStarted":
+    case "OuterLoopCycleCompleted":
+    case "OccurrenceStarted":
+    case "OccurrenceCompleted":
+    case "OccurrenceFailed":
+    case "RunCompleted":
+    case "RunFailed":
+    case "RunCancelled":
+      return waits.size === 0 ? waits : new Map();
+    default:
+      return waits;
+  }
+}
+
+function without(waits: ReadonlyMap<string, StepWait>, stepPath: string): ReadonlyMap<string, StepWait> {
+  if (!waits.has(stepPath)) return waits;
+  const rest = new Map(waits);
+  rest.delete(stepPath);
+  return rest;
+}
+
+/** Whether a section is idle after this event: it ran every occurrence queued so far. */
+function idleAfter(state: RunState, event: RunEvent): boolean {
+  switch (event.type) {
+    case "OccurrenceCompleted":
+    case "OccurrenceFailed":
+      return !state.occurrences.some((o) => o.status === "queued" || o.status === "running");
+    case "OccurrenceQueued":
+    case "OccurrenceStarted":
+      return false;
+    default:
+      return state.idle;
+  }
+}
+
+/** The reason a run with these waits reports: an approval before a sleep before a trigger. */
+function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): WaitReason | null {
+  let sleeping = false;
+  for (const wait of stepWaits.values()) {
+    if (wait.reason === "approval") return "approval";
+    sleeping = true;
+  }
+  if (sleeping) return "sleep";
+  return idle ? "trigger" : null;
+}
+
+/**
+ * Applies an event's effect on the run's waits to the state its transition gave: the open step
+ * waits, whether a section is idle, the wait reason, and the status (`waiting` while a wait is
+ * open; `running` again once the last one closes). An ended run waits for nothing.
+ */
+export function settleWaits(state: RunState, event: RunEvent): RunState {
+  const stepWaits = stepWaitsAfter(state, event);
+  const idle = state.terminal ? false : idleAfter(state, event);
+  const waitReason = state.terminal ? null : reasonOf(stepWaits, idle);
+  const status: RunStatus = waitReason ? "waiting" : state.status === "waiting" ? "running" : state.status;
+  if (stepWaits === state.stepWaits && idle === state.idle && waitReason === state.waitReason && status === state.status) return state;
+  return { ...state, stepWaits, idle, waitReason, status };
+}
+
+/**
+ * When the run's wait ends by itself or expires: the earliest retry of a sleep, the earliest
+ * expiry of an approval; none for a trigger (or no wait).
+ */
+export function waitingUntil(state: Pick<RunState, "stepWaits" | "waitReason">): number | null {
+  let until: number | null = null;
+  for (const wait of state.stepWaits.values())
+    if (wait.reason === state.waitReason && (until === null || wait.until < until)) until = wait.until;
+  return until;
+}
