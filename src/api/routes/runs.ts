@@ -1,8 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { digestJson, digestPrefix } from "../../identity/digest.ts";
-import type { RunStatus } from "../../ports/run-events.ts";
-import { isEndedStatus } from "../../ports/run-status.ts";
 import type { RunView } from "../../ports/run-handle.ts";
+import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
@@ -131,11 +130,11 @@ const listRoute = createRoute({
   request: {
     query: z.object({
       workflow: z.string().optional(),
+      status: z.enum(RUN_STATUSES).optional(),
       waitReason: z
         .enum(WAIT_REASONS)
         .optional()
         .openapi({ description: "Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`." }),
-      status: z.enum(RUN_STATUSES).optional(),
       limit: z.coerce.number().int().min(1).max(200).optional(),
       cursor: z.string().optional(),
     }),
@@ -150,8 +149,8 @@ runRoutes.openapi(listRoute, async (c) => {
   const rows = await c.get("services").runs.list({
     tenant: c.get("tenant"),
     ...(query.workflow ? { workflowId: query.workflow } : {}),
-    ...(query.waitReason ? { waitReason: query.waitReason } : {}),
     ...(query.status ? { status: query.status } : {}),
+    ...(query.waitReason ? { waitReason: query.waitReason } : {}),
     ...(before ? { before } : {}),
     limit: limit + 1,
   });
@@ -162,8 +161,8 @@ runRoutes.openapi(listRoute, async (c) => {
       runs: page.map((r) => ({
         runId: r.runId,
         workflowId: r.workflowId,
-        waitReason: r.waitReason ?? null,
         status: r.status,
+        waitReason: r.waitReason ?? null,
         triggerKind: r.triggerKind,
         versionId: r.versionId,
         causeCode: r.causeCode,
