@@ -148,8 +148,9 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   }
 
   /**
-   * Resolves when the run has ended or waits for someone outside it (an approval's decision, a
-   * section's next trigger), or after `timeoutMs`, with the run as it then is.
+   * Resolves when the run has ended (or, for a section, has run every queued occurrence and waits
+   * for a trigger), or after `timeoutMs`, with the run as it then is. A run waiting for an
+   * approval is mid-work: the wait goes on.
    */
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();

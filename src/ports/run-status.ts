@@ -25,19 +25,21 @@ export const WAIT_REASONS = ["approval", "sleep", "trigger"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 
-/** The waits only someone outside the run ends (a decision, a trigger): a `sleep` ends by itself. */
-export const OUTSIDE_WAIT_REASONS = ["approval", "trigger"] as const satisfies readonly WaitReason[];
-
 /**
- * Where a wait for a run stops: it ended, or it waits for someone outside it (a decision, a
- * trigger). A run sleeping before a retry is not settled: it goes on by itself.
+ * The waits that settle a run for a caller waiting on it (`?wait=`, `waitForEnd`, `little run
+ * --wait`): a section that ran every queued occurrence has done its work for now. A run waiting
+ * for an approval or sleeping before a retry is in the middle of its work: the caller keeps
+ * waiting (and sees `waiting` with the reason when its wait runs out).
  */
+export const SETTLING_WAIT_REASONS = ["trigger"] as const satisfies readonly WaitReason[];
+
+/** Where a wait for a run may stop: it ended, or (with a settling wait reason) it waits. */
 export const SETTLED_STATUSES = [...ENDED_STATUSES, "waiting"] as const satisfies readonly RunStatus[];
 
 const ENDED: ReadonlySet<string> = new Set(ENDED_STATUSES);
 const SETTLED: ReadonlySet<string> = new Set(SETTLED_STATUSES);
 const WAITS: ReadonlySet<string> = new Set(WAIT_REASONS);
-const OUTSIDE: ReadonlySet<string> = new Set(OUTSIDE_WAIT_REASONS);
+const SETTLING: ReadonlySet<string> = new Set(SETTLING_WAIT_REASONS);
 
 /** Whether a run in this status has ended (accepts any string: a client may read a newer server's). */
 export function isEndedStatus(status: string): status is EndedStatus {
@@ -50,17 +52,17 @@ export function isWaitReason(reason: string): reason is WaitReason {
 }
 
 /**
- * Whether a run in this status has ended, or waits for someone outside it. Pass the run's
- * `waitReason`: a `waiting` run given none (a server from before wait reasons) counts as settled,
- * as every waiting run then was a section between occurrences.
+ * Whether a caller waiting on a run may stop: it ended, or it is a section waiting for its next
+ * trigger. Pass the run's `waitReason`: a `waiting` run given none (a server from before wait
+ * reasons) counts as settled, as every waiting run then was a section between occurrences.
  *
  * @example
- * isSettledStatus("waiting", "approval") // true: only a decision moves it
- * isSettledStatus("waiting", "sleep") // false: it retries by itself
+ * isSettledStatus("waiting", "trigger") // true: the section ran every queued occurrence
+ * isSettledStatus("waiting", "approval") // false: the run is mid-work, a decision lets it go on
  */
 export function isSettledStatus(status: string, waitReason?: string | null): boolean {
   if (!SETTLED.has(status)) return false;
-  return status !== "waiting" || waitReason == null || OUTSIDE.has(waitReason);
+  return status !== "waiting" || waitReason == null || SETTLING.has(waitReason);
 }
 
 /** Order of statuses: a run's status only ever moves to an equal or higher rank. */

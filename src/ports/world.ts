@@ -4,8 +4,8 @@ import type { RunCauseCode, RunStatus, RunTrigger, TokenUsage } from "./run-even
 import type { WaitReason } from "./run-status.ts";
 
 /**
- * How a run ended, as `runWorkflow` returns it; or, in the Cloudflare world, that it waits for
- * someone outside it (status `waiting`, `waitReason` `approval` or `trigger`).
+ * How a run ended, as `runWorkflow` returns it; or, for a section, that it waits for its next
+ * trigger (status `waiting`, `waitReason: "trigger"`).
  */
 export type RunResult = {
   readonly runId: string;

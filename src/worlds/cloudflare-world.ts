@@ -31,8 +31,8 @@ export class CloudflareWorld implements World {
     });
     for (;;) {
       const view = await run.waitForEnd(WAIT_SLICE_MS);
-      // Ended, or waiting for a decision or a trigger that only someone outside the run can give
-      // (waitForEnd returns at once for those: looping on it would spin).
+      // Ended, or a section waiting for its next trigger (waitForEnd answers that at once: looping
+      // on it would spin). A run waiting for an approval holds the loop until it is decided.
       if (isSettledStatus(view.status, view.waitReason)) {
         const { workflowId: _w, eventCount: _n, createdAt: _c, ...result } = view;
         return result;

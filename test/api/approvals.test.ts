@@ -53,7 +53,7 @@ beforeEach(() =>
 );
 afterEach(() => overrideWiring({}));
 
-type Approval = { approvalId: string; args: unknown; argsHash: string; status: string; tool: string };
+type Approval = { approvalId: string; args: unknown; argsHash: string; status: string; tool: string; expiresAt: number };
 
 async function startWaiting(orderId: string, timeoutMs?: number): Promise<{ runId: string; approval: Approval }> {
   const r = await call("POST", "/v1/lwir/runs", { body: { lwir: await refundLwir(timeoutMs), input: { orderId, amount: 40 } } });
@@ -67,6 +67,22 @@ async function startWaiting(orderId: string, timeoutMs?: number): Promise<{ runI
   throw new Error("no approval was requested");
 }
 
+/** The run's row in the run index (D1) as `GET /v1/runs` lists it, filtered as given. */
+async function listed(runId: string, query: string): Promise<Record<string, unknown> | undefined> {
+  const runs = (await call("GET", `/v1/runs?${query}&limit=200`)).json.runs as Record<string, unknown>[];
+  return runs.find((r) => r.runId === runId);
+}
+
+/** Polls the index until the query lists the run (the slice writes the row just after the event). */
+async function indexed(runId: string, query: string): Promise<Record<string, unknown> | undefined> {
+  for (let i = 0; i < 50; i++) {
+    const row = await listed(runId, query);
+    if (row) return row;
+    await runStub(runId, "dev").waitForEnd(100);
+  }
+  return undefined;
+}
+
 const decide = (runId: string, approvalId: string, decision: "approve" | "deny", argsHash: string) =>
   call("POST", `/v1/runs/${runId}/approvals/${approvalId}`, { body: { decision, argsHash } });
 
@@ -76,7 +92,13 @@ describe("tool approvals", () => {
     const { runId, approval } = await startWaiting(orderId);
     expect(approval).toMatchObject({ tool: "refund", status: "waiting_for_approval", args: { orderId, amount: 40 } });
     expect(approval.argsHash).toBe(digestJson({ orderId, amount: 40 }));
-    expect((await call("GET", `/v1/runs/${runId}`)).json.run).toMatchObject({ status: "running" });
+    // Blocked on the decision: `waiting` for an `approval`, in the run view and in the run index.
+    const waiting = (await call("GET", `/v1/runs/${runId}`)).json.run as Record<string, unknown>;
+    expect(waiting).toMatchObject({ status: "waiting", waitReason: "approval", waitingUntil: approval.expiresAt });
+    expect(await indexed(runId, "status=waiting")).toMatchObject({ status: "waiting", waitReason: "approval" });
+    expect(await listed(runId, "status=waiting&waitReason=approval")).toMatchObject({ waitReason: "approval" });
+    expect(await listed(runId, "waitReason=trigger")).toBeUndefined();
+    expect(await listed(runId, "status=running")).toBeUndefined();
     expect(refunds.get(orderId)).toBeUndefined();
 
     const other = await decide(runId, approval.approvalId, "approve", digestJson({ orderId, amount: 4000 }));
@@ -87,8 +109,14 @@ describe("tool approvals", () => {
     const approved = await decide(runId, approval.approvalId, "approve", approval.argsHash);
     expect(approved.status).toBe(200);
     expect(approved.json).toMatchObject({ created: true, approval: { status: "approved" } });
+    // Decided: the run no longer waits (the view reads the log at once).
+    const after = (await call("GET", `/v1/runs/${runId}`)).json.run as Record<string, unknown>;
+    expect(["running", "completed"]).toContain(after.status);
+    expect(after.waitReason).toBeUndefined();
     const ended = await runStub(runId, "dev").waitForEnd(10_000);
     expect(ended).toMatchObject({ status: "completed", output: { refunded: 40 } });
+    expect(await listed(runId, "status=completed")).toMatchObject({ status: "completed", waitReason: null });
+    expect(await listed(runId, "status=waiting")).toBeUndefined();
     expect(refunds.get(orderId)).toBe(40);
     const again = await decide(runId, approval.approvalId, "approve", approval.argsHash);
     expect(again.json).toMatchObject({ created: false });

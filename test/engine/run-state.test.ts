@@ -227,14 +227,14 @@ describe("waits: status `waiting` and its reason, from the events alone", () => 
     ]);
   });
 
-  it("is settled for a caller waiting on it only when someone outside must act: approval and trigger, not sleep", () => {
+  it("settles a caller waiting on it only for a section's trigger wait: an approval or a sleep is mid-work", () => {
     expect([
       isSettledStatus("waiting", "approval"),
       isSettledStatus("waiting", "trigger"),
       isSettledStatus("waiting", "sleep"),
       isSettledStatus("waiting"),
       isSettledStatus("running", null),
-    ]).toEqual([true, true, false, true, false]);
+    ]).toEqual([false, true, false, true, false]);
     expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger"]);
     expect([isWaitReason("sleep"), isWaitReason("nap")]).toEqual([true, false]);
   });

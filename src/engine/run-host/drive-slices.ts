@@ -1,4 +1,3 @@
-import { isSettledStatus } from "../../ports/run-status.ts";
 import { type DriveResult, driveRun } from "../drive-run.ts";
 import type { RunEnvironment } from "../run-environment.ts";
 import { describeError } from "../run-redactor.ts";
@@ -11,7 +10,7 @@ export const RESUME_AFTER_MS = 5_000;
 /** Unexpected drive errors in a row before the run is failed as `internal_error`. */
 export const MAX_DRIVE_FAILURES = 5;
 
-/** How a slice left the run: `settled` when it has ended or waits for someone outside it (wake the waiters). */
+/** How a slice left the run: `settled` when it has ended or a section waits for a trigger (wake the waiters). */
 export type SliceOutcome = { readonly result: DriveResult; readonly settled: boolean };
 
 /**
@@ -25,8 +24,8 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
   if (result.yielded) {
     if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
     else await alarm.wakeIn(0);
-    // A run that stopped for an approval waits for a person: a caller waiting on it hears now.
-    return { result, settled: isSettledStatus(result.status, result.waitReason) };
+    // Mid-work (out of time, or waiting for an approval or a retry): a caller waiting on it keeps waiting.
+    return { result, settled: false };
   }
   // A trigger that arrived while this slice ran set an alarm this slice must not delete.
   const queued = result.waiting && deriveRunState(await env.log.all()).occurrences.some((o) => o.status === "queued");
