@@ -21,6 +21,7 @@ afterEach(() => overrideWiring({}));
 type RunBody = {
   runId: string;
   status: string;
+  waitReason?: string;
   occurrences?: { total: number; latest: { occurrenceId: string; status: string; output?: unknown }[] };
 };
 
@@ -30,7 +31,10 @@ async function startSection(): Promise<string> {
   });
   expect(r.status).toBe(202); // a section run waits; it has not ended
   const run = r.json.run as RunBody;
-  expect(run.status).toBe("waiting");
+  expect(run).toMatchObject({ status: "waiting", waitReason: "trigger" });
+  // The run index says the same (the slice wrote the row before the wait returned).
+  const listed = (await call("GET", "/v1/runs?status=waiting&waitReason=trigger&limit=200")).json.runs as RunBody[];
+  expect(listed.find((l) => l.runId === run.runId)).toMatchObject({ status: "waiting", waitReason: "trigger" });
   return run.runId;
 }
 
@@ -40,7 +44,7 @@ describe("POST /v1/runs/:runId/triggers", () => {
     const second = await call("POST", `/v1/runs/${runId}/triggers?wait=20`, { body: { input: { text: "second", fail: true } } });
     expect(second.status).toBe(202);
     expect(second.json).toMatchObject({ occurrenceId: "o2", created: true });
-    expect((second.json.run as RunBody).status).toBe("waiting");
+    expect(second.json.run as RunBody).toMatchObject({ status: "waiting", waitReason: "trigger" });
     const third = await call("POST", `/v1/runs/${runId}/triggers?wait=20`, {
       body: { input: { text: "third", fail: false } },
       headers: { "idempotency-key": "t-3" },
