@@ -1,20 +1,31 @@
-import { type MemoryMount, ORG_MEMORY_DIR, orgMemoryStoreId, WORKFLOW_MEMORY_DIR, workflowMemoryStoreId } from "../ports/memory-store.ts";
+import {
+  attachedMemoryDir,
+  attachedMemoryStoreId,
+  type MemoryMount,
+  ORG_MEMORY_DIR,
+  orgMemoryStoreId,
+  WORKFLOW_MEMORY_DIR,
+  workflowMemoryStoreId,
+} from "../ports/memory-store.ts";
 import type { ExecResult, SandboxSession } from "../ports/sandbox.ts";
 import type { MemoryConfig } from "../sdk/define-workflow.ts";
 import type { HarnessContext } from "./harness-context.ts";
 
-/** The modes of the two mounted stores, as a definition's `memory` config gives them. */
-export type MemoryModes = Pick<MemoryConfig, "workflow" | "org">;
+/** The modes of the mounted stores, as a definition's `memory` config gives them. */
+export type MemoryModes = Pick<MemoryConfig, "workflow" | "org"> & { readonly attached?: MemoryConfig["attached"] };
 
 /**
- * The mounts a run's harness sessions get: `/mnt/memory/workflow` (store `workflow:<tenant>:<id>`) and
- * `/mnt/memory/org` (store `org:<tenant>`), each in its configured mode; `none` mounts nothing.
+ * The mounts a run's harness sessions get: `/mnt/memory/workflow` (store `workflow:<tenant>:<id>`),
+ * `/mnt/memory/org` (store `org:<tenant>`), each in its configured mode (`none` mounts nothing),
+ * and each attached store at `/mnt/memory/<id>` (store `attached:<tenant>:<id>`) in its mode.
  */
 export function memoryMounts(modes: MemoryModes, run: { readonly workflowId: string; readonly tenant: string }): MemoryMount[] {
   const mounts: MemoryMount[] = [];
   if (modes.workflow !== "none")
     mounts.push({ path: WORKFLOW_MEMORY_DIR, storeId: workflowMemoryStoreId(run.tenant, run.workflowId), mode: modes.workflow });
   if (modes.org !== "none") mounts.push({ path: ORG_MEMORY_DIR, storeId: orgMemoryStoreId(run.tenant), mode: modes.org });
+  for (const store of modes.attached ?? [])
+    mounts.push({ path: attachedMemoryDir(store.id), storeId: attachedMemoryStoreId(run.tenant, store.id), mode: store.mode });
   return mounts;
 }
 

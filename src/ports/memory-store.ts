@@ -7,7 +7,8 @@ export type MemoryChanges = Readonly<Record<string, string | null>>;
 
 /**
  * Where planner and fixer memory lives between runs (D1 in production, memory in unit tests).
- * A store is a flat set of text files under one id: `workflow:<tenant>:<workflowId>` or `org:<tenant>`.
+ * A store is a flat set of text files under one id: `workflow:<tenant>:<workflowId>`, `org:<tenant>`
+ * or `attached:<tenant>:<id>`.
  */
 export interface MemoryStore {
   /** The store's files; `{}` for a store never written. */
@@ -33,6 +34,20 @@ export function workflowMemoryStoreId(tenant: string, workflowId: string): strin
 /** The store of one tenant's organisation memory. */
 export function orgMemoryStoreId(tenant: string): string {
   return `org:${tenant}`;
+}
+
+/**
+ * The store of an attached memory (`memory.attached: [{ id, mode }]`): one per tenant and id, so
+ * every workflow of the tenant that attaches `id` shares it (a knowledge base, a runbook set),
+ * while tenants never see each other's.
+ */
+export function attachedMemoryStoreId(tenant: string, id: string): string {
+  return `attached:${tenant}:${id}`;
+}
+
+/** Where an attached store is mounted: `/mnt/memory/<id>`. */
+export function attachedMemoryDir(id: string): string {
+  return `${MEMORY_ROOT}/${id}`;
 }
 
 /** Thrown by {@link MemoryStore.save} for changes no store accepts. */
@@ -62,5 +77,6 @@ export function assertValidChanges(storeId: string, changes: MemoryChanges): voi
 /** One store mounted into a bash session (see `SandboxSessionOptions.memory`). */
 export type MemoryMount = { readonly path: string; readonly storeId: string; readonly mode: "rw" | "ro" };
 
+export const MEMORY_ROOT = "/mnt/memory";
 export const WORKFLOW_MEMORY_DIR = "/mnt/memory/workflow";
 export const ORG_MEMORY_DIR = "/mnt/memory/org";

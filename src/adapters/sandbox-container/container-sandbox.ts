@@ -7,7 +7,8 @@ import { runCodeInContainer } from "./container-code-run.ts";
 import { ContainerSession } from "./container-session.ts";
 import { HelperShell } from "./helper-shell.ts";
 
-const MOUNT_PATH = /^\/mnt\/memory\/[a-z0-9][a-z0-9_-]*$/;
+// One segment under /mnt/memory: workflow, org, or an attached store's id (a letter first, so never `.` or `..`).
+const MOUNT_PATH = /^\/mnt\/memory\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export type ContainerSandboxOptions = {
   /** Opens a sandbox by id: `openSandboxes(env.SANDBOX)` in the Worker, a fake in unit tests. */

@@ -20,7 +20,8 @@ const MAX_OUTPUT_CHARS = 64 * 1024;
 const MAX_SCRATCH_BYTES = 1024 * 1024;
 /** Bytes a session's own filesystem may hold: it lives in the Worker's memory (just-bash's default is 1 GiB). */
 const MAX_SESSION_FS_BYTES = 64 * 1024 * 1024;
-const MOUNT_PATH = /^\/mnt\/memory\/[a-z0-9][a-z0-9_-]*$/;
+// One segment under /mnt/memory: workflow, org, or an attached store's id (a letter first, so never `.` or `..`).
+const MOUNT_PATH = /^\/mnt\/memory\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export type JustBashSandboxOptions = {
   /** Runs the sessions' `node` command in isolates; without it `node` exits 127. */
