@@ -34,6 +34,7 @@ function entry(tenant: string, runId: string, overrides: Partial<RunIndexEntry> 
     runId,
     workflowId: "support.summarize-ticket",
     status: "pending",
+    waitReason: null,
     triggerKind: "http",
     definitionHash: null,
     versionId: null,
@@ -448,6 +449,31 @@ export function runIndexContract(name: string, makeIndex: MakeRunIndex): void {
         await index.upsert(entry(tenant, "run_1", { workflowId: "wf.x", status: "completed", createdAt: T0 + 1, updatedAt: T0 + 9 }));
         expect(keys(await index.list({ tenant, status: "running", limit: 100 }))).toStrictEqual(["run_2"]);
         expect(keys(await index.list({ tenant, workflowId: "wf.x", status: "completed", limit: 100 }))).toStrictEqual(["run_3", "run_1"]);
+      });
+
+      it("keeps a waiting run's reason, filters by it, and clears it when the run moves on", async () => {
+        const index = await fresh();
+        const tenant = uniqueTenant("wait");
+        await index.upsert(entry(tenant, "run_a", { status: "waiting", waitReason: "approval", createdAt: T0 + 1 }));
+        await index.upsert(entry(tenant, "run_s", { status: "waiting", waitReason: "sleep", createdAt: T0 + 2 }));
+        await index.upsert(entry(tenant, "run_t", { status: "waiting", waitReason: "trigger", createdAt: T0 + 3 }));
+        // A reason given with another status is not stored: only a waiting run has one.
+        await index.upsert(entry(tenant, "run_r", { status: "running", waitReason: "approval", createdAt: T0 + 4 }));
+        expect((await index.get(tenant, "run_r"))?.waitReason).toBeNull();
+        expect((await index.get(tenant, "run_a"))?.waitReason).toBe("approval");
+        expect(keys(await index.list({ tenant, status: "waiting", limit: 10 }))).toStrictEqual(["run_t", "run_s", "run_a"]);
+        expect(keys(await index.list({ tenant, waitReason: "sleep", limit: 10 }))).toStrictEqual(["run_s"]);
+        expect(keys(await index.list({ tenant, status: "waiting", waitReason: "approval", limit: 10 }))).toStrictEqual(["run_a"]);
+        // Decided: running again (same rank as waiting), the reason gone; then it waits for another reason.
+        await index.upsert(entry(tenant, "run_a", { status: "running", createdAt: T0 + 1, updatedAt: T0 + 10 }));
+        expect(await index.get(tenant, "run_a")).toMatchObject({ status: "running", waitReason: null });
+        expect(keys(await index.list({ tenant, waitReason: "approval", limit: 10 }))).toStrictEqual([]);
+        await index.upsert(entry(tenant, "run_a", { status: "waiting", waitReason: "sleep", createdAt: T0 + 1, updatedAt: T0 + 11 }));
+        expect(keys(await index.list({ tenant, waitReason: "sleep", limit: 10 }))).toStrictEqual(["run_s", "run_a"]);
+        // An end clears it too, and a late waiting write does not bring it back.
+        await index.upsert(entry(tenant, "run_s", { status: "completed", createdAt: T0 + 2, updatedAt: T0 + 12 }));
+        await index.upsert(entry(tenant, "run_s", { status: "waiting", waitReason: "sleep", createdAt: T0 + 2, updatedAt: T0 + 13 }));
+        expect(await index.get(tenant, "run_s")).toMatchObject({ status: "completed", waitReason: null });
       });
 
       it("returns at most limit rows, the newest ones", async () => {
