@@ -4,6 +4,7 @@ import {
   decideApproval,
   driveSlice,
   emptyRunView,
+  endRun,
   onDriveError,
   type RunAlarm,
   type RunHostPorts,
@@ -17,6 +18,8 @@ import { isTerminalType, type RunEvent } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
   DecisionResult,
+  EndRunRequest,
+  EndRunResult,
   EventPageRequest,
   RunHandle,
   RunView,
@@ -147,6 +150,15 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     return this.status();
   }
 
+  /** Ends the run with a named cause (a revoked approval, a superseded section); a slice in flight stops. */
+  async end(request: EndRunRequest): Promise<EndRunResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    const result = await endRun(this.host(runId), request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
+    if (result.ok && result.ended) this.notifySettled();
+    return result;
+  }
+
   /**
    * Resolves when the run has ended (or, for a section, has run every queued occurrence and waits
    * for a trigger), or after `timeoutMs`, with the run as it then is. A run waiting for an
@@ -186,6 +198,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
           blobs: wiring.blobsFor({ tenant, runId }),
           sandbox: wiring.sandbox,
           secrets: wiring.secrets,
+          approvals: wiring.approvals,
           models: wiring.models,
           clock: wiring.clock,
           workflows: wiring.workflows,

@@ -9,6 +9,7 @@ import { authorize } from "./auth.ts";
 import { MAX_BODY_BYTES, payloadTooLarge } from "./body-limit.ts";
 import { errorResponse, named } from "./errors.ts";
 import { insecureConfigurationError, insecureVariables } from "./insecure-configuration.ts";
+import { liveProjections } from "./live-projections.ts";
 import { OPERATION_TAGS } from "./operation-tags.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
@@ -57,6 +58,8 @@ app.use("/v1/*", async (c, next) => {
 });
 // Every /v1 route: token, expiry, revocation and the route's scope (src/api/route-scopes.ts).
 app.use("/v1/*", authorize());
+// The first request an isolate serves records every live definition's projection (one D1 batch).
+app.use("/v1/*", liveProjections());
 app.use(
   "/v1/*",
   bodyLimit({

@@ -1,7 +1,6 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { digestJson } from "../identity/digest.ts";
 import { DefinitionNotApprovedError } from "../sdk/errors/definition-not-approved-error.ts";
-import { DefinitionProjectionMissingError } from "../sdk/errors/definition-projection-missing-error.ts";
 import { SecretsKeyMissingError } from "../sdk/errors/secrets-key-missing-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
@@ -38,8 +37,9 @@ export async function admitDefinition(
   if (capabilities.snapshot.approval === "required") {
     if (!approval) throw new DefinitionNotApprovedError(capabilities.snapshot.id, hash);
     const projection = await services.versions.getDefinition(hash);
-    if (!projection) throw new DefinitionProjectionMissingError(hash);
-    if (digestJson(projection) !== hash)
+    // The definition is live (it is what this start runs): a lost row is recorded again, not refused.
+    if (!projection) await services.versions.putDefinition(capabilities.snapshot, hash, now);
+    else if (digestJson(projection) !== hash)
       throw new ApiError(
         "definition_projection_mismatch",
         `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,

@@ -40,6 +40,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
 
   // Deciding what code runs without a planner, what secrets exist, and who holds tokens.
   "POST /v1/definitions/{hash}/approve": "admin",
+  "DELETE /v1/definitions/{hash}/approve": "admin",
   "POST /v1/definitions/{hash}/pin": "admin",
   "DELETE /v1/definitions/{hash}/pin": "admin",
   "GET /v1/secrets": "admin",

@@ -11,6 +11,7 @@ import type { WaitReason } from "../ports/run-status.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
+import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
 import { compileCycle } from "./compile-cycle.ts";
 import { executeVersion } from "./execute-version.ts";
@@ -70,6 +71,8 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     if (runDeadline !== undefined && env.clock.now() >= runDeadline) throw timedOut();
     // Fail closed before any step: a definition that binds secrets runs only with all of them.
     if ("failure" in secrets) throw secrets.failure;
+    const revoked = await approvalRevoked(env, state.request);
+    if (revoked) throw revoked;
     // Resumed over a quota (it was exceeded before a crash): fail before any call.
     if (quota.exceeded) throw quota.exceeded;
     const output = await drive(env, ctx, state);

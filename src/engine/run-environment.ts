@@ -1,6 +1,7 @@
 import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
@@ -48,6 +49,11 @@ export type RunEnvironment = {
   readonly signal?: AbortSignal;
   /** Per-run limits (LWIR bytes, model tokens, log bytes); absent: DEFAULT_RUN_QUOTAS. */
   readonly quotas?: RunQuotas;
+  /**
+   * The tenants' approvals: a run started under one checks at every slice that it still stands
+   * (revoked: `definition_approval_revoked`). Absent: not checked (hosts without approvals).
+   */
+  readonly approvals?: DefinitionApprovals;
   /** Where the secrets a definition binds are decrypted from (absent: such runs fail closed). */
   readonly secrets?: SecretStore;
   /** The Worker's `env` (bindings and vars), handed to tools as `context.env`; never logged. */

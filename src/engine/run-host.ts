@@ -5,6 +5,7 @@
  * SSE and RPC; the in-memory world (`src/worlds/memory-world.ts`) drives the same functions in a loop.
  */
 export { driveSlice, driveToEnd, MAX_DRIVE_FAILURES, onDriveError, RESUME_AFTER_MS, type SliceOutcome } from "./run-host/drive-slices.ts";
+export { endRun } from "./run-host/end-run.ts";
 export { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./run-host/host-ports.ts";
 export { type IndexFields, indexRun, latestVersionId } from "./run-host/index-run.ts";
 export { cancelRun, decideApproval, occurrenceId, startRun, triggerRun } from "./run-host/run-commands.ts";

@@ -63,6 +63,32 @@ export type TriggerResult =
   | { ok: true; occurrenceId: string; created: boolean; view: RunView }
   | { ok: false; code: "run_not_found" | "run_ended"; message: string };
 
+/**
+ * What ending a run with a named cause takes. `only` guards it: the run must have been started under
+ * this approved definition hash, or be a section with no occurrence running.
+ */
+export type EndRunRequest = {
+  causeCode: "definition_approval_revoked" | "section_superseded";
+  message: string;
+  details?: unknown;
+  only?: { approvedDefinitionHash?: Digest; waitingSection?: boolean };
+};
+
+/** An occurrence queued and never started: what a superseding section adopts. */
+export type PendingOccurrence = { occurrenceId: string; input: unknown; trigger: RunTrigger };
+
+/**
+ * What ending a run answers: `ended` false when it had already ended with this cause (a retry),
+ * with the occurrences it left queued either way; or why it was not ended.
+ */
+export type EndRunResult =
+  | { ok: true; ended: boolean; pending: PendingOccurrence[] }
+  | {
+      ok: false;
+      code: "run_not_found" | "run_ended" | "run_not_under_approval" | "run_not_a_section" | "section_not_waiting";
+      message: string;
+    };
+
 /** What deciding an approval takes: the decision, bound to the hash of the arguments the approver saw. */
 export type DecisionRequest = {
   approvalId: string;
@@ -102,6 +128,8 @@ export interface RunHandle {
   cancel(reason?: string): Promise<RunView>;
   trigger(request: TriggerRequest): Promise<TriggerResult>;
   decideApproval(request: DecisionRequest): Promise<DecisionResult>;
+  /** Ends the run with a named cause (`RunFailed`), stopping a slice in flight, as a cancel does. */
+  end(request: EndRunRequest): Promise<EndRunResult>;
   /** The run once it has ended (or a section waits), or after `timeoutMs` as it then is. */
   waitForEnd(timeoutMs: number): Promise<RunView>;
 }

@@ -15,6 +15,8 @@ import type { Digest } from "../json/digest.ts";
  */
 export interface VersionStore {
   putDefinition(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest, at: number): Promise<void>;
+  /** Several projections in one write (one D1 batch): what a Worker records of its live definitions. */
+  putDefinitions(entries: readonly { snapshot: WorkflowDefinitionSnapshot; definitionHash: Digest }[], at: number): Promise<void>;
   getDefinition(definitionHash: Digest): Promise<WorkflowDefinitionSnapshot | null>;
   putVersion(version: WorkflowVersion, at: number): Promise<void>;
   putLock(lock: CompilerLock, lockHash: Digest, at: number): Promise<void>;

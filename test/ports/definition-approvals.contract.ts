@@ -61,5 +61,32 @@ export function definitionApprovalsContract(name: string, make: MakeDefinitionAp
       expect((await store.ofWorkflow(tenant, "wf.a")).map((a) => a.definitionHash)).toEqual([h2, h1]);
       expect(await store.ofWorkflow(tenant, "wf.none")).toEqual([]);
     });
+
+    it("revokes an approval with its pin, once; approvals and revocations that changed something are audited", async () => {
+      const store = make();
+      const tenant = `t_${nonce()}`;
+      const hash = digest();
+      expect(await store.revoke({ tenant, definitionHash: hash, at: 1, by: "tok_x" })).toBeNull();
+      await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 10, by: "tok_a" });
+      await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 11, by: "tok_b" });
+      const version = { id: "wfver_0123456789abcdef", hash: `sha256:0123456789abcdef${"0".repeat(48)}` as Digest };
+      await store.pin(tenant, hash, version, 12);
+      const revoked = await store.revoke({ tenant, definitionHash: hash, at: 20, by: "tok_c" });
+      expect(revoked).toMatchObject({ approvedAt: 10, pinnedVersionHash: version.hash });
+      expect(await store.get(tenant, hash)).toBeNull();
+      expect(await store.revoke({ tenant, definitionHash: hash, at: 21, by: "tok_d" })).toBeNull();
+      expect(await store.pin(tenant, hash, version, 22)).toBe(false);
+      // Approved again after a revocation: a new approval, with no pin.
+      expect(await store.approve({ tenant, definitionHash: hash, workflowId: "wf.a", at: 30 })).toMatchObject({
+        approvedAt: 30,
+        pinnedAt: null,
+      });
+      expect(await store.audit(tenant, hash)).toEqual([
+        { action: "approved", workflowId: "wf.a", at: 10, by: "tok_a" },
+        { action: "revoked", workflowId: "wf.a", at: 20, by: "tok_c" },
+        { action: "approved", workflowId: "wf.a", at: 30, by: null },
+      ]);
+      expect(await store.audit(`o_${nonce()}`, hash)).toEqual([]);
+    });
   });
 }

@@ -95,6 +95,23 @@ export function versionStoreContract(name: string, makeStore: MakeVersionStore):
         expect(await store.getDefinition(hash)).toEqual(snapshot);
       });
 
+      it("writes several projections at once, keeping rows already there (an empty list writes nothing)", async () => {
+        await fresh();
+        const one: WorkflowDefinitionSnapshot = { ...caps.snapshot, id: `support.batch-${nonce()}` };
+        const two: WorkflowDefinitionSnapshot = { ...caps.snapshot, id: `support.batch-${nonce()}` };
+        await store.putDefinition(one, digestJson(one), 1_000);
+        await store.putDefinitions(
+          [
+            { snapshot: one, definitionHash: digestJson(one) },
+            { snapshot: two, definitionHash: digestJson(two) },
+          ],
+          2_000,
+        );
+        expect(await store.getDefinition(digestJson(one))).toEqual(one);
+        expect(await store.getDefinition(digestJson(two))).toEqual(two);
+        await expect(store.putDefinitions([], 3_000)).resolves.toBeUndefined();
+      });
+
       it("writing the same hash twice is idempotent: no error, the first write is kept", async () => {
         await fresh();
         const key = uniqueDigest();

@@ -58,6 +58,7 @@ export function runClient<T extends Branded>(
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
     trigger: (request) => stub.trigger(request),
     decideApproval: (request) => stub.decideApproval(request),
+    end: (request) => stub.end(request),
   };
 }
 

@@ -39,6 +39,22 @@ export class D1VersionStore implements VersionStore {
       .onConflictDoNothing();
   }
 
+  async putDefinitions(entries: readonly { snapshot: WorkflowDefinitionSnapshot; definitionHash: Digest }[], at: number): Promise<void> {
+    const [first, ...rest] = entries.map((e) =>
+      this.db
+        .insert(workflowDefinitions)
+        .values({
+          definitionHash: e.definitionHash,
+          workflowId: e.snapshot.id,
+          canonicalizer: CANONICALIZER_ID,
+          snapshotJson: canonicalJson(e.snapshot),
+          createdAt: at,
+        })
+        .onConflictDoNothing(),
+    );
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
   async getDefinition(definitionHash: Digest): Promise<WorkflowDefinitionSnapshot | null> {
     const row = await this.db.select().from(workflowDefinitions).where(eq(workflowDefinitions.definitionHash, definitionHash)).get();
     // Parsed and checked for canonical form only: the hash is the caller's to compare (the

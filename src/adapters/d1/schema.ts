@@ -163,6 +163,24 @@ export const definitionApprovals = sqliteTable(
   (t) => [primaryKey({ columns: [t.tenant, t.definitionHash] }), index("definition_approvals_workflow").on(t.tenant, t.workflowId)],
 );
 
+/**
+ * Every approval and revocation of a definition hash by a tenant, append-only: who asked (a token
+ * id, `dev` or `admin`) and when. Written in the same transaction as the change it records.
+ */
+export const definitionApprovalAudit = sqliteTable(
+  "definition_approval_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenant: text("tenant").notNull(),
+    definitionHash: text("definition_hash").notNull(),
+    workflowId: text("workflow_id").notNull(),
+    action: text("action").notNull(),
+    by: text("by"),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("definition_approval_audit_hash").on(t.tenant, t.definitionHash)],
+);
+
 /** Encrypted secrets (AES-GCM; the key is a Worker secret, never stored): ciphertext and IV as base64. */
 export const secrets = sqliteTable(
   "secrets",

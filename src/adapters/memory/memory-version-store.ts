@@ -21,6 +21,9 @@ export class MemoryVersionStore implements VersionStore {
   async putDefinition(snapshot: WorkflowDefinitionSnapshot, definitionHash: Digest): Promise<void> {
     if (!this.definitions.has(definitionHash)) this.definitions.set(definitionHash, canonicalJson(snapshot));
   }
+  async putDefinitions(entries: readonly { snapshot: WorkflowDefinitionSnapshot; definitionHash: Digest }[]): Promise<void> {
+    for (const e of entries) await this.putDefinition(e.snapshot, e.definitionHash);
+  }
   async getDefinition(definitionHash: Digest): Promise<WorkflowDefinitionSnapshot | null> {
     const json = this.definitions.get(definitionHash);
     return json ? (JSON.parse(json) as WorkflowDefinitionSnapshot) : null;

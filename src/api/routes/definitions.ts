@@ -3,11 +3,12 @@ import type { DefinitionCapabilities } from "../../identity/definition-snapshot.
 import { type Digest, digestJson } from "../../identity/digest.ts";
 import { versionIdOf } from "../../identity/workflow-version.ts";
 import { compileAndLock } from "../../lwir/register-workflow-version.ts";
-import type { DefinitionApproval } from "../../ports/definition-approvals.ts";
+import type { ApprovalAuditEntry, DefinitionApproval } from "../../ports/definition-approvals.ts";
 import { DefinitionProjectionMissingError } from "../../sdk/errors/definition-projection-missing-error.ts";
 import type { ApiEnv, ApiServices } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
+import { actorOf, revokeApproval } from "../revoke-approval.ts";
 import { commonErrors, ErrorBody, json } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 
@@ -31,6 +32,15 @@ const Approval = z
   })
   .openapi("DefinitionApproval");
 
+const AuditEntry = z
+  .object({
+    action: z.enum(["approved", "revoked"]),
+    workflowId: z.string(),
+    at: z.number(),
+    by: z.string().nullable().openapi({ description: "The token that asked (`tok_…`), `dev` (the dev token) or `admin`" }),
+  })
+  .openapi("DefinitionApprovalAuditEntry");
+
 const Definition = z
   .object({
     definitionHash: z.string(),
@@ -39,6 +49,9 @@ const Definition = z
     live: z.boolean().openapi({ description: "Whether a workflow registered in this Worker hashes to it now" }),
     requiresApproval: z.boolean(),
     approval: Approval.nullable(),
+    audit: z
+      .array(AuditEntry)
+      .openapi({ description: "The tenant's approvals and revocations of this hash, oldest first: who asked and when" }),
   })
   .openapi("Definition");
 
@@ -98,7 +111,15 @@ definitionRoutes.openapi(
     const { services, tenant } = c.var;
     const hash = c.req.valid("param").hash as Digest;
     const snapshot = await storedProjection(services, tenant, hash);
-    await services.approvals.approve({ tenant, definitionHash: hash, workflowId: snapshot.id, at: services.clock.now() });
+    // The projection is frozen with the approval: one D1 transaction writes both (and the audit row).
+    await services.approvals.approve({
+      tenant,
+      definitionHash: hash,
+      workflowId: snapshot.id,
+      at: services.clock.now(),
+      projection: snapshot,
+      by: actorOf(c.var.principal),
+    });
     return c.json(await definitionView(services, tenant, hash), 200);
   },
 );
@@ -211,7 +232,13 @@ async function storedProjection(services: ApiServices, tenant: string, hash: Dig
     liveCapabilities(services, hash),
   ]);
   if (!snapshot) {
-    if (approval || live) throw new DefinitionProjectionMissingError(hash);
+    // A live definition is this Worker's own: its projection is recorded again, never asked for.
+    if (live) {
+      await services.versions.putDefinition(live.snapshot, hash, services.clock.now());
+      return live.snapshot;
+    }
+    // Known (approved) but no longer deployed here: only a re-deploy can say what it launches as.
+    if (approval) throw new DefinitionProjectionMissingError(hash);
     throw notFound("definition", hash);
   }
   if (!approval && !live) throw notFound("definition", hash);
@@ -225,7 +252,11 @@ async function storedProjection(services: ApiServices, tenant: string, hash: Dig
 
 async function definitionView(services: ApiServices, tenant: string, hash: Digest): Promise<z.infer<typeof Definition>> {
   const snapshot = await storedProjection(services, tenant, hash);
-  const [approval, live] = await Promise.all([services.approvals.get(tenant, hash), liveCapabilities(services, hash)]);
+  const [approval, live, audit] = await Promise.all([
+    services.approvals.get(tenant, hash),
+    liveCapabilities(services, hash),
+    services.approvals.audit(tenant, hash),
+  ]);
   return {
     definitionHash: hash,
     workflowId: snapshot.id,
@@ -233,8 +264,44 @@ async function definitionView(services: ApiServices, tenant: string, hash: Diges
     live: live !== null,
     requiresApproval: snapshot.approval === "required",
     approval: approval ? approvalView(approval) : null,
+    audit: audit.map((e: ApprovalAuditEntry) => ({ action: e.action, workflowId: e.workflowId, at: e.at, by: e.by })),
   };
 }
+
+const Revocation = z
+  .object({
+    definitionHash: z.string(),
+    workflowId: z.string(),
+    revoked: Approval.openapi({ description: "The approval as it was (its pin is gone with it)" }),
+    endedRuns: z
+      .array(z.string())
+      .openapi({ description: "Unfinished runs started under the approval, now failed with `definition_approval_revoked`" }),
+  })
+  .openapi("DefinitionRevocation");
+
+definitionRoutes.openapi(
+  createRoute({
+    method: "delete",
+    path: "/definitions/{hash}/approve",
+    operationId: "revokeDefinitionApproval",
+    tags: ["definitions"],
+    summary: "Revoke a definition's approval for this tenant",
+    description:
+      "Removes the approval and its pin, audited (who, when). Unfinished runs started under it fail closed with `definition_approval_revoked` — waiting for a trigger, an approval or a retry, or mid-slice — and `requireApproval` workflows no longer start (403 `definition_not_approved`). 404 `definition_approval_not_found` when the hash is not approved.",
+    request: { params: HashParam },
+    responses: { 200: json(Revocation, "The revoked approval and the runs it ended"), ...commonErrors },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const hash = c.req.valid("param").hash as Digest;
+    const result = await revokeApproval(services, tenant, hash, actorOf(c.var.principal));
+    if (!result) throw notFound("definition_approval", hash);
+    return c.json(
+      { definitionHash: hash, workflowId: result.revoked.workflowId, revoked: approvalView(result.revoked), endedRuns: result.endedRuns },
+      200,
+    );
+  },
+);
 
 function approvalView(a: DefinitionApproval): z.infer<typeof Approval> {
   return { approvedAt: a.approvedAt, pinnedVersionId: a.pinnedVersionId, pinnedVersionHash: a.pinnedVersionHash, pinnedAt: a.pinnedAt };

@@ -1,0 +1,20 @@
+import type { RunEventPayloads } from "../ports/run-events.ts";
+import type { RunEnvironment } from "./run-environment.ts";
+import { RunFailure } from "./run-failure.ts";
+
+/**
+ * Fail closed when the approval a run was started under has been revoked since
+ * (`DELETE /v1/definitions/:hash/approve`): checked at the start of every slice, so a run the
+ * revocation's sweep did not reach (started while it ran) still stops before its next step. A run
+ * started under no approval, or on a host without approvals, is not affected.
+ */
+export async function approvalRevoked(env: RunEnvironment, request: RunEventPayloads["RunRequested"]): Promise<RunFailure | null> {
+  const hash = request.approvedDefinitionHash;
+  if (hash === undefined || !env.approvals) return null;
+  if (await env.approvals.get(request.tenant, hash)) return null;
+  return new RunFailure(
+    "definition_approval_revoked",
+    `The approval of definition ${hash} this run was started under was revoked; the run fails closed`,
+    { definitionHash: hash },
+  );
+}
