@@ -1,6 +1,7 @@
 import { catalogOf, type RegisteredWorkflow } from "./engine/run-environment.ts";
 import { invoiceTotals } from "./examples/billing-invoice-totals.ts";
 import { billingRefund } from "./examples/billing-refund.ts";
+import { dailyDigest } from "./examples/ops-daily-digest.ts";
 import { summarizeTicket } from "./examples/support-summarize-ticket.ts";
 import { triageInbox } from "./examples/support-triage-inbox.ts";
 
@@ -13,6 +14,7 @@ export const registeredWorkflows: RegisteredWorkflow[] = [
   { definition: triageInbox, tools: {} },
   { definition: billingRefund, tools: {} },
   { definition: invoiceTotals, tools: {} },
+  { definition: dailyDigest, tools: {} },
 ];
 
 export const workflowCatalog = catalogOf(registeredWorkflows);

@@ -1,15 +1,26 @@
 /**
- * The Worker's non-HTTP triggers: cron ticks and queue messages. Contract shared by
- * `createWorker` (which wires these into the default export) and the trigger implementation.
- * Being built in this session; see issue #17.
+ * The Worker's non-HTTP triggers: cron ticks and queue messages (docs/triggers.md). Contract
+ * shared by `createWorker` (which wires these into the default export) and the implementation
+ * beside this file.
  */
+import { consumeRunMessages } from "./queue-consumer.ts";
+import { startScheduledRuns } from "./scheduled-starts.ts";
 
-/** Starts a run for every registered workflow whose `schedule` matches this tick. */
-export async function handleScheduled(_controller: ScheduledController, _env: Env, _ctx: ExecutionContext): Promise<void> {
-  throw new Error("handleScheduled: not built yet");
+/**
+ * Starts a run for every registered workflow whose `schedule` has this tick's cron expression.
+ * Throws when a start failed, so the tick shows as failed in Cloudflare's cron events; the other
+ * starts of the tick still happened.
+ */
+export async function handleScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
+  const starts = await startScheduledRuns(controller, env);
+  const failed = starts.filter((s) => s.outcome === "failed");
+  if (failed.length > 0)
+    throw new Error(
+      `Cron "${controller.cron}": ${failed.length} of ${starts.length} scheduled runs did not start (${failed.map((f) => `${f.workflowId}: ${"code" in f ? f.code : ""}`).join(", ")})`,
+    );
 }
 
-/** Starts one run per message (the message id is the idempotency key). */
-export async function handleQueue(_batch: MessageBatch<unknown>, _env: Env, _ctx: ExecutionContext): Promise<void> {
-  throw new Error("handleQueue: not built yet");
+/** Starts one run per message (the message id is the idempotency key); acks, retries or dead-letters each message on its own. */
+export async function handleQueue(batch: MessageBatch<unknown>, env: Env, _ctx: ExecutionContext): Promise<void> {
+  await consumeRunMessages(batch, env);
 }

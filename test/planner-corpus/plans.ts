@@ -9,7 +9,12 @@ import { digestText } from "../../src/identity/digest.ts";
  */
 
 export type Json = Record<string, unknown>;
-export type WorkflowId = "support.summarize-ticket" | "support.triage-inbox" | "billing.refund" | "billing.invoice-totals";
+export type WorkflowId =
+  | "support.summarize-ticket"
+  | "support.triage-inbox"
+  | "billing.refund"
+  | "billing.invoice-totals"
+  | "ops.daily-digest";
 
 /** A sample run input per shipped example, valid against its input schema. */
 export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
@@ -24,6 +29,8 @@ export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
     ],
     taxRate: 0.2,
   },
+  // The static input of its cron schedule.
+  "ops.daily-digest": { team: "support", focus: "tickets opened overnight" },
 };
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -56,6 +63,27 @@ export function summarizePlan(task: PlanTask): Json {
           system: "You are a support analyst. Be factual and brief.",
           prompt:
             "Ticket {{ input.ticketId }}.\nTranscript:\n{{ input.transcript }}\n\nWrite a 1-2 sentence summary and rate severity as low, medium or high.",
+        },
+        output: clone(task.requestedOutput),
+      },
+    ],
+  };
+}
+
+/** ops.daily-digest (the scheduled example): one ai.generate step on its one slot. */
+export function digestPlan(task: PlanTask): Json {
+  const slot = slotIds(task)[0] as string;
+  return {
+    ...header(task, "Write the team's morning digest in one structured call.", [slot], []),
+    steps: [
+      {
+        id: "digest",
+        uses: "ai.generate",
+        needs: [],
+        with: {
+          model: slot,
+          system: "You write short, concrete morning digests for operations teams.",
+          prompt: "Team: {{ input.team }}\nFocus: {{ input.focus }}\n\nWrite a one-line headline and up to five items to look at first.",
         },
         output: clone(task.requestedOutput),
       },

@@ -58,11 +58,20 @@ function expectDigestFromBash(run: TranscriptRun, file: string, content: string)
 
 describe("shipped examples plan for real: first submission accepted, run completes", () => {
   it("covers every shipped workflow", () => {
-    expect(SHIPPED).toHaveLength(4);
+    expect(SHIPPED).toHaveLength(5);
   });
 
   it("support.summarize-ticket: one ai.generate step", async () => {
     const t = await shippedTask("support.summarize-ticket");
+    const run = await runTranscript(t.workflowId, t.input, shippedTurns(t), ended);
+    expectFirstSubmissionAccepted(run);
+    expect(run.view.status).toBe("completed");
+    expect(run.view.versionId).toBe(await expectRegistered(run));
+    expect(validateJson(t.task.outputSchema as JsonSchema, run.view.output, "x").valid).toBe(true);
+  });
+
+  it("ops.daily-digest (the scheduled example): one ai.generate step", async () => {
+    const t = await shippedTask("ops.daily-digest");
     const run = await runTranscript(t.workflowId, t.input, shippedTurns(t), ended);
     expectFirstSubmissionAccepted(run);
     expect(run.view.status).toBe("completed");

@@ -21,6 +21,7 @@ function digestFromSha256sum(result: unknown, file: string): string {
 export function shippedTurns(t: ShippedTask): Turn[] {
   switch (t.workflowId) {
     case "support.summarize-ticket":
+    case "ops.daily-digest":
       return [
         () => ({
           tool: "bash",

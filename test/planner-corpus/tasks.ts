@@ -2,6 +2,7 @@ import { type PlanTask, planTask } from "../../src/harness/planner-prompt.ts";
 import { type DefinitionCapabilities, snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
 import { registeredWorkflows } from "../../src/workflows.ts";
 import {
+  digestPlan,
   invoicePlan,
   invoiceSkillSource,
   type Json,
@@ -50,7 +51,9 @@ async function build(workflowId: WorkflowId): Promise<ShippedTask> {
         ? triagePlan(task)
         : workflowId === "billing.refund"
           ? refundPlan(task)
-          : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
+          : workflowId === "ops.daily-digest"
+            ? digestPlan(task)
+            : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
   return { workflowId, caps, task, input, skills, plan };
 }
 
@@ -59,4 +62,5 @@ export const SHIPPED: readonly WorkflowId[] = [
   "support.triage-inbox",
   "billing.refund",
   "billing.invoice-totals",
+  "ops.daily-digest",
 ];

@@ -1,0 +1,90 @@
+import { startRun } from "../api/start-run.ts";
+import { digestJson, digestPrefix } from "../json/digest.ts";
+import { type Wiring, wire } from "../wiring.ts";
+import { type DeadLetter, sendDeadLetter } from "./dead-letter.ts";
+import { decideFailure } from "./failure-policy.ts";
+import { parseRunMessage } from "./queue-envelope.ts";
+import { triggerTenant } from "./trigger-tenant.ts";
+
+/** What became of one message (also logged, one JSON line each). */
+export type MessageOutcome =
+  | { readonly messageId: string; readonly outcome: "started" | "already_started"; readonly runId: string; readonly tenant: string }
+  | { readonly messageId: string; readonly outcome: "dead_lettered"; readonly cause: string; readonly to: "queued" | "logged" }
+  | { readonly messageId: string; readonly outcome: "retried"; readonly cause: string; readonly delaySeconds: number };
+
+/**
+ * The run id of a queue message: the message id is the idempotency key, so a redelivery (a retry,
+ * a second consumer) reaches the same run object, which starts the run once.
+ */
+export function queueRunId(queue: string, messageId: string): string {
+  return `run_q_${digestPrefix(digestJson({ queue, messageId }), 24)}`;
+}
+
+/**
+ * Consumes a batch: one run per message, each acknowledged or retried on its own (never the whole
+ * batch for one message). A message that can never start (not a run message, an unknown workflow,
+ * an input the schema refuses) is dead-lettered with its cause and acknowledged; a transient
+ * failure is retried with backoff, and after `max_retries` Cloudflare moves it to the
+ * dead-letter queue.
+ */
+export async function consumeRunMessages(batch: MessageBatch<unknown>, env: Env): Promise<MessageOutcome[]> {
+  const services = wire(env);
+  const outcomes = await Promise.all(batch.messages.map((message) => consumeOne(message, batch.queue, env, services)));
+  for (const outcome of outcomes) console.log(JSON.stringify({ kind: "little.queue-message", queue: batch.queue, ...outcome }));
+  return outcomes;
+}
+
+async function consumeOne(message: Message<unknown>, queue: string, env: Env, services: Wiring): Promise<MessageOutcome> {
+  const parsed = parseRunMessage(message.body);
+  if (!parsed.ok) return deadLetter(message, queue, env, { cause: "message_invalid", message: parsed.message });
+  const tenant = triggerTenant(env, parsed.tenant);
+  const runId = queueRunId(queue, message.id);
+  try {
+    const started = await startRun({
+      env,
+      services,
+      tenant,
+      workflowId: parsed.workflowId,
+      input: parsed.input,
+      runId,
+      trigger: { kind: "queue", id: message.id },
+      conflictCode: "idempotency_conflict",
+    });
+    message.ack();
+    return { messageId: message.id, outcome: started.created ? "started" : "already_started", runId, tenant };
+  } catch (error) {
+    const decision = decideFailure(error, message.attempts);
+    if (decision.action === "dead-letter") return deadLetter(message, queue, env, decision);
+    message.retry({ delaySeconds: decision.delaySeconds });
+    return { messageId: message.id, outcome: "retried", cause: decision.cause, delaySeconds: decision.delaySeconds };
+  }
+}
+
+async function deadLetter(
+  message: Message<unknown>,
+  queue: string,
+  env: Env,
+  why: Pick<DeadLetter, "cause" | "message" | "findings">,
+): Promise<MessageOutcome> {
+  const letter: DeadLetter = {
+    kind: "little.dead-letter",
+    cause: why.cause,
+    message: why.message,
+    ...(why.findings ? { findings: why.findings } : {}),
+    queue,
+    messageId: message.id,
+    attempts: message.attempts,
+    at: new Date().toISOString(),
+    body: message.body,
+  };
+  try {
+    const to = await sendDeadLetter(env, letter);
+    message.ack();
+    return { messageId: message.id, outcome: "dead_lettered", cause: why.cause, to };
+  } catch {
+    // The dead-letter queue did not take it: keep the message (retried, then Cloudflare's DLQ).
+    const delaySeconds = 10;
+    message.retry({ delaySeconds });
+    return { messageId: message.id, outcome: "retried", cause: "dead_letter_send_failed", delaySeconds };
+  }
+}

@@ -1,0 +1,33 @@
+import { TENANT_PATTERN } from "../sdk/names.ts";
+
+/**
+ * The body of a message on the runs queue: which workflow to start, with what input, for which
+ * tenant (default `LITTLE_TRIGGER_TENANT`, else `default`).
+ *
+ * @example
+ * await env.LITTLE_RUNS_QUEUE.send({ workflowId: "support.summarize-ticket", input: { ticketId: "T-1", transcript: "…" } });
+ */
+export type RunMessage = { readonly workflowId: string; readonly input?: unknown; readonly tenant?: string };
+
+export type ParsedRunMessage =
+  | { readonly ok: true; readonly workflowId: string; readonly input: unknown; readonly tenant?: string }
+  | { readonly ok: false; readonly message: string };
+
+/** Reads a message body as a {@link RunMessage}; a text body holding JSON is parsed first. */
+export function parseRunMessage(body: unknown): ParsedRunMessage {
+  let value = body;
+  if (typeof body === "string") {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return { ok: false, message: "The message body is text that is not JSON" };
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, message: "The message body is not an object { workflowId, input?, tenant? }" };
+  const { workflowId, input, tenant } = value as Record<string, unknown>;
+  if (typeof workflowId !== "string" || workflowId === "") return { ok: false, message: "The message body names no workflowId (a string)" };
+  if (tenant !== undefined && (typeof tenant !== "string" || !TENANT_PATTERN.test(tenant)))
+    return { ok: false, message: "The message's tenant is not a tenant name (1–63 of a-z, 0-9, '_' or '-')" };
+  return { ok: true, workflowId, input: input ?? {}, ...(tenant !== undefined ? { tenant: tenant as string } : {}) };
+}

@@ -1,0 +1,157 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import { catalogOf } from "../../src/engine/run-environment.ts";
+import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import type { DeadLetter } from "../../src/triggers/dead-letter.ts";
+import { BASE_DELAY_SECONDS } from "../../src/triggers/failure-policy.ts";
+import { handleQueue } from "../../src/triggers/handlers.ts";
+import { consumeRunMessages, queueRunId } from "../../src/triggers/queue-consumer.ts";
+import { overrideWiring, wire } from "../../src/wiring.ts";
+import { driveToEnd, runStub } from "../support/drive.ts";
+
+const QUEUE = "little-workflow-runs";
+const INPUT = { ticketId: "T-Q1", transcript: "I was charged twice for the same order." };
+
+beforeEach(() =>
+  overrideWiring({
+    models: new EnvModelResolver({ mode: "offline", secrets: {} }),
+    workflows: catalogOf([{ definition: summarizeTicket, tools: {} }]),
+  }),
+);
+afterEach(() => overrideWiring({}));
+
+/** The Worker's env with the dead-letter producer replaced by one that records what it is sent. */
+function recordingEnv(base: Env = env): { env: Env; letters: DeadLetter[] } {
+  const letters: DeadLetter[] = [];
+  const LITTLE_DEAD_LETTERS = { send: async (body: DeadLetter) => void letters.push(body) };
+  return { env: { ...base, LITTLE_DEAD_LETTERS } as Env, letters };
+}
+
+async function deliver(messages: { id: string; body: unknown; attempts?: number }[], target: Env) {
+  const batch = createMessageBatch(
+    QUEUE,
+    messages.map((m) => ({ id: m.id, timestamp: new Date(0), attempts: m.attempts ?? 1, body: m.body })),
+  );
+  const ctx = createExecutionContext();
+  await handleQueue(batch, target, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+/**
+ * The consumer's own account of a batch: the pool's queue result records that a message was
+ * retried but drops the delay, so the backoff is read from the outcomes.
+ */
+async function consume(messages: { id: string; body: unknown; attempts?: number }[], target: Env) {
+  const batch = createMessageBatch(
+    QUEUE,
+    messages.map((m) => ({ id: m.id, timestamp: new Date(0), attempts: m.attempts ?? 1, body: m.body })),
+  );
+  const outcomes = await consumeRunMessages(batch, target);
+  return { outcomes, result: await getQueueResult(batch, createExecutionContext()) };
+}
+
+describe("handleQueue: one run per message", () => {
+  it("a message starts a run (the message id its idempotency key) that completes, and is acknowledged", async () => {
+    const { env: target, letters } = recordingEnv();
+    const result = await deliver([{ id: "msg-complete", body: { workflowId: "support.summarize-ticket", input: INPUT } }], target);
+    expect(result).toMatchObject({ ackAll: false, explicitAcks: ["msg-complete"], retryMessages: [] });
+    expect(result.retryBatch.retry).toBe(false);
+    const runId = queueRunId(QUEUE, "msg-complete");
+    const view = await driveToEnd(runId);
+    expect(view).toMatchObject({ status: "completed", workflowId: "support.summarize-ticket", tenant: "default" });
+    expect(await wire(env).runs.get("default", runId)).toMatchObject({ triggerKind: "queue", status: "completed" });
+    const [requested] = await runStub(runId).events({ types: ["RunRequested"] });
+    expect(requested?.payload).toMatchObject({ input: INPUT, trigger: { kind: "queue", id: "msg-complete" } });
+    expect(letters).toEqual([]);
+  });
+
+  it("a redelivered message (same id) starts no second run and is acknowledged again", async () => {
+    const { env: target } = recordingEnv();
+    const body = { workflowId: "support.summarize-ticket", input: INPUT, tenant: "acme" };
+    await deliver([{ id: "msg-twice", body }], target);
+    const again = await deliver([{ id: "msg-twice", body, attempts: 2 }], target);
+    expect(again.explicitAcks).toEqual(["msg-twice"]);
+    const runId = queueRunId(QUEUE, "msg-twice");
+    expect(await runStub(runId, "acme").events({ types: ["RunRequested"] })).toHaveLength(1);
+    const listed = await wire(env).runs.list({ tenant: "acme", workflowId: "support.summarize-ticket", limit: 50 });
+    expect(listed.filter((r) => r.runId === runId)).toHaveLength(1);
+  });
+
+  it("a body the input schema refuses is acknowledged and dead-lettered with input_schema_error, never retried", async () => {
+    const { env: target, letters } = recordingEnv();
+    const body = { workflowId: "support.summarize-ticket", input: { ticketId: 42 } };
+    const result = await deliver([{ id: "msg-bad-input", body }], target);
+    expect(result.explicitAcks).toEqual(["msg-bad-input"]);
+    expect(result.retryMessages).toEqual([]);
+    expect(letters).toEqual([
+      expect.objectContaining({
+        kind: "little.dead-letter",
+        cause: "input_schema_error",
+        queue: QUEUE,
+        messageId: "msg-bad-input",
+        attempts: 1,
+        body,
+        findings: expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining("ticketId") })]),
+      }),
+    ]);
+    expect(await wire(env).runs.get("default", queueRunId(QUEUE, "msg-bad-input"))).toBeNull();
+  });
+
+  it("each message of a batch is settled on its own: a good one starts, an unknown workflow and a non-message are dead-lettered", async () => {
+    const { env: target, letters } = recordingEnv();
+    const result = await deliver(
+      [
+        { id: "b-good", body: JSON.stringify({ workflowId: "support.summarize-ticket", input: INPUT }) },
+        { id: "b-unknown", body: { workflowId: "no.such-workflow", input: {} } },
+        { id: "b-garbage", body: "not json at all" },
+        { id: "b-tenant", body: { workflowId: "support.summarize-ticket", input: INPUT, tenant: "Not A Tenant" } },
+      ],
+      target,
+    );
+    expect([...result.explicitAcks].sort()).toEqual(["b-garbage", "b-good", "b-tenant", "b-unknown"]);
+    expect(result.retryMessages).toEqual([]);
+    expect(letters.map((l) => [l.messageId, l.cause]).sort()).toEqual([
+      ["b-garbage", "message_invalid"],
+      ["b-tenant", "message_invalid"],
+      ["b-unknown", "workflow_not_found"],
+    ]);
+    expect(await wire(env).runs.get("default", queueRunId(QUEUE, "b-good"))).toMatchObject({ status: "pending" });
+  });
+
+  it("a transient failure (D1 down) is retried with backoff, never acknowledged or dead-lettered", async () => {
+    const broken = new Proxy(env.DB, {
+      get: (target, key) =>
+        key === "prepare" || key === "batch" || key === "exec"
+          ? () => {
+              throw new Error("D1_ERROR: Network connection lost.");
+            }
+          : Reflect.get(target, key),
+    });
+    const { env: target, letters } = recordingEnv({ ...env, DB: broken } as Env);
+    const body = { workflowId: "support.summarize-ticket", input: INPUT };
+    const first = await consume([{ id: "msg-transient", body }], target);
+    expect(first.result.explicitAcks).toEqual([]);
+    expect(first.result.retryMessages).toEqual([{ msgId: "msg-transient" }]);
+    expect(first.outcomes).toEqual([
+      { messageId: "msg-transient", outcome: "retried", cause: "transient_error", delaySeconds: BASE_DELAY_SECONDS },
+    ]);
+    const third = await consume([{ id: "msg-transient", body, attempts: 3 }], target);
+    expect(third.result.retryMessages).toEqual([{ msgId: "msg-transient" }]);
+    expect(third.outcomes[0]).toMatchObject({ outcome: "retried", delaySeconds: BASE_DELAY_SECONDS * 4 });
+    expect(letters).toEqual([]);
+    // Once D1 is back, the same message starts its run.
+    const healed = await deliver([{ id: "msg-transient", body, attempts: 4 }], recordingEnv().env);
+    expect(healed.explicitAcks).toEqual(["msg-transient"]);
+    expect(await wire(env).runs.get("default", queueRunId(QUEUE, "msg-transient"))).not.toBeNull();
+  });
+
+  it("a dead letter the dead-letter queue refuses keeps the message (retried) instead of dropping it", async () => {
+    const failing = { ...env, LITTLE_DEAD_LETTERS: { send: async () => Promise.reject(new Error("queue unavailable")) } } as Env;
+    const { result, outcomes } = await consume([{ id: "msg-dlq-down", body: { workflowId: "no.such-workflow" } }], failing);
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.retryMessages).toEqual([{ msgId: "msg-dlq-down" }]);
+    expect(outcomes[0]).toMatchObject({ outcome: "retried", cause: "dead_letter_send_failed" });
+  });
+});

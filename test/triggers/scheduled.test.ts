@@ -1,0 +1,131 @@
+import { createExecutionContext, createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import { catalogOf } from "../../src/engine/run-environment.ts";
+import { dailyDigest, dailyDigestDefinition } from "../../src/examples/ops-daily-digest.ts";
+import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
+import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
+import { handleScheduled } from "../../src/triggers/handlers.ts";
+import { scheduledRunId, startScheduledRuns } from "../../src/triggers/scheduled-starts.ts";
+import { overrideWiring, wire } from "../../src/wiring.ts";
+import { driveToEnd, runStub } from "../support/drive.ts";
+
+const WEEKDAYS_8AM = "0 8 * * MON-FRI";
+/** A second workflow on another cron, owned by a named tenant. */
+const hourlyTriage = defineWorkflow({
+  ...summarizeTicketDefinition,
+  id: "support.hourly-triage",
+  schedule: { cron: "0 * * * *", tenant: "acme", input: { ticketId: "T-hourly", transcript: "The export button does nothing." } },
+});
+
+beforeEach(() =>
+  overrideWiring({
+    models: new EnvModelResolver({ mode: "offline", secrets: {} }),
+    workflows: catalogOf([
+      { definition: dailyDigest, tools: {} },
+      { definition: hourlyTriage, tools: {} },
+      { definition: summarizeTicket, tools: {} },
+    ]),
+  }),
+);
+afterEach(() => overrideWiring({}));
+
+async function requestedEvents(runId: string, tenant = "default") {
+  return runStub(runId, tenant).events({ types: ["RunRequested"] });
+}
+
+describe("handleScheduled: cron ticks start runs", () => {
+  it("a tick on a workflow's cron starts one run with the schedule's input, and it completes (offline model)", async () => {
+    const scheduledTime = Date.UTC(2026, 11, 1, 8, 0);
+    const controller = createScheduledController({ cron: WEEKDAYS_8AM, scheduledTime });
+    await handleScheduled(controller, env, createExecutionContext());
+    const runId = scheduledRunId(dailyDigest.id, WEEKDAYS_8AM, scheduledTime);
+    const view = await driveToEnd(runId);
+    expect(view).toMatchObject({ status: "completed", workflowId: "ops.daily-digest", tenant: "default" });
+    expect(view.output).toMatchObject({ headline: expect.any(String), items: expect.any(Array) });
+    const [requested] = await requestedEvents(runId);
+    expect(requested?.payload).toMatchObject({
+      input: { team: "support", focus: "tickets opened overnight" },
+      trigger: { kind: "cron", id: "0 8 * * MON-FRI@2026-12-01T08:00:00.000Z" },
+    });
+    const indexed = await wire(env).runs.get("default", runId);
+    expect(indexed).toMatchObject({ workflowId: "ops.daily-digest", triggerKind: "cron", status: "completed" });
+  });
+
+  it("the same tick delivered twice (a retry, two isolates) starts no second run", async () => {
+    const scheduledTime = Date.UTC(2026, 11, 2, 8, 0);
+    const first = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, env);
+    const again = await startScheduledRuns({ cron: " 0 8 * * mon-fri", scheduledTime }, env);
+    expect(first.map((s) => s.outcome)).toEqual(["started"]);
+    expect(again).toEqual([{ ...first[0], outcome: "already_started" }]);
+    expect(await requestedEvents(first[0]?.runId as string)).toHaveLength(1);
+    const listed = await wire(env).runs.list({ tenant: "default", workflowId: "ops.daily-digest", limit: 50 });
+    expect(listed.filter((r) => r.runId === first[0]?.runId)).toHaveLength(1);
+    // The next tick is another run.
+    const next = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime: scheduledTime + 86_400_000 }, env);
+    expect(next[0]?.runId).not.toBe(first[0]?.runId);
+    expect(next[0]?.outcome).toBe("started");
+  });
+
+  it("a cron no workflow is scheduled on starts nothing", async () => {
+    const before = await wire(env).runs.list({ tenant: "default", limit: 200 });
+    await handleScheduled(
+      createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.UTC(2026, 11, 3) }),
+      env,
+      createExecutionContext(),
+    );
+    expect(await startScheduledRuns({ cron: "*/5 * * * *", scheduledTime: Date.UTC(2026, 11, 3) }, env)).toEqual([]);
+    expect(await wire(env).runs.list({ tenant: "default", limit: 200 })).toHaveLength(before.length);
+  });
+
+  it("a schedule's tenant owns its runs; each workflow is matched by its own cron", async () => {
+    const scheduledTime = Date.UTC(2026, 11, 4, 9, 0);
+    const starts = await startScheduledRuns({ cron: "0 * * * *", scheduledTime }, env);
+    expect(starts).toEqual([
+      {
+        workflowId: "support.hourly-triage",
+        runId: scheduledRunId("support.hourly-triage", "0 * * * *", scheduledTime),
+        tenant: "acme",
+        outcome: "started",
+      },
+    ]);
+    expect(await wire(env).runs.get("default", starts[0]?.runId as string)).toBeNull();
+    expect(await wire(env).runs.get("acme", starts[0]?.runId as string)).toMatchObject({ triggerKind: "cron" });
+  });
+
+  it("LITTLE_TRIGGER_TENANT owns runs of schedules that name no tenant", async () => {
+    const scheduledTime = Date.UTC(2026, 11, 5, 8, 0);
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, { ...env, LITTLE_TRIGGER_TENANT: "ops" } as Env);
+    expect(starts[0]).toMatchObject({ tenant: "ops", outcome: "started" });
+  });
+
+  it("a start that fails is reported and fails the tick, without stopping the tick's other starts", async () => {
+    // A JSON Schema input is checked at the start, not by defineWorkflow: this one refuses {}.
+    const strict = defineWorkflow({
+      ...summarizeTicketDefinition,
+      id: "support.strict",
+      input: { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"] },
+      schedule: "30 6 * * *",
+    });
+    const alsoDue = defineWorkflow({
+      ...dailyDigestDefinition,
+      id: "ops.also-due",
+      schedule: { cron: "30 6 * * *", input: dailyDigestDefinition.schedule.input },
+    });
+    overrideWiring({
+      models: new EnvModelResolver({ mode: "offline", secrets: {} }),
+      workflows: catalogOf([
+        { definition: strict, tools: {} },
+        { definition: alsoDue, tools: {} },
+      ]),
+    });
+    const tick = createScheduledController({ cron: "30 6 * * *", scheduledTime: Date.UTC(2026, 11, 6, 6, 30) });
+    await expect(handleScheduled(tick, env, createExecutionContext())).rejects.toThrow(
+      /1 of 2 scheduled runs did not start \(support\.strict: input_schema_error\)/,
+    );
+    const runId = scheduledRunId("ops.also-due", "30 6 * * *", Date.UTC(2026, 11, 6, 6, 30));
+    expect(await wire(env).runs.get("default", runId)).toMatchObject({ workflowId: "ops.also-due" });
+    expect(await wire(env).runs.get("default", scheduledRunId("support.strict", "30 6 * * *", Date.UTC(2026, 11, 6, 6, 30)))).toBeNull();
+  });
+});
