@@ -4,7 +4,7 @@ import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import { type Digest, isDigest } from "../identity/digest.ts";
-import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
+import { encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import type { RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
 import type { WaitReason } from "../ports/run-status.ts";
@@ -13,13 +13,12 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
-import { compileCycle } from "./compile-cycle.ts";
-import { executeVersion } from "./execute-version.ts";
+import { runOuterLoop } from "./outer-loop.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { indexRun } from "./run-host/index-run.ts";
 import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
-import { runSection, SECTION_WAITS } from "./run-section.ts";
+import { SECTION_WAITS } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
 
@@ -120,55 +119,7 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   const pinned = request.pinnedVersionHash ?? request.pinnedVersionId;
   const givenLwir = request.lwir ?? (pinned !== undefined ? await pinnedLwir(env, pinned) : undefined);
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
-  const maxCycles = capabilities.snapshot.maxOuterCycles;
-  // Crashed after supervise accepted a cycle, before RunCompleted: that cycle's output is the run's.
-  const accepted = state.cyclesCompleted.find((c) => c.decision === "accept");
-  if (accepted) return decodeTagged(accepted.output);
-  // Each cycle reads the run as the log now tells it (a re-plan appends to it).
-  let current = state;
-  for (let cycle = current.cyclesCompleted.length + 1; ; cycle++) {
-    const locked = await compileCycle({
-      env,
-      ctx,
-      workflow,
-      capabilities,
-      input: request.input,
-      cycle,
-      priorCycles: current.cyclesCompleted,
-      registered: current.registered.get(cycle),
-      runStarted: current.started.has(cycle),
-      ...(givenLwir !== undefined ? { pinnedLwir: givenLwir } : {}),
-    });
-    await indexRun(env, state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
-    if (workflow.definition.onTrigger) return runSection({ env, ctx, workflow, capabilities, locked });
-    const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state: current });
-    const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");
-    if (!outputCheck.valid)
-      throw new RunFailure("output_schema_error", "The workflow's output does not match its output schema", {
-        findings: outputCheck.findings,
-      });
-    const supervise = workflow.definition.outerLoop?.supervise;
-    if (maxCycles <= 1 || !supervise) return output;
-    const decision = await supervise({ cycleNumber: cycle, maxCycles, input: request.input, output });
-    if (decision.decision === "accept") {
-      await appendEvents(ctx, [
-        {
-          type: "OuterLoopCycleCompleted",
-          payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), decision: "accept" },
-        },
-      ]);
-      return output;
-    }
-    await appendEvents(ctx, [
-      {
-        type: "OuterLoopCycleCompleted",
-        payload: { cycleNumber: cycle, status: "completed", output: encodeTagged(output), summary: decision.summary, decision: "replan" },
-      },
-    ]);
-    if (cycle >= maxCycles)
-      throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
-    current = deriveRunState(await env.log.all());
-  }
+  return runOuterLoop({ env, ctx, workflow, capabilities, state, ...(givenLwir !== undefined ? { givenLwir } : {}) });
 }
 
 /** The secrets the definition binds, decrypted for this slice, or why they cannot be. */

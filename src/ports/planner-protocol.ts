@@ -1,4 +1,5 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import type { CycleFailure } from "./run-events.ts";
 
 /**
  * The planner protocol: what a model playing planner or fixer sees of the harness, named once for
@@ -29,6 +30,8 @@ export type OuterLoopContext = {
     readonly status: string;
     readonly output: unknown;
     readonly summary?: string;
+    /** A failed cycle's cause code, failed step and error (redacted): what to plan around. */
+    readonly failure?: CycleFailure;
   }[];
 };
 

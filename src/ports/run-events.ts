@@ -19,6 +19,19 @@ export type HarnessTaskKind = "plan" | "execute_step" | "fix_step";
 /** A structured failure, as recorded. */
 export type RecordedError = { readonly name: string; readonly code?: string; readonly message: string; readonly retriable: boolean };
 
+/**
+ * Why an outer-loop cycle failed, as recorded and as the next planner sees it. Redacted like every
+ * payload; `details` is the failure's own (tagged JSON: findings, the step's error code).
+ */
+export type CycleFailure = {
+  readonly causeCode: RunCauseCode;
+  readonly message: string;
+  /** The step that failed, for `step_failed`: its LWIR id and its path in this run. */
+  readonly stepId?: string;
+  readonly stepPath?: string;
+  readonly details?: unknown;
+};
+
 /** Token usage, summed per call and per run. */
 export type TokenUsage = {
   readonly inputTokens: number;
@@ -122,6 +135,8 @@ export type RunEventPayloads = {
     output: unknown;
     summary?: string;
     decision: "accept" | "replan";
+    /** Why a `failed` cycle failed: what the next cycle's planner is told (docs/runs.md, the outer loop). */
+    failure?: CycleFailure;
   };
   /** A tool call that needs approval waits for a decision bound to the hash of its arguments. */
   ApprovalRequested: { approvalId: string; stepPath: string; tool: string; args: unknown; argsHash: Digest; expiresAt: number };
