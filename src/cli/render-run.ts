@@ -1,8 +1,8 @@
-import type { RunLinks, RunView } from "./api-types.ts";
+import type { Run, RunLinks } from "../client/index.ts";
 import { keyValues, type Paint, statusFormat } from "./output.ts";
 
 /** A run for humans: status, ids, output or cause, usage and links, as aligned label/value lines. */
-export function renderRun(run: RunView, links: RunLinks | undefined, paint: Paint): string {
+export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): string {
   const linkLines = links
     ? Object.entries(links)
         .filter((entry): entry is [string, string] => typeof entry[1] === "string")
@@ -13,7 +13,7 @@ export function renderRun(run: RunView, links: RunLinks | undefined, paint: Pain
     [
       ["status", paint(statusFormat(run.status), run.status)],
       ["run id", run.runId],
-      ["workflow", run.workflowId],
+      ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],
       ["output", run.output !== undefined && run.output !== null ? JSON.stringify(run.output, null, 2) : undefined],
       ["cause", cause],

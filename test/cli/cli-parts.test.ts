@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeWaitFlag } from "../../src/cli/commands/run.ts";
 import { RunFollower, summarizeEvent, TYPE_WIDTH, typeMatcher } from "../../src/cli/event-summary.ts";
 import { colorEnabled, formatDuration, keyValues, painter, table } from "../../src/cli/output.ts";
-import { SseParser } from "../../src/cli/sse.ts";
+import { SseParser } from "../../src/client/sse-parser.ts";
 
 /** The CLI's pure parts, exercised directly (the commands are tested end to end in api-commands.test.ts). */
 

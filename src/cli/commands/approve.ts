@@ -1,5 +1,5 @@
-import { ApiClient, connectionFrom, segment } from "../api-client.ts";
-import type { Approval } from "../api-types.ts";
+import type { Approval, LittleClient } from "../../client/index.ts";
+import { clientFrom } from "../api-client.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print, table } from "../output.ts";
@@ -12,7 +12,7 @@ export async function approvalsCommand(args: readonly string[]): Promise<number>
     print(`usage: little ${APPROVALS_USAGE}`);
     return 0;
   }
-  const approvals = await listApprovals(new ApiClient(connectionFrom(values)), positionals[0] as string);
+  const approvals = await listApprovals(clientFrom(values), positionals[0] as string);
   if (values.json) print(JSON.stringify({ approvals }, null, 2));
   else
     print(
@@ -42,20 +42,21 @@ export async function approveCommand(args: readonly string[]): Promise<number> {
     return 0;
   }
   const [runId, approvalId] = positionals as [string, string];
-  const client = new ApiClient(connectionFrom(values));
+  const client = clientFrom(values);
   const approval = (await listApprovals(client, runId)).find((a) => a.approvalId === approvalId);
   if (!approval) throw new CliInputError("not_found", `little approve: run ${runId} has no approval "${approvalId}"`);
   const reason = nonEmptyFlag("approve", "reason", values.reason);
   if (!values.json) print(`${approval.tool} ${JSON.stringify(approval.args)}\nargs hash ${approval.argsHash}`);
-  const { body } = await client.post<{ approval: Approval; created: boolean }>(
-    `/v1/runs/${segment(runId)}/approvals/${segment(approvalId)}`,
-    { body: { decision: values.deny ? "deny" : "approve", argsHash: approval.argsHash, ...(reason ? { reason } : {}) } },
-  );
+  const body = await client.decideApproval(runId, approvalId, {
+    decision: values.deny ? "deny" : "approve",
+    argsHash: approval.argsHash,
+    ...(reason ? { reason } : {}),
+  });
   if (values.json) print(JSON.stringify(body, null, 2));
   else print(`${body.approval.status}${body.created ? "" : " (already)"}`);
   return 0;
 }
 
-async function listApprovals(client: ApiClient, runId: string): Promise<Approval[]> {
-  return (await client.get<{ approvals: Approval[] }>(`/v1/runs/${segment(runId)}/approvals`)).body.approvals;
+async function listApprovals(client: LittleClient, runId: string): Promise<Approval[]> {
+  return (await client.listApprovals(runId)).approvals;
 }

@@ -1,5 +1,4 @@
-import { ApiClient, connectionFrom, segment } from "../api-client.ts";
-import type { RunView } from "../api-types.ts";
+import { clientFrom } from "../api-client.ts";
 import { parseCommand } from "../args.ts";
 import { colorEnabled, painter, print } from "../output.ts";
 import { renderRun } from "../render-run.ts";
@@ -12,8 +11,7 @@ export async function cancelCommand(args: readonly string[]): Promise<number> {
     print(`usage: little ${CANCEL_USAGE}`);
     return 0;
   }
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.post<{ run: RunView }>(`/v1/runs/${segment(positionals[0] as string)}/cancel`);
+  const body = await clientFrom(values).cancel(positionals[0] as string);
   if (values.json) print(JSON.stringify(body, null, 2));
   else print(renderRun(body.run, undefined, painter(colorEnabled())));
   return 0;

@@ -1,5 +1,5 @@
-import { ApiClient, connectionFrom, segment } from "../api-client.ts";
-import { isSettledStatus, type StartRunResponse } from "../api-types.ts";
+import { isSettledStatus, type RunResponse } from "../../client/index.ts";
+import { clientFrom } from "../api-client.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print } from "../output.ts";
@@ -49,25 +49,24 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   const runId = nonEmptyFlag("run", "run-id", values["run-id"]);
   const idempotencyKey = nonEmptyFlag("run", "idempotency-key", values["idempotency-key"]);
   const input = await readInput("run", values.input);
-  const client = new ApiClient(connectionFrom(values));
+  const client = clientFrom(values);
   const started = Date.now();
   const deadline = started + (waitSeconds ?? 0) * 1000;
   const spinner = waitSeconds !== undefined && waitSeconds > 0 ? startSpinner(`starting ${workflowId}`) : undefined;
-  let response: StartRunResponse;
+  let response: RunResponse;
   try {
     const serverWait = waitSeconds === undefined ? undefined : Math.min(Math.floor(waitSeconds), MAX_SERVER_WAIT_SECONDS);
-    const path = lwir === undefined ? `/v1/workflows/${segment(workflowId)}/runs` : "/v1/lwir/runs";
-    const { body } = await client.post<StartRunResponse>(path, {
-      body: { input, ...(runId !== undefined ? { runId } : {}), ...(lwir !== undefined ? { lwir } : {}) },
-      headers: { "idempotency-key": idempotencyKey },
-      query: { wait: serverWait },
+    const options = {
+      ...(runId !== undefined ? { runId } : {}),
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      ...(serverWait !== undefined ? { wait: serverWait } : {}),
       timeoutMs: ((serverWait ?? 0) + 30) * 1000,
-    });
-    response = body;
+    };
+    response = lwir === undefined ? await client.startRun(workflowId, input, options) : await client.startLwirRun(lwir, input, options);
     while (waitSeconds !== undefined && !isSettledStatus(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
       spinner?.update(`run ${response.run.runId} ${response.run.status}`);
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-      const { body: polled } = await client.get<{ run: StartRunResponse["run"] }>(`/v1/runs/${segment(response.run.runId)}`);
+      const polled = await client.getRun(response.run.runId);
       response = { ...response, run: polled.run };
     }
   } finally {

@@ -1,5 +1,5 @@
-import { ApiClient, connectionFrom } from "../api-client.ts";
-import { isEndedStatus, RUN_STATUSES, type RunsPage } from "../api-types.ts";
+import { isEndedStatus, type ListRunsQuery, RUN_STATUSES } from "../../client/index.ts";
+import { clientFrom } from "../api-client.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, formatDuration, isoTime, painter, print, statusFormat, table } from "../output.ts";
@@ -24,8 +24,7 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
   const limit = integerFlag("runs", "limit", values.limit, 1);
   const workflow = nonEmptyFlag("runs", "workflow", values.workflow);
   const cursor = nonEmptyFlag("runs", "cursor", values.cursor);
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.get<RunsPage>("/v1/runs", { query: { workflow, status, limit, cursor } });
+  const body = await clientFrom(values).listRuns({ workflow, status: status as ListRunsQuery["status"], limit, cursor });
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;

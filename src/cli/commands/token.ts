@@ -1,5 +1,4 @@
-import { ApiClient, connectionFrom } from "../api-client.ts";
-import type { TokenResponse, TokenView } from "../api-types.ts";
+import { clientFrom } from "../api-client.ts";
 import { nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, isoTime, keyValues, painter, print, table } from "../output.ts";
@@ -7,6 +6,7 @@ import { TOKEN_USAGE } from "../usage.ts";
 
 /** The scopes the server knows (src/ports/token-store.ts); checked here for a usage error before any request. */
 const SCOPES = ["runs:read", "runs:write", "approve", "admin"] as const;
+type Scope = (typeof SCOPES)[number];
 
 const SECONDS_PER_UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
@@ -56,16 +56,15 @@ async function create(rest: readonly string[]): Promise<number> {
   const scopes = values.scopes === undefined ? undefined : parseScopes(values.scopes);
   const expiresIn = values["expires-in"] === undefined ? undefined : parseDuration(values["expires-in"]);
   const adminToken = requireAdminToken("token create", values["admin-token"]);
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.post<TokenResponse>("/v1/tokens", {
-    body: {
+  const body = await clientFrom(values).createToken(
+    {
       tenant,
       ...(label !== undefined ? { label } : {}),
       ...(scopes !== undefined ? { scopes } : {}),
       ...(expiresIn !== undefined ? { expiresIn } : {}),
     },
-    token: adminToken,
-  });
+    { token: adminToken },
+  );
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;
@@ -102,11 +101,7 @@ async function list(rest: readonly string[]): Promise<number> {
   const tenant = nonEmptyFlag("token list", "tenant", values.tenant);
   // Naming a tenant is the operator's view: that needs the admin token.
   const token = tenant === undefined ? values["admin-token"] : requireAdminToken("token list", values["admin-token"]);
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.get<{ tokens: TokenView[] }>("/v1/tokens", {
-    query: { tenant },
-    ...(token === undefined ? {} : { token }),
-  });
+  const body = await clientFrom(values).listTokens({ ...(tenant !== undefined ? { tenant } : {}) }, token === undefined ? {} : { token });
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;
@@ -153,8 +148,7 @@ async function revoke(rest: readonly string[]): Promise<number> {
   if (!/^tok_[0-9a-f]{16}$/.test(id))
     throw new CliInputError("usage", `little token revoke: "${id}" is not a token id (tok_ + 16 hex; see "little token list")`);
   const token = values["admin-token"];
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.request<TokenView>("DELETE", `/v1/tokens/${id}`, token === undefined ? {} : { token });
+  const body = await clientFrom(values).revokeToken(id, token === undefined ? {} : { token });
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;
@@ -170,7 +164,7 @@ function requireAdminToken(command: string, flag: string | undefined): string {
 }
 
 /** `runs:read,runs:write` (commas or spaces) → the scopes; an unknown one is a usage error. */
-export function parseScopes(text: string): string[] {
+export function parseScopes(text: string): Scope[] {
   const scopes = text.split(/[\s,]+/).filter((s) => s !== "");
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (scopes.length === 0 || unknown.length > 0)
@@ -178,7 +172,7 @@ export function parseScopes(text: string): string[] {
       "usage",
       `little token create: --scopes takes ${SCOPES.join(", ")} (comma-separated)${unknown.length > 0 ? `; unknown: ${unknown.join(", ")}` : ""}`,
     );
-  return [...new Set(scopes)];
+  return [...new Set(scopes)] as Scope[];
 }
 
 /**

@@ -1,5 +1,4 @@
-import { ApiClient, connectionFrom, segment } from "../api-client.ts";
-import type { RunLinks, RunView } from "../api-types.ts";
+import { clientFrom } from "../api-client.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import { colorEnabled, painter, print } from "../output.ts";
@@ -26,11 +25,11 @@ export async function triggerCommand(args: readonly string[]): Promise<number> {
   const input = await readInput("trigger", values.input);
   const wait = integerFlag("trigger", "wait", values.wait, 0, 60);
   const key = nonEmptyFlag("trigger", "idempotency-key", values["idempotency-key"]);
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.post<{ occurrenceId: string; created: boolean; run: RunView; links: RunLinks }>(
-    `/v1/runs/${segment(positionals[0] as string)}/triggers`,
-    { body: { input }, ...(key ? { headers: { "idempotency-key": key } } : {}), query: { wait }, timeoutMs: ((wait ?? 0) + 30) * 1000 },
-  );
+  const body = await clientFrom(values).trigger(positionals[0] as string, input, {
+    ...(key ? { idempotencyKey: key } : {}),
+    ...(wait !== undefined ? { wait } : {}),
+    timeoutMs: ((wait ?? 0) + 30) * 1000,
+  });
   if (values.json) print(JSON.stringify(body, null, 2));
   else {
     print(`occurrence ${body.occurrenceId}${body.created ? "" : " (seen before)"}`);

@@ -1,5 +1,5 @@
-import { ApiClient, connectionFrom, isRecord, segment } from "../api-client.ts";
-import type { VersionResponse } from "../api-types.ts";
+import type { WorkflowVersion } from "../../client/index.ts";
+import { clientFrom, isRecord } from "../api-client.ts";
 import { parseCommand } from "../args.ts";
 import { colorEnabled, keyValues, painter, print, table } from "../output.ts";
 import { VERSIONS_USAGE } from "../usage.ts";
@@ -11,14 +11,13 @@ export async function versionsCommand(args: readonly string[]): Promise<number> 
     print(`usage: little ${VERSIONS_USAGE}`);
     return 0;
   }
-  const client = new ApiClient(connectionFrom(values));
-  const { body } = await client.get<VersionResponse>(`/v1/versions/${segment(positionals[0] as string)}`);
+  const body = await clientFrom(values).getVersion(positionals[0] as string);
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;
   }
   const paint = painter(colorEnabled());
-  const version = isRecord(body.version) ? body.version : ({} as Partial<VersionResponse["version"]>);
+  const version = isRecord(body.version) ? body.version : ({} as Partial<WorkflowVersion["version"]>);
   const locks = Array.isArray(body.locks) ? body.locks : [];
   const lwir = isRecord(version.lwir) ? version.lwir : {};
   const metadata = isRecord(lwir.metadata) ? lwir.metadata : {};

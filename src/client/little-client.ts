@@ -1,0 +1,195 @@
+import type {
+  ApprovalDecision,
+  CreatedToken,
+  CreateTokenBody,
+  DecisionResponse,
+  EventsPage,
+  ListEventsQuery,
+  ListRunsQuery,
+  LwirValidation,
+  OccurrenceResponse,
+  ResponseOf,
+  RunEvent,
+  RunResponse,
+  RunsPage,
+  Token,
+  WorkflowVersion,
+} from "./api-types.ts";
+import { type EventStreamOptions, followEvents } from "./event-stream.ts";
+import { type CallOptions, type FetchLike, segment, Transport } from "./transport.ts";
+
+export type ClientOptions = {
+  /** Where the Worker answers, e.g. `https://little.example.workers.dev` (a path prefix is kept). */
+  readonly baseUrl: string;
+  /** A bearer token (`little token create`); omit only for a Worker that needs none. */
+  readonly token?: string | undefined;
+  /** Defaults to the global fetch; pass a service binding's to call a Worker of the same account. */
+  readonly fetch?: FetchLike | undefined;
+  /** Per-request timeout in milliseconds (default 30 000; a `wait` adds its own seconds). */
+  readonly timeoutMs?: number | undefined;
+  /** Headers sent with every request. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+};
+
+export type StartOptions = CallOptions & {
+  /** Choose the run id (per tenant): starting it again returns that run. */
+  readonly runId?: string;
+  /** Retries with the same key return the same run (409 `idempotency_conflict` for other input). */
+  readonly idempotencyKey?: string;
+  /** Hold the answer up to this many seconds (at most 60) until the run ends. */
+  readonly wait?: number;
+  /** Where to create the run object (a Durable Object location hint); default: near the caller. */
+  readonly location?: "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
+};
+
+export type TriggerOptions = CallOptions & { readonly idempotencyKey?: string; readonly wait?: number };
+
+/** A wait holds the request this long on the server: the timeout grows by it. */
+const waitTimeout = (options: { wait?: number; timeoutMs?: number }) =>
+  options.timeoutMs ?? (options.wait ? (options.wait + 30) * 1000 : undefined);
+const withTimeout = (options: CallOptions, timeoutMs: number | undefined) =>
+  timeoutMs === undefined ? options : { ...options, timeoutMs };
+
+/**
+ * A typed client of the /v1 API (docs/client.md), for Node, browsers and Workers: fetch only.
+ * Each method is one operation of /v1/openapi.json and resolves to its JSON body, typed from the
+ * document; every failure is a `LittleClientError` with the API's stable code.
+ *
+ * @example
+ * const client = createClient({ baseUrl: "http://localhost:8787", token: process.env.LITTLE_TOKEN });
+ * const { run } = await client.startRun("support.summarize-ticket", { ticketId: "T-1", transcript: "…" });
+ * for await (const event of client.events(run.runId)) console.log(event.seq, event.type);
+ */
+export class LittleClient {
+  readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** Starts a run of a registered workflow (`startRun`); with `wait`, answers when it ended or the wait ran out. */
+  startRun(workflowId: string, input: unknown, options: StartOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({
+      ...withTimeout(options, waitTimeout(options)),
+      method: "POST",
+      path: `/v1/workflows/${segment(workflowId)}/runs`,
+      query: { wait: options.wait },
+      headers: { "idempotency-key": options.idempotencyKey },
+      body: {
+        input,
+        ...(options.runId !== undefined ? { runId: options.runId } : {}),
+        ...(options.location ? { location: options.location } : {}),
+      },
+    });
+  }
+
+  /** Runs a given LWIR document without a planner (`startLwirRun`); it binds to the workflow its `metadata.name` names. */
+  startLwirRun(lwir: unknown, input: unknown, options: Omit<StartOptions, "location"> = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({
+      ...withTimeout(options, waitTimeout(options)),
+      method: "POST",
+      path: "/v1/lwir/runs",
+      query: { wait: options.wait },
+      headers: { "idempotency-key": options.idempotencyKey },
+      body: { lwir, input, ...(options.runId !== undefined ? { runId: options.runId } : {}) },
+    });
+  }
+
+  /** A run as it is now: status, version, output or cause, usage (`getRun`). */
+  getRun(runId: string, options: CallOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({ ...options, method: "GET", path: `/v1/runs/${segment(runId)}` });
+  }
+
+  /** One page of the tenant's runs, newest first (`listRuns`); pass `nextCursor` back as `cursor`. */
+  listRuns(query: ListRunsQuery = {}, options: CallOptions = {}): Promise<RunsPage> {
+    return this.transport.json<RunsPage>({ ...options, method: "GET", path: "/v1/runs", query });
+  }
+
+  /** Cancels a run (`cancelRun`); a run that has ended is answered unchanged. */
+  cancel(runId: string, options: CallOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/cancel`, body: {} });
+  }
+
+  /** One page of a run's logged events (`listRunEvents`); `type` filters (`harness.*`). */
+  listEvents(runId: string, query: ListEventsQuery = {}, options: CallOptions = {}): Promise<EventsPage> {
+    return this.transport.json<EventsPage>({ ...options, method: "GET", path: `/v1/runs/${segment(runId)}/events`, query });
+  }
+
+  /**
+   * The run's events as they happen (`streamRunEvents`), each once and in order, until its terminal
+   * event; a dropped connection resumes with `Last-Event-ID`. Break out of the loop, or abort
+   * `signal`, to stop early.
+   */
+  events(runId: string, options: EventStreamOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+    const token = options.token;
+    return followEvents(this.transport, runId, async () => (await this.getRun(runId, token ? { token } : {})).run.status, options);
+  }
+
+  /** Queues an occurrence of a section run (`triggerRun`). */
+  trigger(runId: string, input: unknown, options: TriggerOptions = {}): Promise<OccurrenceResponse> {
+    return this.transport.json<OccurrenceResponse>({
+      ...withTimeout(options, waitTimeout(options)),
+      method: "POST",
+      path: `/v1/runs/${segment(runId)}/triggers`,
+      query: { wait: options.wait },
+      headers: { "idempotency-key": options.idempotencyKey },
+      body: { input },
+    });
+  }
+
+  /** The run's tool calls held for approval, with the hash of their arguments (`listApprovals`). */
+  listApprovals(runId: string, options: CallOptions = {}): Promise<ResponseOf<"listApprovals">> {
+    return this.transport.json({ ...options, method: "GET", path: `/v1/runs/${segment(runId)}/approvals` });
+  }
+
+  /** Approves or denies a held tool call (`decideApproval`); `argsHash` must be the one `listApprovals` showed. */
+  decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, options: CallOptions = {}): Promise<DecisionResponse> {
+    return this.transport.json<DecisionResponse>({
+      ...options,
+      method: "POST",
+      path: `/v1/runs/${segment(runId)}/approvals/${segment(approvalId)}`,
+      body: decision,
+    });
+  }
+
+  /** The workflows this Worker runs, with their definition hashes and model readiness (`listWorkflows`). */
+  listWorkflows(options: CallOptions = {}): Promise<ResponseOf<"listWorkflows">> {
+    return this.transport.json({ ...options, method: "GET", path: "/v1/workflows" });
+  }
+
+  /** A WorkflowVersion with its LWIR and locks, by `wfver_` id or full hash (`getVersion`). */
+  getVersion(versionId: string, options: CallOptions = {}): Promise<WorkflowVersion> {
+    return this.transport.json<WorkflowVersion>({ ...options, method: "GET", path: `/v1/versions/${segment(versionId)}` });
+  }
+
+  /** Validates an LWIR document (`validateLwir`): `{ valid, findings, … }`. */
+  validateLwir(lwir: unknown, options: CallOptions = {}): Promise<LwirValidation> {
+    return this.transport.json<LwirValidation>({ ...options, method: "POST", path: "/v1/lwir/validate", body: lwir });
+  }
+
+  /** Creates a tenant token (`createToken`); needs the admin token as `options.token`. The secret is shown once. */
+  createToken(body: CreateTokenBody, options: CallOptions = {}): Promise<CreatedToken> {
+    return this.transport.json<CreatedToken>({ ...options, method: "POST", path: "/v1/tokens", body });
+  }
+
+  /** The caller's tenant's tokens, or (with the admin token) `tenant`'s (`listTokens`); never their secrets. */
+  listTokens(query: { tenant?: string } = {}, options: CallOptions = {}): Promise<ResponseOf<"listTokens">> {
+    return this.transport.json({ ...options, method: "GET", path: "/v1/tokens", query });
+  }
+
+  /** Revokes a token by its `tok_` id (`revokeToken`): it answers 401 `token_revoked` from then on. */
+  revokeToken(tokenId: string, options: CallOptions = {}): Promise<Token> {
+    return this.transport.json<Token>({ ...options, method: "DELETE", path: `/v1/tokens/${segment(tokenId)}` });
+  }
+}
+
+/**
+ * A client of the /v1 API.
+ *
+ * @example
+ * const client = createClient({ baseUrl: "https://little.example.workers.dev", token });
+ * const { run } = await client.startRun("support.summarize-ticket", input, { wait: 30 });
+ */
+export function createClient(options: ClientOptions): LittleClient {
+  return new LittleClient(options);
+}
