@@ -4,6 +4,7 @@ import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
 import type { Skill } from "../sdk/skill.ts";
 import { branchingExample, minimalExample } from "./plan-examples.ts";
+import { skillFrontmatter } from "./skill-prompt.ts";
 
 export type { OuterLoopContext, PlanTask } from "../ports/planner-protocol.ts";
 export { extractPlanTask, PLAN_TASK_CLOSE, PLAN_TASK_OPEN } from "../ports/planner-protocol.ts";
@@ -45,10 +46,7 @@ export function allowedSubmissions(maxRevisions: number): number {
  * reference and grammar are generated from the validator's contract, so they cannot drift from it.
  */
 export function plannerSystemPrompt(authorSystem: string, skills: readonly Skill[], maxRevisions = 3): string {
-  const skillList =
-    skills.length === 0
-      ? "(none)"
-      : skills.map((s) => `- ${s.name}: ${s.description} (read: cat .agents/skills/${s.name}/SKILL.md)`).join("\n");
+  const skillList = skillFrontmatter(skills);
   return `${authorSystem}
 
 You are the planner of a Little Workflow run. Compile the workflow definition and run input in the

@@ -1,12 +1,20 @@
-import { jsonSchema, Output } from "ai";
+import { jsonSchema, Output, stepCountIs } from "ai";
 import type { Digest } from "../identity/digest.ts";
 import type { AiGenerateStep } from "../lwir/types.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
+import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import { schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { validateJson } from "../schema/validate-json.ts";
+import type { Skill } from "../sdk/skill.ts";
+import { bashTool } from "./bash-tool.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
+import type { HarnessTool } from "./durable-tools.ts";
 import type { HarnessContext } from "./harness-context.ts";
-import { runSession, type SessionOutcome } from "./run-session.ts";
+import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
+import { skillFrontmatter } from "./skill-prompt.ts";
+
+/** Turns a worker with skills may take: reading skills in bash, then the answer. */
+const MAX_WORKER_TURNS = 8;
 
 export type WorkerSessionSpec = {
   readonly sessionId: string;
@@ -19,15 +27,25 @@ export type WorkerSessionSpec = {
   readonly manifestHash: Digest;
   readonly model: CallableModel;
   readonly slot: ModelSlotRef;
+  /**
+   * The definition's `worker.skills`: their frontmatter goes into the system prompt and their
+   * bodies into the session's bash at `.agents/skills/<name>/SKILL.md`, as for the planner.
+   */
+  readonly skills?: readonly Skill[];
+  /** Where that bash runs; needed when there are skills. */
+  readonly sandbox?: Sandbox;
 };
 
 /**
- * A worker session for an `ai.generate` step (task kind `execute_step`): one model call with the
- * step's output mode as AI SDK structured output, the result validated against the step schema.
+ * A worker session for an `ai.generate` step (task kind `execute_step`): the step's output mode as
+ * AI SDK structured output, the result validated against the step schema. Without skills it is one
+ * model call with no tools. With skills the model also gets `bash` (the skills under
+ * `.agents/skills`) and up to {@link MAX_WORKER_TURNS} turns; its last turn must answer.
  */
 export async function runWorkerSession(spec: WorkerSessionSpec, ctx: HarnessContext): Promise<SessionOutcome> {
   const output = spec.step.output;
   const schema = schemaOfOutputMode(output);
+  const skilled = workerSkills(spec, ctx);
   return runSession(
     {
       sessionId: spec.sessionId,
@@ -39,20 +57,13 @@ export async function runWorkerSession(spec: WorkerSessionSpec, ctx: HarnessCont
       cycle: spec.cycle,
       model: spec.model,
       slot: spec.slot,
-      system: spec.system ?? "",
+      system: skilled ? skilled.system : (spec.system ?? ""),
       prompt: spec.prompt,
+      ...(skilled ? { tools: skilled.tools, stopWhen: stepCountIs(MAX_WORKER_TURNS) } : {}),
       ...(output.mode === "text" ? {} : { output: structuredOutput(output) }),
       interpret: (result) => {
-        // A worker step has no tools: an answer that still calls some is not an answer, whatever
-        // text comes with it (closed, as generateText's missing structured output was).
-        const called = result.steps.at(-1)?.toolCalls ?? [];
-        if (called.length > 0) {
-          return {
-            ok: false,
-            causeCode: "model_error",
-            message: `The model answered ${spec.stepPath} with calls to tools a worker step does not have (${called.map((c) => c.toolName).join(", ")})`,
-          };
-        }
+        const unanswered = unansweredCalls(result, spec.stepPath, skilled !== undefined);
+        if (unanswered) return unanswered;
         const value = output.mode === "text" ? result.text : result.output;
         if (schema !== undefined) {
           const check = validateJson(schema, value, "step.output_invalid");
@@ -69,6 +80,51 @@ export async function runWorkerSession(spec: WorkerSessionSpec, ctx: HarnessCont
     },
     ctx,
   );
+}
+
+/** The bash tool and the system prompt of a worker with skills; `undefined` without skills (no tools, as before skills reached workers). */
+function workerSkills(
+  spec: WorkerSessionSpec,
+  ctx: HarnessContext,
+): { readonly system: string; readonly tools: Readonly<Record<string, HarnessTool>> } | undefined {
+  const skills = spec.skills ?? [];
+  const sandbox = spec.sandbox;
+  if (skills.length === 0 || !sandbox) return undefined;
+  let session: SandboxSession | null = null;
+  const open = async () => {
+    session ??= await sandbox.openSession({
+      sessionId: spec.sessionId,
+      skills,
+      scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
+      // Workers read skills; memory stays the planner's and the fixer's (docs/sandbox.md).
+      memory: [],
+    });
+    return session;
+  };
+  const author = spec.system ?? "";
+  return {
+    system: `${author}${author ? "\n\n" : ""}Skills (bash runs in /mnt/scratch/own; read a skill before you rely on it):\n${skillFrontmatter(skills)}`,
+    tools: {
+      bash: bashTool("Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills.", open, ctx),
+    },
+  };
+}
+
+/**
+ * A last turn that still calls tools is not an answer, whatever text comes with it (closed, as
+ * generateText's missing structured output was): a worker without skills has no tools at all, one
+ * with skills ran out of turns.
+ */
+function unansweredCalls(result: LoopResult, stepPath: string, skilled: boolean): SessionOutcome | undefined {
+  const called = result.steps.at(-1)?.toolCalls ?? [];
+  if (called.length === 0) return undefined;
+  return {
+    ok: false,
+    causeCode: "model_error",
+    message: skilled
+      ? `The model did not answer ${stepPath} within ${MAX_WORKER_TURNS} turns (its last turn called ${called.map((c) => c.toolName).join(", ")})`
+      : `The model answered ${stepPath} with calls to tools a worker step does not have (${called.map((c) => c.toolName).join(", ")})`,
+  };
 }
 
 function structuredOutput(output: AiGenerateStep["output"]) {

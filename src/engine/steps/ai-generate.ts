@@ -48,6 +48,8 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
         manifestHash: digestJson(manifest),
         model,
         slot: ref,
+        skills: a.workflow.definition.worker.skills,
+        sandbox: a.env.sandbox,
       },
       { ...a.ctx, signal: a.signal },
     );
