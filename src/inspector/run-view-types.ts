@@ -1,6 +1,6 @@
 import type { OccurrenceProgress, RunState } from "../engine/run-state.ts";
 import type { HarnessRole, RecordedError, RunCauseCode, RunEventPayloads, RunTrigger, TokenUsage } from "../ports/run-events.ts";
-import type { RunStatus } from "../ports/run-status.ts";
+import type { RunStatus, WaitReason } from "../ports/run-status.ts";
 
 /** The inspector's view of a run: what the page draws. Built by run-view.ts. */
 
@@ -120,6 +120,8 @@ export type RunView = {
   state: RunState;
   lastSeq: number;
   status: RunStatus;
+  /** Why a `waiting` run waits (the fold's reason: `approval`, `sleep`, `trigger`); null otherwise. */
+  waitReason: WaitReason | null;
   workflowId: string | null;
   input: unknown;
   requestedAt: number | null;

@@ -9,7 +9,7 @@ export type * from "./run-view-types.ts";
 /**
  * What the inspector shows of a run, built on the engine's fold (src/engine/run-state.ts): each
  * event first advances `view.state` through the engine's transitions, and the run-level fields
- * (status, request, version, usage, offline models, occurrences, cycles, the end) are copied from
+ * (status and wait reason, request, version, usage, offline models, occurrences, cycles, the end) are copied from
  * that state, so the page and the engine cannot disagree. On top, presentation only: each step's
  * node (one per step id, for the latest cycle), attempts, fan-out branches, and the model and tool
  * calls of the sessions that ran for a step. Pure, so the browser and the tests run the same code.
@@ -21,6 +21,7 @@ export function emptyRunView(): RunView {
     state: INITIAL_RUN_STATE,
     lastSeq: 0,
     status: INITIAL_RUN_STATE.status,
+    waitReason: INITIAL_RUN_STATE.waitReason,
     workflowId: null,
     input: undefined,
     requestedAt: null,
@@ -74,6 +75,7 @@ export function applyRunEvent(view: RunView, event: RunEvent): void {
 function copyRunFields(view: RunView, prior: RunState, event: RunEvent): void {
   const state = view.state;
   view.status = state.status;
+  view.waitReason = state.waitReason;
   view.usage = state.usage;
   view.offlineModels = state.offlineModels;
   if (state.request && state.request !== prior.request) {

@@ -357,6 +357,7 @@ describe("a section run and an approval", () => {
     await sectionPage.waitForSelector('#occurrences tr[data-occurrence="o2"]');
     expect(await sectionPage.locator("#occurrences tr[data-occurrence]").count()).toBe(2);
     expect(await sectionPage.getAttribute("#run-status", "data-status")).toBe("waiting");
+    expect(await sectionPage.getAttribute("#run-status", "data-wait-reason")).toBe("trigger");
     await screenshot(sectionPage, "section-run");
     await sectionPage.close();
 
@@ -366,6 +367,9 @@ describe("a section run and an approval", () => {
     );
     const page = await openRun(held.runId);
     await page.waitForSelector('#dag g.node[data-step="refund"][data-status=waiting]');
+    // The run, not only its step, waits, and says for what.
+    await page.waitForSelector("#run-status[data-status=waiting][data-wait-reason=approval]");
+    expect(await page.textContent("#wait-reason")).toContain("an approval");
     await screenshot(page, "waiting-for-approval");
     const [approval] = (await api.call("GET", `/v1/runs/${held.runId}/approvals`)).json.approvals as {
       approvalId: string;

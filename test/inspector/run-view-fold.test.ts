@@ -57,8 +57,8 @@ function agreement(events: readonly RunEvent[]) {
     const state = deriveRunState(events.slice(0, i + 1));
     return {
       seq: event.seq,
-      view: [view.status, view.usage, view.offlineModels],
-      engine: [state.status, state.usage, state.offlineModels],
+      view: [view.status, view.waitReason, view.usage, view.offlineModels],
+      engine: [state.status, state.waitReason, state.usage, state.offlineModels],
     };
   });
 }
@@ -90,14 +90,14 @@ describe("the inspector's view is built on the engine's fold", () => {
     const statuses: string[] = [];
     for (const event of events) {
       applyRunEvent(view, event);
-      if (event.type.startsWith("Occurrence")) statuses.push(`${event.type}:${view.status}`);
+      if (event.type.startsWith("Occurrence")) statuses.push(`${event.type}:${view.status}${view.waitReason ? `/${view.waitReason}` : ""}`);
     }
     expect(statuses).toEqual([
       "OccurrenceStarted:running",
-      "OccurrenceCompleted:waiting",
+      "OccurrenceCompleted:waiting/trigger",
       "OccurrenceQueued:running",
       "OccurrenceStarted:running",
-      "OccurrenceFailed:waiting",
+      "OccurrenceFailed:waiting/trigger",
       "OccurrenceQueued:running",
     ]);
     const at = (i: number) => events[i]?.at ?? null;

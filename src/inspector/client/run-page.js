@@ -140,6 +140,9 @@ async function followRun(page, runId, onEvents, queueRender) {
   return true;
 }
 
+/** What a waiting run waits for, by wait reason (ports/run-status.ts). */
+const WAIT_LABELS = { approval: "an approval", sleep: "a retry's backoff", trigger: "the section's next trigger" };
+
 function renderSummary(list, live, page) {
   const { view, run } = page;
   const started = view.requestedAt ?? run?.createdAt ?? null;
@@ -147,7 +150,15 @@ function renderSummary(list, live, page) {
   const item = (term, ...value) => h("div", {}, h("dt", {}, term), h("dd", {}, ...value));
   replace(
     list,
-    item("Status", h("span", { class: `badge status-${view.status}`, id: "run-status", "data-status": view.status }, view.status)),
+    item(
+      "Status",
+      h(
+        "span",
+        { class: `badge status-${view.status}`, id: "run-status", "data-status": view.status, "data-wait-reason": view.waitReason ?? "" },
+        view.status,
+      ),
+      view.waitReason ? h("span", { id: "wait-reason" }, ` for ${WAIT_LABELS[view.waitReason] ?? view.waitReason}`) : null,
+    ),
     // Never let a fake answer pass for a real one: LITTLE_MODELS=auto fell back (or runs offline).
     view.offlineModels.length > 0
       ? item(
@@ -176,7 +187,7 @@ function renderSummary(list, live, page) {
       : isEndedStatus(view.status)
         ? `Run ${view.status}.`
         : view.status === "waiting"
-          ? "Live: waiting for the section's next trigger."
+          ? `Live: waiting for ${WAIT_LABELS[view.waitReason] ?? "something"}.`
           : page.connection === "live"
             ? "Live: following the run as it executes."
             : "Loading…";

@@ -37,7 +37,7 @@ export async function runsPage() {
 
   const load = async (cursor) => {
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    for (const name of ["workflow", "status"]) if (params.get(name)) query.set(name, params.get(name));
+    for (const name of ["workflow", "status", "waitReason"]) if (params.get(name)) query.set(name, params.get(name));
     if (cursor) query.set("cursor", cursor);
     more.hidden = true;
     let body;
@@ -56,7 +56,13 @@ export async function runsPage() {
           { "data-run-id": run.runId },
           h("td", {}, h("a", { href: `/runs/${encodeURIComponent(run.runId)}` }, run.runId)),
           h("td", {}, run.workflowId),
-          h("td", {}, h("span", { class: `badge status-${run.status}` }, run.status), run.causeCode ? ` ${run.causeCode}` : ""),
+          h(
+            "td",
+            {},
+            h("span", { class: `badge status-${run.status}` }, run.status),
+            run.waitReason ? ` ${run.waitReason}` : "",
+            run.causeCode ? ` ${run.causeCode}` : "",
+          ),
           h("td", {}, fmtTime(run.createdAt)),
           h("td", {}, duration),
           h("td", {}, run.versionId ? h("code", {}, run.versionId) : "—"),
