@@ -8,6 +8,7 @@ import { encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import type { RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
 import type { WaitReason } from "../ports/run-status.ts";
+import { LEGACY_SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
@@ -103,7 +104,8 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   const request = state.request as NonNullable<RunState["request"]>;
   const workflow = env.workflows.get(request.workflowId);
   if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
-  const capabilities = await capabilitiesOf(workflow);
+  // The normalizer the run started with, for life: a run from before `@2` keeps its hashes.
+  const capabilities = await capabilitiesOf(workflow, request.schemaNormalizer ?? LEGACY_SCHEMA_NORMALIZER);
   const inputCheck = validateJson(capabilities.inputSchema, request.input, "input.invalid");
   if (!inputCheck.valid)
     throw new RunFailure("input_schema_error", "The run input does not match the workflow's input schema", {
@@ -157,9 +159,9 @@ async function pinnedLwir(env: RunEnvironment, pinned: string): Promise<unknown>
   return version.lwir;
 }
 
-async function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionCapabilities> {
+async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNormalizerId): Promise<DefinitionCapabilities> {
   try {
-    return await snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides);
+    return await snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer);
   } catch (error) {
     if (LittleError.is(error)) {
       throw new RunFailure(error.code === "workflow_missing_tool" ? "workflow_missing_tool" : "workflow_definition_invalid", error.message);

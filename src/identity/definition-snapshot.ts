@@ -1,6 +1,6 @@
 import { type Digest, digestJson, digestText } from "../json/digest.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
-import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
+import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
@@ -67,6 +67,8 @@ export type DefinitionCapabilities = {
   readonly inputSchema: JsonSchema;
   readonly requestedOutput: NormalizedOutputMode;
   readonly outputSchema: JsonSchema;
+  /** How the schemas were normalized (not hashed: `@1` and `@2` agree wherever order never varied). */
+  readonly schemaNormalizer: SchemaNormalizerId;
 };
 
 /**
@@ -78,6 +80,9 @@ export type DefinitionCapabilities = {
  * and in-flight runs see that as drift, exactly like a code change. Slot ids stay those derived
  * from the authored models. Throws `ModelConfigInvalidError` for a slot whose override is unusable.
  *
+ * `normalizer` is the run's schema normalizer (docs/identity.md): a run started before schemas
+ * were order-free passes `little-workflow-schema@1` and gets the hashes it was started with.
+ *
  * @example
  * const caps = await snapshotDefinition(summarizeTicket, {});
  * caps.definitionHash // "sha256:…", stable until the definition changes
@@ -86,11 +91,12 @@ export async function snapshotDefinition(
   definition: WorkflowDefinition,
   registry: ToolRegistry = {},
   overrides?: ModelOverrides,
+  normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
 ): Promise<DefinitionCapabilities> {
-  const input = await normalizeSchema(definition.input, "input", `${definition.id}.input`);
-  const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`);
+  const input = await normalizeSchema(definition.input, "input", `${definition.id}.input`, normalizer);
+  const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`, normalizer);
   const outputSchema = schemaOfOutputMode(requestedOutput) ?? true;
-  const tools = await resolveTools(definition, registry);
+  const tools = await resolveTools(definition, registry, normalizer);
   const authoredPlanner = modelIdentity(definition.planner.model);
   const plannerSlotId = slotBaseName(authoredPlanner.modelId);
   const planner = overriddenIdentity(overrides, plannerSlotId, authoredPlanner);
@@ -127,7 +133,14 @@ export async function snapshotDefinition(
     ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
   };
-  return { snapshot, definitionHash: digestJson(snapshot), inputSchema: input.schema, requestedOutput, outputSchema };
+  return {
+    snapshot,
+    definitionHash: digestJson(snapshot),
+    inputSchema: input.schema,
+    requestedOutput,
+    outputSchema,
+    schemaNormalizer: normalizer,
+  };
 }
 
 function withOverride(slot: ResolvedModelSlot, overrides: ModelOverrides | undefined): ResolvedModelSlot {

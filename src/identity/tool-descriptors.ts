@@ -1,5 +1,5 @@
 import { type Digest, digestJson } from "../json/digest.ts";
-import { type JsonSchema, normalizeSchema } from "../schema/normalize-schema.ts";
+import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { WorkflowDefinitionError } from "../sdk/errors/workflow-definition-error.ts";
 import { WorkflowMissingToolError } from "../sdk/errors/workflow-missing-tool-error.ts";
@@ -26,14 +26,18 @@ export type ToolDescriptor = {
  * Resolves the workflow's inline tools and its `globalTools` (looked up in `registry`) into
  * descriptors sorted by id. Throws {@link WorkflowMissingToolError} listing every missing name.
  */
-export async function resolveTools(definition: WorkflowDefinition, registry: ToolRegistry): Promise<ToolDescriptor[]> {
+export async function resolveTools(
+  definition: WorkflowDefinition,
+  registry: ToolRegistry,
+  normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
+): Promise<ToolDescriptor[]> {
   const missing = definition.globalTools.filter((id) => !Object.hasOwn(registry, id));
   if (missing.length > 0) throw new WorkflowMissingToolError(definition.id, missing);
   const entries: Array<[string, ToolDefinition]> = [
     ...Object.entries(definition.tools),
     ...definition.globalTools.map((id) => [id, registry[id] as ToolDefinition] as [string, ToolDefinition]),
   ];
-  const descriptors = await Promise.all(entries.map(([id, t]) => describeTool(id, t)));
+  const descriptors = await Promise.all(entries.map(([id, t]) => describeTool(id, t, normalizer)));
   // A tool asking for a secret the workflow does not bind would silently get nothing: refuse it here.
   const bound = new Set(definition.secrets);
   const findings = descriptors.flatMap((d) =>
@@ -51,10 +55,14 @@ export async function resolveTools(definition: WorkflowDefinition, registry: Too
 }
 
 /** The descriptor of one tool. */
-export async function describeTool(id: string, t: ToolDefinition): Promise<ToolDescriptor> {
-  const inputSchema = (await normalizeSchema(t.inputSchema, "input", `tool ${id}.inputSchema`)).schema;
+export async function describeTool(
+  id: string,
+  t: ToolDefinition,
+  normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
+): Promise<ToolDescriptor> {
+  const inputSchema = (await normalizeSchema(t.inputSchema, "input", `tool ${id}.inputSchema`, normalizer)).schema;
   const outputSchema =
-    t.outputSchema === undefined ? null : (await normalizeSchema(t.outputSchema, "output", `tool ${id}.outputSchema`)).schema;
+    t.outputSchema === undefined ? null : (await normalizeSchema(t.outputSchema, "output", `tool ${id}.outputSchema`, normalizer)).schema;
   const description = t.description ?? "";
   // Only when declared, so tools without approvals keep the descriptor hash they always had.
   const approval: ToolDescriptor["approval"] =

@@ -1,6 +1,6 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { digestJson } from "../json/digest.ts";
-import { normalizeJsonSchema } from "../schema/normalize-schema.ts";
+import { normalizeJsonSchema, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
@@ -25,8 +25,10 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
   if (doc.metadata?.name !== snapshot.id) {
     sink.error("binding.workflow_name_mismatch", "$.metadata.name", `metadata.name must be "${snapshot.id}", the workflow's id`);
   }
-  if (schemaHash(doc.input?.schema) !== snapshot.inputSchemaHash) sink.error("binding.input_schema_mismatch", "$.input.schema");
-  if (schemaHash(doc.output?.schema) !== snapshot.outputSchemaHash) sink.error("binding.output_schema_mismatch", "$.output.schema");
+  const normalizer = capabilities.schemaNormalizer;
+  if (schemaHash(doc.input?.schema, normalizer) !== snapshot.inputSchemaHash) sink.error("binding.input_schema_mismatch", "$.input.schema");
+  if (schemaHash(doc.output?.schema, normalizer) !== snapshot.outputSchemaHash)
+    sink.error("binding.output_schema_mismatch", "$.output.schema");
   const allowed: Allowed = { slotIds: new Set(snapshot.modelSlots.map((s) => s.id)), toolIds: new Set(snapshot.tools.map((t) => t.id)) };
   checkPermissions(sink, doc.permissions ?? {}, snapshot, allowed);
   (Array.isArray(doc.steps) ? (doc.steps as unknown[]) : []).forEach((raw, i) => {
@@ -159,9 +161,10 @@ function outputKey(output: unknown): string | null {
   return JSON.stringify([mode, Array.isArray(values) ? [...values].sort() : null]);
 }
 
-function schemaHash(schema: unknown): string | null {
+/** Hashed as the definition's schemas were, so an LWIR compiled under `@1` still binds under `@1`. */
+function schemaHash(schema: unknown, normalizer: SchemaNormalizerId): string | null {
   try {
-    return digestJson(normalizeJsonSchema(schema, "lwir schema"));
+    return digestJson(normalizeJsonSchema(schema, "lwir schema", normalizer));
   } catch (error) {
     if (LittleError.is(error)) return null;
     throw error;

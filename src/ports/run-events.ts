@@ -1,4 +1,5 @@
 import type { Digest } from "../json/digest.ts";
+import type { SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 
 /**
@@ -89,6 +90,8 @@ export type RunEventPayloads = {
     pinnedVersionId?: string;
     /** The pinned version's full hash: what the run looks up and executes (absent in logs from before it). */
     pinnedVersionHash?: Digest;
+    /** The schema normalizer the run keeps for life; absent in logs from before it: `little-workflow-schema@1` (docs/identity.md). */
+    schemaNormalizer?: SchemaNormalizerId;
   };
   "harness.session.started": {
     sessionId: string;

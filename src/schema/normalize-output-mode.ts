@@ -1,5 +1,5 @@
 import { UnsupportedSchemaError } from "../sdk/errors/unsupported-schema-error.ts";
-import { type JsonSchema, normalizeJsonSchema, normalizeSchema } from "./normalize-schema.ts";
+import { type JsonSchema, normalizeJsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "./normalize-schema.ts";
 
 /** The output modes a step or a workflow can request. */
 export const OUTPUT_MODES = ["text", "object", "array", "choice", "json"] as const;
@@ -27,10 +27,14 @@ type AiSdkOutputLike = { name: string; responseFormat: PromiseLike<unknown>; par
  * await normalizeOutputMode(Output.choice({ options: ["low", "high"] }), "step.output")
  * // { mode: "choice", values: ["low", "high"] }
  */
-export async function normalizeOutputMode(input: unknown, where: string): Promise<NormalizedOutputMode> {
-  if (isAiSdkOutput(input)) return fromAiSdkOutput(input, where);
-  if (isExplicitMode(input)) return fromExplicit(input, where);
-  const { schema } = await normalizeSchema(input, "output", where);
+export async function normalizeOutputMode(
+  input: unknown,
+  where: string,
+  normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
+): Promise<NormalizedOutputMode> {
+  if (isAiSdkOutput(input)) return fromAiSdkOutput(input, where, normalizer);
+  if (isExplicitMode(input)) return fromExplicit(input, where, normalizer);
+  const { schema } = await normalizeSchema(input, "output", where, normalizer);
   return modeForSchema(schema);
 }
 
@@ -70,7 +74,7 @@ function isExplicitMode(input: unknown): input is { mode: unknown } {
   return typeof input === "object" && input !== null && !Array.isArray(input) && "mode" in input;
 }
 
-async function fromAiSdkOutput(output: AiSdkOutputLike, where: string): Promise<NormalizedOutputMode> {
+async function fromAiSdkOutput(output: AiSdkOutputLike, where: string, normalizer: SchemaNormalizerId): Promise<NormalizedOutputMode> {
   const format = (await output.responseFormat) as { type?: string; schema?: Record<string, unknown> };
   const schema = format.schema;
   switch (output.name) {
@@ -79,10 +83,10 @@ async function fromAiSdkOutput(output: AiSdkOutputLike, where: string): Promise<
     case "json":
       return { mode: "json" };
     case "object":
-      return { mode: "object", schema: normalizeJsonSchema(schema, where) };
+      return { mode: "object", schema: normalizeJsonSchema(schema, where, normalizer) };
     case "array": {
       const elements = (schema?.properties as Record<string, unknown> | undefined)?.elements;
-      return { mode: "array", schema: normalizeJsonSchema(elements, where) };
+      return { mode: "array", schema: normalizeJsonSchema(elements, where, normalizer) };
     }
     case "choice": {
       const result = (schema?.properties as Record<string, { enum?: unknown }> | undefined)?.result;
@@ -93,7 +97,7 @@ async function fromAiSdkOutput(output: AiSdkOutputLike, where: string): Promise<
   }
 }
 
-async function fromExplicit(input: { mode: unknown }, where: string): Promise<NormalizedOutputMode> {
+async function fromExplicit(input: { mode: unknown }, where: string, normalizer: SchemaNormalizerId): Promise<NormalizedOutputMode> {
   const spec = input as { mode: unknown; schema?: unknown; values?: unknown };
   switch (spec.mode) {
     case "text":
@@ -103,11 +107,11 @@ async function fromExplicit(input: { mode: unknown }, where: string): Promise<No
     case "json":
       return spec.schema === undefined
         ? { mode: "json" }
-        : { mode: "json", schema: (await normalizeSchema(spec.schema, "output", where)).schema };
+        : { mode: "json", schema: (await normalizeSchema(spec.schema, "output", where, normalizer)).schema };
     case "object":
     case "array": {
       if (spec.schema === undefined) throw new UnsupportedSchemaError(where, `output mode "${spec.mode}" needs a schema`);
-      const { schema } = await normalizeSchema(spec.schema, "output", where);
+      const { schema } = await normalizeSchema(spec.schema, "output", where, normalizer);
       // Same rule as LWIR's output.schema_mode_mismatch: the schema describes the whole value.
       if (typeof schema !== "object" || schema.type !== spec.mode) {
         throw new UnsupportedSchemaError(where, `output mode "${spec.mode}" needs a schema with type "${spec.mode}"`);

@@ -5,6 +5,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import { LiveValidatorRejectedError } from "../sdk/errors/live-validator-rejected-error.ts";
 import { UnsupportedSchemaError } from "../sdk/errors/unsupported-schema-error.ts";
 import { pathOf } from "../sdk/json-path.ts";
+import { orderFreeSchema } from "./order-free-keywords.ts";
 
 /** A JSON Schema document as plain data (an object, or `true`/`false`). */
 export type JsonSchema = { [key: string]: JsonValue } | boolean;
@@ -19,6 +20,20 @@ export type NormalizedSchemaDescriptor = {
   readonly hash: Digest;
 };
 
+/**
+ * How schemas are normalized before hashing. `@1` kept `required` (and every object's keys) in the
+ * order zod declared the fields; `@2` is order-free ({@link orderFreeSchema}). A run records the
+ * normalizer it started with (`RunRequested.schemaNormalizer`; absent = `@1`) and keeps it for
+ * life, so runs started before `@2` still re-derive their manifests and locks (docs/identity.md).
+ */
+export type SchemaNormalizerId = "little-workflow-schema@1" | "little-workflow-schema@2";
+
+/** The normalizer new runs, definition listings and approvals use. */
+export const SCHEMA_NORMALIZER: SchemaNormalizerId = "little-workflow-schema@2";
+
+/** The normalizer of a run whose `RunRequested` names none (started before `@2`). */
+export const LEGACY_SCHEMA_NORMALIZER: SchemaNormalizerId = "little-workflow-schema@1";
+
 /** What `normalizeSchema` accepts: zod 4, AI SDK `jsonSchema()`/`zodSchema()`, or JSON Schema. */
 export type SchemaInput = ZodType | { readonly jsonSchema: unknown } | JsonSchema;
 
@@ -32,16 +47,22 @@ export type SchemaDirection = "input" | "output";
  * const d = await normalizeSchema(z.object({ id: z.string() }), "input", "workflow.input");
  * d.schema // { type: "object", properties: { id: { type: "string" } }, required: ["id"], ... }
  */
-export async function normalizeSchema(input: unknown, direction: SchemaDirection, where: string): Promise<NormalizedSchemaDescriptor> {
-  const schema = normalizeJsonSchema(await toJsonSchemaData(input, direction, where), where);
+export async function normalizeSchema(
+  input: unknown,
+  direction: SchemaDirection,
+  where: string,
+  normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
+): Promise<NormalizedSchemaDescriptor> {
+  const schema = normalizeJsonSchema(await toJsonSchemaData(input, direction, where), where, normalizer);
   return { kind: "json-schema", schema, hash: digestJson(schema) };
 }
 
 /**
  * Normalizes plain JSON Schema data (e.g. a schema a planner wrote into LWIR) so that two
- * spellings of the same schema hash alike: the top-level `$schema` dialect marker is dropped.
+ * spellings of the same schema hash alike: the top-level `$schema` dialect marker is dropped, and
+ * with `@2` the order of object keys and of `required` names no longer matters.
  */
-export function normalizeJsonSchema(value: unknown, where: string): JsonSchema {
+export function normalizeJsonSchema(value: unknown, where: string, normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER): JsonSchema {
   if (typeof value === "boolean") return value;
   if (typeof value === "function") throw new LiveValidatorRejectedError(where);
   if (!isPlainObject(value)) {
@@ -60,12 +81,13 @@ export function normalizeJsonSchema(value: unknown, where: string): JsonSchema {
     throw error;
   }
   const { $schema: _dialect, ...rest } = value;
-  return rest as { [key: string]: JsonValue };
+  const schema = rest as { [key: string]: JsonValue };
+  return normalizer === LEGACY_SCHEMA_NORMALIZER ? schema : (orderFreeSchema(schema) as { [key: string]: JsonValue });
 }
 
 /** Digest of a plain JSON Schema after {@link normalizeJsonSchema}. */
-export function hashJsonSchema(value: unknown, where: string): Digest {
-  return digestJson(normalizeJsonSchema(value, where));
+export function hashJsonSchema(value: unknown, where: string, normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER): Digest {
+  return digestJson(normalizeJsonSchema(value, where, normalizer));
 }
 
 async function toJsonSchemaData(input: unknown, direction: SchemaDirection, where: string): Promise<unknown> {

@@ -7,10 +7,11 @@ import { LiveValidatorRejectedError } from "../../src/sdk/errors/live-validator-
 import { UnsupportedSchemaError } from "../../src/sdk/errors/unsupported-schema-error.ts";
 
 const item = z.object({ title: z.string(), score: z.number() });
+// Normalized (schema normalizer @2): `required` sorted, whatever order the fields were declared in.
 const itemJson = {
   type: "object",
   properties: { title: { type: "string" }, score: { type: "number" } },
-  required: ["title", "score"],
+  required: ["score", "title"],
   additionalProperties: false,
 };
 

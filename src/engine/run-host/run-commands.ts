@@ -1,5 +1,6 @@
 import { canonicalJson } from "../../identity/canonical-json.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
+import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { deriveRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestVersionId } from "./index-run.ts";
@@ -36,6 +37,7 @@ export async function startRun(ports: RunHostPorts, request: StartRunRequest): P
         ...(request.approvedDefinitionHash !== undefined ? { approvedDefinitionHash: request.approvedDefinitionHash } : {}),
         ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
         ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
+        schemaNormalizer: SCHEMA_NORMALIZER,
       },
     },
   ]);

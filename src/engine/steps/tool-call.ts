@@ -19,7 +19,8 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   const locked = a.locked.lock.tools.find((t) => t.id === id);
   const live = a.workflow.definition.tools[id] ?? a.workflow.tools[id];
   if (!locked || !live) throw new RunFailure("capability_drift", `Step ${a.stepPath} calls tool "${id}", which is no longer provided`);
-  const descriptor = await describeTool(id, live);
+  // Under the run's schema normalizer, so the lock of a run started under `@1` still matches.
+  const descriptor = await describeTool(id, live, a.capabilities.schemaNormalizer);
   if (descriptor.descriptorHash !== locked.descriptorHash) {
     throw new RunFailure(
       "capability_drift",

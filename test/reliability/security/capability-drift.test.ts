@@ -206,11 +206,10 @@ describe("capability drift", () => {
       reportFigure(`capability drift reorder at ${phase.name}`, { falsePositives: 0 });
     });
 
-    // BUG (src/schema normalization, not fixed here): a JSON Schema's `required` array keeps the
-    // order the zod fields were declared in, and arrays are ordered in canonical JSON, so declaring
-    // the same fields in another order changes the definition hash: at the start that is a false
-    // capability_drift, mid-run the binding pass refuses the recorded LWIR's schemas.
-    it.fails(`re-ordering zod object fields alone is no drift at ${phase.name} resume (fails: \`required\` keeps declaration order)`, async () => {
+    // Was a bug (src/schema normalization): a JSON Schema's `required` array kept the order the zod
+    // fields were declared in, so declaring the same fields in another order changed the definition
+    // hash: a false capability_drift. Schema normalizer @2 is order-free (docs/identity.md).
+    it(`re-ordering zod object fields alone is no drift at ${phase.name} resume`, async () => {
       const { resumed } = await resumeWith(phase, (c) => reorderedFields(baseDefinition(c), c), `run_drift_fields_${phase.name}`);
       expect(resumed.status, JSON.stringify(resumed.cause)).toBe("completed");
     });
