@@ -46,6 +46,13 @@ export type WranglerDevOptions = {
   readonly inPlace?: boolean;
   /** The `GET /v1/health` status that means "up" (default 200; 503 for a Worker that refuses its configuration). */
   readonly readyStatus?: number;
+  /** `--test-scheduled`: `GET /__scheduled?cron=…` runs the Worker's scheduled handler. */
+  readonly testScheduled?: boolean;
+  /**
+   * Another Worker entry (a path under the project, copied into the snapshot at the same place)
+   * instead of wrangler.toml's `main`: a test wraps the Worker, e.g. with a route that sends to a queue.
+   */
+  readonly entry?: string;
 };
 
 export type WranglerDev = {
@@ -103,6 +110,8 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
   const args = [
     WRANGLER,
     "dev",
+    ...(options.entry ? [options.entry] : []),
+    ...(options.testScheduled ? ["--test-scheduled"] : []),
     // The AI binding (Workers AI) is remote-only: --local keeps wrangler from opening a remote
     // session, which needs a Cloudflare login and fails offline. Workers AI calls then fail; tests don't make any.
     "--local",
@@ -156,7 +165,7 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
 
   try {
     await mkdir(stateDir);
-    if (!options.inPlace) await snapshot(projectDir);
+    if (!options.inPlace) await snapshot(projectDir, options.entry);
     await run(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], projectDir, env);
     await launch();
   } catch (error) {
@@ -263,9 +272,9 @@ function groupAlive(pgid: number): boolean {
 }
 
 /** Copies what the Worker's build reads into `dir`, and links node_modules. */
-async function snapshot(dir: string): Promise<void> {
+async function snapshot(dir: string, extra?: string): Promise<void> {
   await mkdir(dir);
-  for (const entry of SNAPSHOT_ENTRIES) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
+  for (const entry of [...SNAPSHOT_ENTRIES, ...(extra ? [extra] : [])]) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
   await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
 }
 
