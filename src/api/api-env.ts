@@ -16,6 +16,8 @@ export type ApiVars = QuotaVars & {
   LITTLE_ADMIN_TOKEN?: string;
   LITTLE_WEBHOOK_SECRET?: string;
   LITTLE_WEBHOOK_TENANT?: string;
+  /** The tenant of runs started through a service binding (LittleWorkflowEntrypoint) whose binding sets no `props.tenant`; default `default`. */
+  LITTLE_RPC_TENANT?: string;
 };
 
 /** The hono environment of every route. */

@@ -1,11 +1,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { digestJson, digestPrefix } from "../../identity/digest.ts";
-import type { RunView } from "../../ports/run-handle.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { runLinks, tenantRun } from "../run-access.ts";
+import { runLinks } from "../run-access.ts";
+import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "../run-operations.ts";
 import {
   commonErrors,
   ErrorBody,
@@ -17,7 +16,8 @@ import {
   StartRunBody,
   WAIT_REASONS,
 } from "../schemas.ts";
-import { startRun } from "../start-run.ts";
+
+export { toRun };
 
 export const runRoutes = new OpenAPIHono<ApiEnv>();
 runRoutes.use("/workflows/*", requireTenant());
@@ -59,33 +59,19 @@ runRoutes.openapi(startRoute, async (c) => {
   const { workflowId } = c.req.valid("param");
   const { wait } = c.req.valid("query");
   const body = c.req.valid("json");
-  const tenant = c.get("tenant");
-  const key = c.req.valid("header")["idempotency-key"];
-  const runId =
-    body.runId ??
-    (key
-      ? `run_${digestPrefix(digestJson({ tenant, workflowId, key }), 24)}`
-      : `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`);
-  const started = await startRun({
-    env: c.env,
-    services: c.get("services"),
-    tenant,
+  const continent = continentOf(c.req.raw);
+  const { runId, view, placement } = await startTenantRun(c.env, c.get("services"), c.get("tenant"), {
     workflowId,
     input: body.input,
-    runId,
-    trigger: { kind: "http", ...(key ? { id: key } : {}) },
-    ...(body.location ? { location: body.location } : {}),
-    ...(continentOf(c.req.raw) ? { continent: continentOf(c.req.raw) as string } : {}),
-    conflictCode: key && !body.runId ? "idempotency_conflict" : "run_id_conflict",
-    callerRunId: body.runId !== undefined,
+    runId: body.runId,
+    idempotencyKey: c.req.valid("header")["idempotency-key"],
+    location: body.location,
+    continent,
+    wait,
+    triggerKind: "http",
   });
-  let view: RunView = started.view;
-  if (wait && wait > 0 && !isEndedStatus(view.status)) {
-    const { client } = await tenantRun(c.get("services"), tenant, runId);
-    view = await client.waitForEnd(wait * 1_000);
-  }
   const origin = new URL(c.req.url).origin;
-  const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(origin, runId) };
+  const response = { run: { ...toRun(view), placement }, links: runLinks(origin, runId) };
   return c.json(response as z.infer<typeof RunResponse>, isEndedStatus(view.status) ? 200 : 202, { location: response.links.self });
 });
 
@@ -103,13 +89,7 @@ const getRoute = createRoute({
 
 runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const { client, entry } = await tenantRun(c.get("services"), c.get("tenant"), runId);
-  // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
-  const live = entry.status === "minted" ? null : await client.status();
-  const view: RunView =
-    live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
-      ? live
-      : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
+  const { view, entry } = await readRun(c.get("services"), c.get("tenant"), runId);
   return c.json(
     {
       run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } },
@@ -143,36 +123,7 @@ const listRoute = createRoute({
 });
 
 runRoutes.openapi(listRoute, async (c) => {
-  const query = c.req.valid("query");
-  const limit = query.limit ?? 50;
-  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const rows = await c.get("services").runs.list({
-    tenant: c.get("tenant"),
-    ...(query.workflow ? { workflowId: query.workflow } : {}),
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.waitReason ? { waitReason: query.waitReason } : {}),
-    ...(before ? { before } : {}),
-    limit: limit + 1,
-  });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return c.json(
-    {
-      runs: page.map((r) => ({
-        runId: r.runId,
-        workflowId: r.workflowId,
-        status: r.status,
-        waitReason: r.waitReason ?? null,
-        triggerKind: r.triggerKind,
-        versionId: r.versionId,
-        causeCode: r.causeCode,
-        createdAt: r.createdAt,
-        updatedAt: r.updatedAt,
-      })),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.runId) : null,
-    },
-    200,
-  );
+  return c.json(await listTenantRuns(c.get("services"), c.get("tenant"), c.req.valid("query")), 200);
 });
 
 const cancelRoute = createRoute({
@@ -189,47 +140,13 @@ const cancelRoute = createRoute({
 
 runRoutes.openapi(cancelRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const services = c.get("services");
-  const { client, entry } = await tenantRun(services, c.get("tenant"), runId);
-  // A minted anchor has no run object yet: cancelling it ends it in the index, and a later start is refused.
-  if (entry.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
-    const view: RunView = {
-      runId,
-      status: "cancelled",
-      workflowId: entry.workflowId,
-      tenant: entry.tenant,
-      eventCount: 0,
-      createdAt: entry.createdAt,
-    };
-    return c.json({ run: toRun(view), links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
-  }
-  const view = await client.cancel("cancelled through the API");
+  const view = await cancelTenantRun(c.get("services"), c.get("tenant"), runId, "cancelled through the API");
   return c.json({ run: toRun(view), links: runLinks(new URL(c.req.url).origin, runId) } as z.infer<typeof RunResponse>, 200);
 });
-
-/** The API's run: the object's view without internal fields. */
-export function toRun(view: RunView): Omit<RunView, "tenant"> {
-  const { tenant: _tenant, ...run } = view;
-  return run;
-}
 
 function continentOf(request: Request): string | undefined {
   const cf = (request as { cf?: { continent?: unknown } }).cf;
   return typeof cf?.continent === "string" ? cf.continent : undefined;
-}
-
-function encodeCursor(createdAt: number, runId: string): string {
-  return btoa(JSON.stringify([createdAt, runId])).replaceAll("=", "");
-}
-
-function decodeCursor(cursor: string): { createdAt: number; runId: string } {
-  try {
-    const [createdAt, runId] = JSON.parse(atob(cursor)) as [unknown, unknown];
-    if (typeof createdAt === "number" && typeof runId === "string") return { createdAt, runId };
-  } catch {
-    // fall through to the error below
-  }
-  throw new ApiError("invalid_cursor", "The cursor is not one this API returned");
 }
 
 const mintRoute = createRoute({

@@ -1,0 +1,199 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { z } from "@hono/zod-openapi";
+import { isSettledStatus, RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
+import type { Finding } from "../sdk/finding.ts";
+import { TENANT_PATTERN } from "../sdk/names.ts";
+import { wire } from "../wiring.ts";
+import type { ApiServices, ApiVars } from "./api-env.ts";
+import { ApiError } from "./api-error.ts";
+import { parseEventTypeFilter } from "./event-type-filter.ts";
+import { assertSecureConfiguration } from "./insecure-configuration.ts";
+import { toRpcError } from "./rpc-error.ts";
+import { tenantRun } from "./run-access.ts";
+import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
+import { StartRunBody } from "./schemas.ts";
+import { queueOccurrence } from "./trigger-run.ts";
+
+/** What the caller's service binding sets: `props = { tenant = "acme" }` (wrangler.toml). */
+export type RpcProps = { readonly tenant?: string };
+
+export type RpcStartOptions = {
+  readonly runId?: string;
+  readonly idempotencyKey?: string;
+  readonly location?: z.infer<typeof StartRunBody>["location"];
+  /** Seconds (at most 60) to wait for the run to end before answering. */
+  readonly wait?: number;
+};
+
+const StartOptions = z.object({
+  idempotencyKey: z.string().min(1).max(255).optional(),
+  wait: z.number().min(0).max(60).optional(),
+});
+const RunId = z.string().min(1).max(255);
+const ListQuery = z.object({
+  workflow: z.string().optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  waitReason: z.enum(WAIT_REASONS).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+  cursor: z.string().optional(),
+});
+const EventsQuery = z.object({
+  after: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(1_000).optional(),
+  type: z.string().max(1_000).optional(),
+});
+const Decision = z.object({
+  decision: z.enum(["approve", "deny"]),
+  argsHash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  reason: z.string().max(1_000).optional(),
+});
+
+/**
+ * The /v1 run operations over Workers RPC, for another Worker of the same account through a
+ * service binding: no token. The tenant is the binding's `props.tenant`, else the Worker var
+ * `LITTLE_RPC_TENANT`, else `default` (docs/client.md, "Service bindings"). Starts and reads take
+ * the HTTP API's own path (run-operations.ts), so ids, idempotency, quotas, validation and errors
+ * are the same; a failure is thrown as a `LittleRpcError` with the API's code.
+ *
+ * @example
+ * // the caller's wrangler.toml
+ * // services = [{ binding = "LITTLE", service = "little-workflow", entrypoint = "LittleWorkflowEntrypoint", props = { tenant = "acme" } }]
+ * const run = await env.LITTLE.startRun("support.summarize-ticket", { ticketId: "T-1", transcript: "…" }, { wait: 30 });
+ */
+export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, RpcProps> {
+  /** Starts a run of a registered workflow (trigger kind `programmatic`); the same checks as `POST /v1/workflows/:id/runs`. */
+  async startRun(workflowId: string, input: unknown, options: RpcStartOptions = {}) {
+    return this.call(async (services, tenant) => {
+      const body = parse(StartRunBody, { input, runId: options.runId, location: options.location }, "arguments");
+      const rest = parse(StartOptions, { idempotencyKey: options.idempotencyKey, wait: options.wait }, "options");
+      const started = await startTenantRun(this.env, services, tenant, {
+        workflowId: parse(RunId, workflowId, "workflowId"),
+        input: body.input,
+        runId: body.runId,
+        location: body.location,
+        idempotencyKey: rest.idempotencyKey,
+        wait: rest.wait,
+        triggerKind: "programmatic",
+      });
+      return { ...toRun(started.view), placement: started.placement };
+    });
+  }
+
+  /** A run as it is now (status, version, output or cause, usage); another tenant's is `run_not_found`. */
+  async getRun(runId: string) {
+    return this.call(async (services, tenant) => {
+      const { view, entry } = await readRun(services, tenant, parse(RunId, runId, "runId"));
+      return { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } };
+    });
+  }
+
+  /** Waits up to `seconds` (at most 60) for a run to end or a section to wait, then answers it as it is. */
+  async waitForRun(runId: string, seconds = 60) {
+    return this.call(async (services, tenant) => {
+      const wait = parse(z.number().min(0).max(60), seconds, "seconds");
+      const { view } = await readRun(services, tenant, parse(RunId, runId, "runId"));
+      if (isSettledStatus(view.status, view.waitReason) || view.status === "minted") return toRun(view);
+      const { client } = await tenantRun(services, tenant, runId);
+      return toRun(await client.waitForEnd(wait * 1_000));
+    });
+  }
+
+  /** One page of the tenant's runs, newest first; pass `nextCursor` back as `cursor`. */
+  async listRuns(query: z.input<typeof ListQuery> = {}) {
+    return this.call((services, tenant) => listTenantRuns(services, tenant, parse(ListQuery, query, "query")));
+  }
+
+  /** Cancels a run; a run that has ended is answered unchanged. */
+  async cancel(runId: string, reason = "cancelled through a service binding") {
+    return this.call(async (services, tenant) =>
+      toRun(await cancelTenantRun(services, tenant, parse(RunId, runId, "runId"), parse(z.string().max(1_000), reason, "reason"))),
+    );
+  }
+
+  /** A page of a run's events (`seq > after`, at most `limit`, `type` filtered as over HTTP). */
+  async listEvents(runId: string, query: z.input<typeof EventsQuery> = {}) {
+    return this.call(async (services, tenant) => {
+      const q = parse(EventsQuery, query, "query");
+      const limit = q.limit ?? 100;
+      const types = parseEventTypeFilter(q.type);
+      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      const events = await client.events({ after: q.after ?? 0, limit, ...(types ? { types } : {}) });
+      const last = events.at(-1);
+      return { events, nextAfter: events.length === limit && last ? last.seq : null };
+    });
+  }
+
+  /** Queues an occurrence of a section run, as `POST /v1/runs/:runId/triggers`. */
+  async trigger(runId: string, input: unknown, options: { idempotencyKey?: string; wait?: number } = {}) {
+    return this.call(async (services, tenant) => {
+      const rest = parse(StartOptions, options, "options");
+      const queued = await queueOccurrence({
+        env: this.env,
+        services,
+        tenant,
+        runId: parse(RunId, runId, "runId"),
+        input,
+        trigger: { kind: "programmatic", ...(rest.idempotencyKey ? { id: rest.idempotencyKey } : {}) },
+        origin: "rpc://little-workflow",
+        ...(rest.wait ? { waitMs: rest.wait * 1_000 } : {}),
+      });
+      const { links: _links, ...body } = queued.body;
+      return body;
+    });
+  }
+
+  /** A run's tool calls held for approval, with the hash a decision must quote. */
+  async listApprovals(runId: string) {
+    return this.call(async (services, tenant) => {
+      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      return (await client.status()).approvals ?? [];
+    });
+  }
+
+  /** Approves or denies a held tool call; `argsHash` must be the one `listApprovals` showed. */
+  async decideApproval(runId: string, approvalId: string, decision: z.input<typeof Decision>) {
+    return this.call(async (services, tenant) => {
+      const d = parse(Decision, decision, "decision");
+      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      const result = await client.decideApproval({
+        approvalId: parse(RunId, approvalId, "approvalId"),
+        decision: d.decision === "approve" ? "approved" : "denied",
+        argsHash: d.argsHash,
+        ...(d.reason ? { reason: d.reason } : {}),
+      });
+      if (!result.ok) throw new ApiError(result.code, result.message);
+      return { approval: result.approval, created: result.created, run: toRun(await client.status()) };
+    });
+  }
+
+  /** The tenant the binding acts for: its `props.tenant`, else LITTLE_RPC_TENANT, else `default`. */
+  private tenant(): string {
+    const tenant = this.ctx.props?.tenant ?? this.env.LITTLE_RPC_TENANT ?? "default";
+    if (typeof tenant !== "string" || !TENANT_PATTERN.test(tenant))
+      throw new ApiError("invalid_request", `The service binding's tenant ${JSON.stringify(tenant)} is not a tenant name`);
+    return tenant;
+  }
+
+  /** Runs one operation with the isolate's wiring, every failure thrown as a LittleRpcError. */
+  private async call<T>(operation: (services: ApiServices, tenant: string) => Promise<T>): Promise<T> {
+    try {
+      assertSecureConfiguration(this.env);
+      return await operation(wire(this.env) as ApiServices, this.tenant());
+    } catch (error) {
+      throw toRpcError(error);
+    }
+  }
+}
+
+/** Arguments checked as the HTTP routes check requests: `invalid_request` with one finding per problem. */
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const findings: Finding[] = result.error.issues.map((issue) => ({
+    severity: "error",
+    code: "request.invalid",
+    path: `$${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`,
+    message: issue.message,
+  }));
+  throw new ApiError("invalid_request", `The call's ${what} are invalid`, { findings });
+}

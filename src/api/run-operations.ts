@@ -1,0 +1,150 @@
+import { digestJson, digestPrefix } from "../identity/digest.ts";
+import type { RunTrigger } from "../ports/run-events.ts";
+import type { RunView } from "../ports/run-handle.ts";
+import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
+import { isEndedStatus, type RunStatus, type WaitReason } from "../ports/run-status.ts";
+import type { ApiServices } from "./api-env.ts";
+import { ApiError } from "./api-error.ts";
+import { tenantRun } from "./run-access.ts";
+import { startRun } from "./start-run.ts";
+
+/**
+ * The run operations every front door shares: the HTTP routes (routes/runs.ts) and the RPC
+ * entrypoint (rpc-entrypoint.ts) call these, so ids, idempotency, quotas, validation, anchors
+ * and errors are the same whichever way a run is reached.
+ */
+
+export type StartRequest = {
+  readonly workflowId: string;
+  readonly input: unknown;
+  /** The caller's run id (per tenant); starting it again returns that run. */
+  readonly runId?: string | undefined;
+  /** Retries with the same key return the same run. */
+  readonly idempotencyKey?: string | undefined;
+  readonly location?: string | undefined;
+  readonly continent?: string | undefined;
+  /** Seconds to wait for the run to end before answering (0: answer at once). */
+  readonly wait?: number | undefined;
+  readonly triggerKind: RunTrigger["kind"];
+};
+
+export type StartedTenantRun = {
+  readonly runId: string;
+  readonly view: RunView;
+  readonly placement: RunPlacement & { jurisdictionEnforced: boolean };
+};
+
+/**
+ * The run id a start uses: the caller's, else one derived from the idempotency key (so a retry
+ * finds its run), else a fresh one.
+ */
+export function runIdFor(tenant: string, workflowId: string, runId: string | undefined, key: string | undefined): string {
+  if (runId !== undefined) return runId;
+  if (key) return `run_${digestPrefix(digestJson({ tenant, workflowId, key }), 24)}`;
+  return `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+}
+
+/** Starts (or finds) a tenant's run and, with `wait`, waits for it to end. */
+export async function startTenantRun(env: Env, services: ApiServices, tenant: string, request: StartRequest): Promise<StartedTenantRun> {
+  const key = request.idempotencyKey;
+  const runId = runIdFor(tenant, request.workflowId, request.runId, key);
+  const started = await startRun({
+    env,
+    services,
+    tenant,
+    workflowId: request.workflowId,
+    input: request.input,
+    runId,
+    trigger: { kind: request.triggerKind, ...(key ? { id: key } : {}) },
+    ...(request.location ? { location: request.location } : {}),
+    ...(request.continent ? { continent: request.continent } : {}),
+    conflictCode: key && request.runId === undefined ? "idempotency_conflict" : "run_id_conflict",
+    callerRunId: request.runId !== undefined,
+  });
+  let view: RunView = started.view;
+  if (request.wait && request.wait > 0 && !isEndedStatus(view.status)) {
+    const { client } = await tenantRun(services, tenant, runId);
+    view = await client.waitForEnd(request.wait * 1_000);
+  }
+  return { runId, view, placement: started.placement };
+}
+
+/** A tenant's run as it is now; a minted anchor (no run object yet) is its index row. */
+export async function readRun(services: ApiServices, tenant: string, runId: string): Promise<{ view: RunView; entry: RunIndexEntry }> {
+  const { client, entry } = await tenantRun(services, tenant, runId);
+  // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
+  const live = entry.status === "minted" ? null : await client.status();
+  const view: RunView =
+    live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
+      ? live
+      : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
+  return { view, entry };
+}
+
+/** Cancels a tenant's run; a run that has ended is answered unchanged. */
+export async function cancelTenantRun(services: ApiServices, tenant: string, runId: string, reason: string): Promise<RunView> {
+  const { client, entry } = await tenantRun(services, tenant, runId);
+  // A minted anchor has no run object yet: cancelling it ends it in the index, and a later start is refused.
+  if (entry.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
+    return { runId, status: "cancelled", workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
+  }
+  return client.cancel(reason);
+}
+
+export type ListRunsQuery = {
+  readonly workflow?: string | undefined;
+  readonly status?: RunStatus | undefined;
+  readonly waitReason?: WaitReason | undefined;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+};
+
+/** One page of a tenant's runs, newest first, and the cursor of the next. */
+export async function listTenantRuns(services: ApiServices, tenant: string, query: ListRunsQuery) {
+  const limit = query.limit ?? 50;
+  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const rows = await services.runs.list({
+    tenant,
+    ...(query.workflow ? { workflowId: query.workflow } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.waitReason ? { waitReason: query.waitReason } : {}),
+    ...(before ? { before } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    runs: page.map((r) => ({
+      runId: r.runId,
+      workflowId: r.workflowId,
+      status: r.status,
+      waitReason: r.waitReason ?? null,
+      triggerKind: r.triggerKind,
+      versionId: r.versionId,
+      causeCode: r.causeCode,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    })),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.runId) : null,
+  };
+}
+
+/** The API's run: the object's view without internal fields. */
+export function toRun(view: RunView): Omit<RunView, "tenant"> {
+  const { tenant: _tenant, ...run } = view;
+  return run;
+}
+
+function encodeCursor(createdAt: number, runId: string): string {
+  return btoa(JSON.stringify([createdAt, runId])).replaceAll("=", "");
+}
+
+function decodeCursor(cursor: string): { createdAt: number; runId: string } {
+  try {
+    const [createdAt, runId] = JSON.parse(atob(cursor)) as [unknown, unknown];
+    if (typeof createdAt === "number" && typeof runId === "string") return { createdAt, runId };
+  } catch {
+    // fall through to the error below
+  }
+  throw new ApiError("invalid_cursor", "The cursor is not one this API returned");
+}
