@@ -82,6 +82,13 @@ function readerOf(event: WireEvent): Reader {
   };
 }
 
+/** A failed cycle's cause, step and error (`OuterLoopCycleCompleted.failure`). */
+function cycleFailure(value: unknown): string | undefined {
+  if (!isRecord(value) || typeof value.causeCode !== "string") return undefined;
+  const step = typeof value.stepId === "string" ? ` at ${value.stepId}` : "";
+  return `${value.causeCode}${step}${typeof value.message === "string" ? `: ${value.message}` : ""}`;
+}
+
 const attempt = (r: Reader) => r.str("attempt") && `attempt=${r.str("attempt")}`;
 const payloadJson = (r: Reader) => r.json();
 
@@ -103,7 +110,12 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
   StepRetried: payloadJson,
   StepSkipped: payloadJson,
   OuterLoopCycleCompleted: (r) =>
-    r.join(r.str("cycleNumber") && `cycle=${r.str("cycleNumber")}`, r.str("status"), r.str("decision") && `decision=${r.str("decision")}`),
+    r.join(
+      r.str("cycleNumber") && `cycle=${r.str("cycleNumber")}`,
+      r.str("status"),
+      r.str("decision") && `decision=${r.str("decision")}`,
+      cycleFailure(r.p.failure),
+    ),
   ApprovalRequested: payloadJson,
   ApprovalDecided: payloadJson,
   OccurrenceQueued: payloadJson,

@@ -99,7 +99,7 @@ export function runPage(tenant: string, runId: string): string {
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
 <section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
-<section id="cycles" aria-labelledby="cycles-h" hidden><h2 id="cycles-h">Cycles</h2><p class="hint">The run's supervisor judged each cycle's output: <code>replan</code> compiled a new version, <code>accept</code> ended the loop.</p><div id="cycles-body"></div></section>
+<section id="cycles" aria-labelledby="cycles-h" hidden><h2 id="cycles-h">Cycles</h2><p class="hint">The run's supervisor judged each cycle's output: <code>replan</code> compiled a new version, <code>accept</code> ended the loop. A failed cycle shows its cause; the next plan was told of it.</p><div id="cycles-body"></div></section>
 <section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps below show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <div class="run-grid">
 <section id="dag-section" aria-labelledby="dag-h"><h2 id="dag-h">Steps</h2>

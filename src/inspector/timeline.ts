@@ -163,7 +163,10 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
     t.instant(event, "step", `step ${event.payload.stepPath} skipped`, "info", event.payload.reason, event.payload.stepPath),
   OuterLoopCycleCompleted: (t, event) => {
     const p = event.payload;
-    t.instant(event, "run", `cycle ${p.cycleNumber} ${p.status}: ${p.decision}`, "info", p.summary ?? null);
+    const failure = p.failure ? `${p.failure.causeCode}${p.failure.stepId ? ` at ${p.failure.stepId}` : ""}: ${p.failure.message}` : null;
+    // A cycle whose planner failed never reached RunStarted: its compile ends here, failed.
+    if (failure) t.close("compile", event.at, "failed", failure);
+    t.instant(event, "run", `cycle ${p.cycleNumber} ${p.status}: ${p.decision}`, failure ? "failed" : "info", p.summary ?? failure);
     // A replan sends the run back to compiling: the compile of the fold's next cycle begins.
     if (p.decision === "replan" && t.state.status === "compiling") t.begin(event, "compile", "compile", `compile cycle ${t.state.cycle}`);
   },

@@ -94,6 +94,16 @@ describe("summarizeEvent", () => {
     );
   });
 
+  it("names a failed outer-loop cycle's cause, step and error", () => {
+    const failure = { causeCode: "step_failed", stepId: "lookup", stepPath: "c1/lookup", message: "Step c1/lookup failed: refused" };
+    expect(summarizeEvent(event("OuterLoopCycleCompleted", { cycleNumber: 1, status: "failed", decision: "replan", failure }))).toBe(
+      "cycle=1  failed  decision=replan  step_failed at lookup: Step c1/lookup failed: refused",
+    );
+    expect(summarizeEvent(event("OuterLoopCycleCompleted", { cycleNumber: 2, status: "completed", decision: "accept" }))).toBe(
+      "cycle=2  completed  decision=accept",
+    );
+  });
+
   it("survives missing payload fields and unknown types", () => {
     expect(summarizeEvent(event("RunFailed", null))).toBe("");
     expect(summarizeEvent(event("harness.model.called", "junk"))).toBe("");

@@ -116,4 +116,29 @@ describe("timelineOf, on the engine's fold", () => {
       ["cycle 2 started", 0, "info"],
     ]);
   });
+
+  it("ends a failed cycle's compile as failed, with the cause, and times the re-plan's compile", () => {
+    const digest = `sha256:${"e".repeat(64)}` as const;
+    const failure = { causeCode: "planner_validation_exhausted", message: "no valid LWIR after 4 submissions" } as const;
+    const entries = timelineOf(
+      logOf([
+        ...completedRun.slice(0, 4),
+        { type: "harness.session.failed", payload: { sessionId: "p1", role: "planner", ...failure } },
+        {
+          type: "OuterLoopCycleCompleted",
+          payload: { cycleNumber: 1, status: "failed", output: null, decision: "replan", summary: "Cycle 1 failed", failure },
+        },
+        { type: "RunStarted", payload: { versionId: "wfver_2", lockHash: digest, cycle: 2 } },
+      ]),
+    );
+    expect(
+      entries.filter((e) => e.kind === "compile" || e.kind === "run").map((e) => [e.label, durationOf(e), e.outcome, e.detail]),
+    ).toEqual([
+      ["run of wf", null, "running", null],
+      ["compile", 500, "failed", "planner_validation_exhausted: no valid LWIR after 4 submissions"],
+      ["cycle 1 failed: replan", 0, "failed", "Cycle 1 failed"],
+      ["compile cycle 2", 100, "ok", null],
+      ["cycle 2 started", 0, "info", null],
+    ]);
+  });
 });

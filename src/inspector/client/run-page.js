@@ -228,7 +228,15 @@ function renderCycles(section, body, view) {
       h("td", {}, h("span", { class: `badge status-${c.status}` }, c.status)),
       h("td", {}, c.decision),
       h("td", {}, fmtTime(c.endedAt)),
-      h("td", {}, c.summary ?? "—"),
+      h(
+        "td",
+        {},
+        c.summary ?? "—",
+        // A failed cycle's cause, beside supervise's summary (the next planner was told both).
+        c.failure
+          ? h("div", { class: "cause" }, h("code", {}, c.failure.causeCode), c.failure.stepId ? ` at ${c.failure.stepId}` : "")
+          : null,
+      ),
     ),
   );
   const head = h(
