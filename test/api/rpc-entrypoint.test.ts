@@ -1,0 +1,91 @@
+/**
+ * LittleWorkflowEntrypoint through the Worker's own loopback service binding (`exports`), as
+ * another Worker of the account reaches it: no token, the tenant from the binding's props, the
+ * HTTP API's start and read path, and errors thrown with the API's stable codes.
+ */
+import { exports } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import { overrideWiring } from "../../src/wiring.ts";
+
+const INPUT = { ticketId: "T-7", transcript: "Charged twice for one order." };
+const WORKFLOW = "support.summarize-ticket";
+
+beforeEach(() => overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }) }));
+afterEach(() => overrideWiring({}));
+
+/** A service binding to the entrypoint, as a caller's `services = [{ …, props = { tenant } }]` makes it. */
+const binding = (tenant?: string) => exports.LittleWorkflowEntrypoint(tenant === undefined ? {} : { props: { tenant } });
+
+/** The error a rejected RPC call carries (RPC keeps own properties, not the class). */
+async function rpcError(call: Promise<unknown>): Promise<{ name: string; code: string; status: number; message: string; findings?: unknown[] }> {
+  try {
+    await call;
+  } catch (error) {
+    return error as { name: string; code: string; status: number; message: string; findings?: unknown[] };
+  }
+  throw new Error("the call did not fail");
+}
+
+describe("LittleWorkflowEntrypoint (service bindings)", () => {
+  it("starts a run that completes, as the binding's tenant, visible over HTTP to that tenant only", async () => {
+    const rpc = binding("dev");
+    const run = await rpc.startRun(WORKFLOW, INPUT, { wait: 20 });
+    expect(run).toMatchObject({ workflowId: WORKFLOW, status: "completed", versionId: expect.stringMatching(/^wfver_/) });
+    expect(run.output).toMatchObject({ summary: expect.any(String), severity: expect.any(String) });
+    expect(await rpc.getRun(run.runId)).toMatchObject({ runId: run.runId, status: "completed" });
+
+    // The same run over HTTP, for the tenant whose token is the dev token.
+    const http = await exports.default.fetch(`http://little.test/v1/runs/${run.runId}`, { headers: { authorization: "Bearer test-dev-token" } });
+    expect(http.status).toBe(200);
+    expect(((await http.json()) as { run: { status: string } }).run.status).toBe("completed");
+
+    // Another tenant's binding does not see it.
+    expect(await rpcError(binding("other-tenant").getRun(run.runId))).toMatchObject({ name: "LittleRpcError", code: "run_not_found", status: 404 });
+
+    const page = await rpc.listRuns({ workflow: WORKFLOW, status: "completed", limit: 200 });
+    expect(page.runs.map((r) => r.runId)).toContain(run.runId);
+    const events = await rpc.listEvents(run.runId, { type: "Run*" });
+    expect(events.events[0]?.type).toBe("RunRequested");
+    expect(events.events.at(-1)?.type).toBe("RunCompleted");
+  });
+
+  it("refuses input that does not fit the schema with input_schema_error and its findings; nothing is created", async () => {
+    const rpc = binding("rpc-bad-input");
+    const error = await rpcError(rpc.startRun(WORKFLOW, { ticketId: 7 }, { runId: "run_rpc_bad" }));
+    expect(error).toMatchObject({ name: "LittleRpcError", code: "input_schema_error", status: 422 });
+    expect(error.findings?.length).toBeGreaterThan(0);
+    expect(await rpcError(rpc.getRun("run_rpc_bad"))).toMatchObject({ code: "run_not_found" });
+  });
+
+  it("checks arguments as the HTTP routes check requests (invalid_request), and names an unknown workflow", async () => {
+    const rpc = binding("rpc-args");
+    expect(await rpcError(rpc.startRun(WORKFLOW, INPUT, { runId: "no spaces allowed" }))).toMatchObject({
+      code: "invalid_request",
+      status: 400,
+      findings: [expect.objectContaining({ path: "$.runId" })],
+    });
+    expect(await rpcError(rpc.startRun(WORKFLOW, INPUT, { wait: 600 }))).toMatchObject({ code: "invalid_request" });
+    expect(await rpcError(rpc.listRuns({ status: "exploded" as never }))).toMatchObject({ code: "invalid_request" });
+    expect(await rpcError(rpc.startRun("no.such-workflow", INPUT))).toMatchObject({ code: "workflow_not_found", status: 404 });
+  });
+
+  it("an idempotency key returns the same run; other input under it is idempotency_conflict", async () => {
+    const rpc = binding("rpc-idem");
+    const first = await rpc.startRun(WORKFLOW, INPUT, { idempotencyKey: "order-9" });
+    const again = await rpc.startRun(WORKFLOW, INPUT, { idempotencyKey: "order-9" });
+    expect(again.runId).toBe(first.runId);
+    expect(await rpcError(rpc.startRun(WORKFLOW, { ...INPUT, ticketId: "T-8" }, { idempotencyKey: "order-9" }))).toMatchObject({
+      code: "idempotency_conflict",
+      status: 409,
+    });
+    const cancelled = await rpc.cancel(first.runId);
+    expect(["cancelled", "completed"]).toContain(cancelled.status);
+  });
+
+  it("without props the tenant is LITTLE_RPC_TENANT, else default", async () => {
+    const run = await binding().startRun(WORKFLOW, INPUT, { runId: "run_rpc_default_tenant" });
+    expect(await binding("default").getRun(run.runId)).toMatchObject({ runId: "run_rpc_default_tenant" });
+    expect(await rpcError(binding("Not A Tenant!").getRun(run.runId))).toMatchObject({ code: "invalid_request" });
+  });
+});
