@@ -1,0 +1,276 @@
+/**
+ * The published shape, as an adopter gets it: `npm pack` once (prepack builds dist/), the tarball
+ * unpacked into a fresh project's node_modules, then what a user does with it. The project lives
+ * under test-output/ so the package's own dependencies resolve from this repository's
+ * node_modules, as they would from an install.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "node_modules/.bin");
+const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; exports: Record<string, unknown> };
+// npm, wrangler and tsc run on this Node (24); the CLI is also run on a Node 20 when the machine has one.
+const PATH_24 = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`;
+const NODE_20 = findNode(20);
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function run(command: string, args: readonly string[], cwd: string, input?: string): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, PATH: PATH_24, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+    child.stdin.end(input ?? "");
+  });
+}
+
+/** A `node` of the given major version on PATH or in /usr/bin, other than this one. */
+function findNode(major: number): string | undefined {
+  const which = spawnSync("which", ["-a", "node"], { encoding: "utf8" }).stdout.split("\n");
+  for (const candidate of [...which, "/usr/bin/node", "/usr/local/bin/node"]) {
+    if (!candidate || !existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ["-v"], { encoding: "utf8" }).stdout.trim();
+    if (version.startsWith(`v${major}.`)) return candidate;
+  }
+  return undefined;
+}
+
+let work: string;
+let project: string;
+let pack: { filename: string; size: number; files: { path: string }[] };
+
+beforeAll(async () => {
+  mkdirSync(join(ROOT, "test-output"), { recursive: true });
+  work = mkdtempSync(join(ROOT, "test-output", "package-"));
+  const packed = await run("npm", ["pack", "--json", "--pack-destination", work], ROOT);
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}\n${packed.stdout}`);
+  pack = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as (typeof pack)[])[0] as typeof pack;
+  project = join(work, "adopter");
+  const installed = join(project, "node_modules/little-workflow");
+  mkdirSync(installed, { recursive: true });
+  const untar = await run("tar", ["-xzf", join(work, pack.filename), "-C", installed, "--strip-components=1"], work);
+  if (untar.code !== 0) throw new Error(untar.stderr);
+  writeProject(project);
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the package", () => {
+  it("packs under 1 MB with only what users need: compiled JS, .d.ts, the bin, the D1 migrations, the LICENSE", () => {
+    expect(pack.size).toBeLessThan(1_000_000);
+    const paths = pack.files.map((f) => f.path);
+    for (const needed of [
+      "bin/little.js",
+      "LICENSE",
+      "package.json",
+      "migrations/0000_init.sql",
+      "dist/src/cli/little.js",
+      "dist/durable-objects/run.js",
+    ]) {
+      expect(paths).toContain(needed);
+    }
+    // Every exports target is in the tarball.
+    for (const target of Object.values(PKG.exports)) {
+      const files = typeof target === "string" ? [target] : Object.values(target as Record<string, string>);
+      for (const file of files) expect(paths).toContain(file.replace(/^\.\//, ""));
+    }
+    const unexpected = paths.filter(
+      (p) =>
+        !(
+          p.startsWith("dist/") ||
+          p.startsWith("bin/") ||
+          /^migrations\/[^/]+\.sql$/.test(p) ||
+          ["LICENSE", "README.md", "package.json"].includes(p)
+        ),
+    );
+    expect(unexpected).toEqual([]);
+    // The repository's own Worker and sample workflows are not the package.
+    expect(paths.filter((p) => /^dist\/src\/(worker|workflows)\.|^dist\/src\/examples\//.test(p))).toEqual([]);
+    expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("its .d.ts compile in a fresh TypeScript project that imports every subpath (a Worker with wrangler types; Node without them)", async () => {
+    const types = await run(process.execPath, [join(BIN, "wrangler"), "types"], project);
+    expect(types.code, types.stderr).toBe(0);
+    // Both checks at once: each tsc takes seconds on its own.
+    const [worker, node] = await Promise.all([
+      run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project),
+      run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.node.json"], project),
+    ]);
+    // skipLibCheck is off so the package's own .d.ts are checked; other libraries' declarations
+    // (ai, hono, capnweb need DOM or Node types the projects leave out) are not this package's.
+    const ours = (r: Run) =>
+      (r.stdout + r.stderr).split("\n").filter((l) => /^(src|nodeside|node_modules\/little-workflow)\/.*error TS/.test(l));
+    expect(ours(worker)).toEqual([]);
+    expect(ours(node)).toEqual([]);
+  }, 240_000);
+
+  it("wrangler bundles a Worker from the package's dist JS (dry run)", async () => {
+    const bundled = await run(process.execPath, [join(BIN, "wrangler"), "deploy", "--dry-run", "--outdir", "out"], project);
+    expect(bundled.code, bundled.stderr).toBe(0);
+    expect(bundled.stdout).toContain("env.RUNS (RunObject)");
+    const bundle = readFileSync(join(project, "out/index.js"), "utf8");
+    expect(bundle).toMatch(/var RunObject = class extends/);
+    expect(bundle).toContain("node_modules/little-workflow/dist/src/create-worker.js");
+  }, 120_000);
+});
+
+describe.skipIf(!NODE_20)(`the CLI from the tarball on Node 20 (${NODE_20 ?? "no Node 20 binary on this machine"})`, () => {
+  const little = (args: string[], input?: string) =>
+    run(NODE_20 as string, [join(project, "node_modules/little-workflow/bin/little.js"), ...args], project, input);
+
+  it("little --version prints the package version", async () => {
+    const out = await little(["--version"]);
+    expect(out).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: "" });
+  });
+
+  it("little validate: exit 0 on valid LWIR, 1 with findings on invalid, JSON either way", async () => {
+    const valid = await little(["validate", join(ROOT, "test/fixtures/lwir/seed-summarize-ticket.json")]);
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, findings: [] });
+    const invalid = await little(["validate", "-"], '{"kind":"Workflow"}');
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout).findings.length).toBeGreaterThan(0);
+  });
+
+  it("the repository's npm scripts stop at once on Node 20 with one line naming Node 24", async () => {
+    const guard = await run(NODE_20 as string, [join(ROOT, "scripts/require-node.cjs")], ROOT);
+    expect(guard.code).toBe(1);
+    expect(guard.stdout).toBe("");
+    expect(guard.stderr.trim().split("\n")).toHaveLength(1);
+    expect(guard.stderr).toContain("needs Node 24");
+  });
+});
+
+/** A user's Worker project: wrangler config, an entry built on createWorker, a Node-side test file. */
+function writeProject(dir: string): void {
+  mkdirSync(join(dir, "src"), { recursive: true });
+  mkdirSync(join(dir, "nodeside"), { recursive: true });
+  // Without its own package.json the project would sit in this repository's package scope, and
+  // "little-workflow" would resolve to the repository itself (a self-reference), not the tarball.
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "adopter", private: true, type: "module", dependencies: { "little-workflow": `file:${pack.filename}` } }),
+  );
+  writeFileSync(
+    join(dir, "wrangler.jsonc"),
+    JSON.stringify({
+      name: "adopter",
+      main: "src/index.ts",
+      compatibility_date: "2026-11-01",
+      compatibility_flags: ["nodejs_compat"],
+      durable_objects: { bindings: [{ name: "RUNS", class_name: "RunObject" }] },
+      migrations: [{ tag: "v1", new_sqlite_classes: ["RunObject"] }],
+      d1_databases: [
+        {
+          binding: "DB",
+          database_name: "adopter",
+          database_id: "00000000-0000-4000-8000-000000000000",
+          migrations_dir: "node_modules/little-workflow/migrations",
+        },
+      ],
+      r2_buckets: [{ binding: "BLOBS", bucket_name: "adopter-blobs" }],
+      worker_loaders: [{ binding: "LOADER" }],
+      vars: { LITTLE_SANDBOX: "isolate" },
+    }),
+  );
+  const compilerOptions = {
+    target: "ES2024",
+    lib: ["ES2024"],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    verbatimModuleSyntax: true,
+  };
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { ...compilerOptions, module: "ESNext", moduleResolution: "Bundler", types: ["./worker-configuration.d.ts"] },
+      include: ["src", "worker-configuration.d.ts"],
+    }),
+  );
+  writeFileSync(
+    join(dir, "tsconfig.node.json"),
+    JSON.stringify({
+      compilerOptions: { ...compilerOptions, module: "NodeNext", moduleResolution: "NodeNext", types: ["node"] },
+      include: ["nodeside"],
+    }),
+  );
+  writeFileSync(join(dir, "src/index.ts"), WORKER_ENTRY);
+  writeFileSync(join(dir, "nodeside/workflow.test.ts"), NODE_TEST);
+}
+
+// Each @ts-expect-error fails the check if the line type-checks, i.e. if an import had resolved to `any`.
+const WORKER_ENTRY = `import { openai } from "@ai-sdk/openai";
+import { z } from "zod";
+import { defineWorkflow, model, toolWithEnv } from "little-workflow";
+import { createWorker, NetworkGate, RunObject, SandboxContainer, type ToolContext } from "little-workflow/worker";
+
+const envTool = toolWithEnv<Env>();
+const sandboxKind = envTool({
+  description: "Names the sandbox this Worker runs code in.",
+  inputSchema: z.object({}),
+  execute: async (_input, { context }) => {
+    const mode: "isolate" = context.env.LITTLE_SANDBOX;
+    // @ts-expect-error the env is typed: no such binding
+    void context.env.NOT_A_BINDING;
+    return { mode, key: context.idempotencyKey };
+  },
+});
+
+const hello = defineWorkflow({
+  id: "adopter.hello",
+  description: "Say hello.",
+  input: z.object({ name: z.string() }),
+  output: z.object({ greeting: z.string() }),
+  models: [model(openai("gpt-4o-mini"), { description: "Fast model for short answers." })],
+  planner: { model: openai("gpt-5"), system: "You plan greetings." },
+  tools: { sandboxKind },
+});
+
+const context: ToolContext<Env> | undefined = undefined;
+void context;
+// @ts-expect-error workflows is a list
+createWorker<Env>({ workflows: hello });
+
+export { NetworkGate, RunObject, SandboxContainer };
+export default createWorker<Env>({ workflows: [hello] });
+`;
+
+const NODE_TEST = `import { z } from "zod";
+import { defineWorkflow, LittleError, model, WorkflowDefinitionError } from "little-workflow";
+import { MemoryWorld, mockModel, modelsFor, OfflineLanguageModel, offlineModels, runWorkflow, type RunResult } from "little-workflow/testing";
+
+const fast = new OfflineLanguageModel({ modelId: "gpt-4o-mini" });
+const wf = defineWorkflow({
+  id: "acme.echo",
+  description: "Echo.",
+  input: z.object({ a: z.string() }),
+  output: z.object({ b: z.string() }),
+  models: [model(fast, { description: "Fast." })],
+  planner: { model: fast, system: "Plan." },
+});
+
+export async function check(): Promise<RunResult[]> {
+  const mocked = new MemoryWorld({ models: modelsFor({ worker: mockModel({ b: "c" }) }), env: { X: 1 } });
+  const offline = new MemoryWorld({ models: offlineModels() });
+  // @ts-expect-error a world is required
+  await runWorkflow(wf, { a: "x" }, {});
+  const error: LittleError = new WorkflowDefinitionError("acme.echo", []);
+  void error.code;
+  return [await runWorkflow(wf, { a: "x" }, { world: mocked }), await runWorkflow(wf, { a: "y" }, { world: offline })];
+}
+`;
