@@ -11,7 +11,8 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
   const cause = run.cause ? `${paint("red", run.cause.code)}: ${run.cause.message}` : undefined;
   return keyValues(
     [
-      ["status", paint(statusFormat(run.status), run.status)],
+      ["status", paint(statusFormat(run.status), run.waitReason ? `${run.status} (${run.waitReason})` : run.status)],
+      ["waits until", run.waitingUntil !== undefined ? new Date(run.waitingUntil).toISOString() : undefined],
       ["run id", run.runId],
       ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],

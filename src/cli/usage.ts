@@ -2,7 +2,7 @@
 
 export const RUN_USAGE =
   "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
-export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--limit <n>] [--cursor <c>] [--json]";
+export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--limit <n>] [--cursor <c>] [--json]";
 export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
@@ -27,7 +27,8 @@ API commands (human output; --json for machines):
                            --lwir runs that LWIR document as is (no planner), for the workflow it names
                            exit 1 when the run failed or was cancelled
   ${RUNS_USAGE}
-                           list runs, newest first
+                           list runs, newest first; --wait-reason approval|sleep|trigger
+                           lists the runs waiting for that
   ${EVENTS_USAGE}
                            print a run's events; --follow streams them until the run ends
                            --type takes comma-separated types, each may end in * (harness.*)

@@ -11,7 +11,15 @@
  *   if (event.type === "RunCompleted") console.log(event.payload.output);
  * }
  */
-export { ENDED_STATUSES, isEndedStatus, isSettledStatus, RUN_STATUSES, type RunStatus } from "../ports/run-status.ts";
+export {
+  ENDED_STATUSES,
+  isEndedStatus,
+  isSettledStatus,
+  RUN_STATUSES,
+  type RunStatus,
+  WAIT_REASONS,
+  type WaitReason,
+} from "../ports/run-status.ts";
 export type * from "./api-types.ts";
 export { type ClientErrorBody, LittleClientError } from "./client-error.ts";
 export type { EventStreamOptions } from "./event-stream.ts";

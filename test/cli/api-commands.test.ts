@@ -134,6 +134,12 @@ const SUMMARIES = [
   },
 ];
 
+/** Runs waiting, listed for `--status waiting` (and filtered by `--wait-reason`). */
+const WAITING = [
+  { ...SUMMARIES[0], runId: "run_wa", status: "waiting", waitReason: "approval", createdAt: T0 + 5_000 },
+  { ...SUMMARIES[0], runId: "run_wt", status: "waiting", waitReason: "trigger", createdAt: T0 + 4_000 },
+];
+
 const VERSION = {
   version: {
     id: VERSION_ID,
@@ -230,6 +236,10 @@ function handle(req: IncomingMessage, res: ServerResponse, body: unknown): true 
       run.onPoll = (polls, v) => (polls >= 3 ? completed(v) : {});
     } else if (workflowId === "wf.stuck") {
       view.status = "running";
+    } else if (workflowId === "wf.approval") {
+      Object.assign(view, { status: "waiting", waitReason: "approval", waitingUntil: T0 + 86_400_000 });
+    } else if (workflowId === "wf.section") {
+      Object.assign(view, { status: "waiting", waitReason: "trigger" });
     } else if (workflowId === "wf.failing") {
       view.status = "running";
       run.onPoll = () => ({
@@ -248,6 +258,9 @@ function handle(req: IncomingMessage, res: ServerResponse, body: unknown): true 
     return send(res, status, { run: view, links: links(runId) });
   }
 
+  if (req.method === "GET" && path === "/v1/runs" && (q.status === "waiting" || q.waitReason)) {
+    return send(res, 200, { runs: WAITING.filter((r) => !q.waitReason || r.waitReason === q.waitReason), nextCursor: null });
+  }
   if (req.method === "GET" && path === "/v1/runs") {
     let list = SUMMARIES.filter((r) => (!q.workflow || r.workflowId === q.workflow) && (!q.status || r.status === q.status));
     const start = q.cursor === "c2" ? 2 : 0;
@@ -433,6 +446,23 @@ describe("little run", () => {
     expect(r.stderr).toContain("little events run_1 --follow");
   });
 
+  it("a run waiting for an approval keeps --wait polling, prints `waiting (approval)` and says where to decide", async () => {
+    const r = await little(["run", "wf.approval", "--input", "{}", "--wait", "1"]);
+    expect(r.code).toBe(0);
+    expect(only("GET", "/v1/runs/run_1").length).toBeGreaterThanOrEqual(1);
+    expect(r.stdout).toMatch(/^status\s+waiting \(approval\)$/m);
+    expect(r.stdout).toMatch(/^waits until\s+2025-03-02T12:00:00.000Z$/m);
+    expect(r.stderr).toContain("run run_1 is still waiting (approval) after 1s; it waits for an approval: little approvals run_1");
+  });
+
+  it("a section waiting for its next trigger is settled: --wait stops at once", async () => {
+    const r = await little(["run", "wf.section", "--input", "{}", "--wait", "10"]);
+    expect(r.code).toBe(0);
+    expect(requests).toHaveLength(1);
+    expect(r.stdout).toMatch(/^status\s+waiting \(trigger\)$/m);
+    expect(r.stderr).toBe("");
+  });
+
   it("does not poll when the server answers 200 with the ended run", async () => {
     const r = await little(["run", "wf.instant", "--input", "{}", "--wait", "10", "--json"]);
     expect(r.code).toBe(0);
@@ -552,12 +582,26 @@ describe("little runs", () => {
     expect(JSON.parse(all.stdout)).toEqual({ runs: SUMMARIES.slice(0, 2), nextCursor: "c2" });
   });
 
-  it.each([[["--status", "exploded"]], [["--limit", "0"]], [["--limit", "ten"]], [["extra"]]])("exits 2 for %j", async (args) => {
-    const r = await little(["runs", ...args]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("(usage)");
-    expect(requests).toHaveLength(0);
+  it("lists waiting runs with what they wait for, and passes --wait-reason through", async () => {
+    const r = await little(["runs", "--status", "waiting"]);
+    expect(r.code).toBe(0);
+    expect(requests[0]?.query).toEqual({ status: "waiting" });
+    expect(r.stdout).toContain("run_wa  support.summarize-ticket  waiting (approval)");
+    expect(r.stdout).toContain("run_wt  support.summarize-ticket  waiting (trigger) ");
+    const approvals = await little(["runs", "--wait-reason", "approval", "--json"]);
+    expect(requests[1]?.query).toEqual({ waitReason: "approval" });
+    expect(JSON.parse(approvals.stdout).runs.map((x: { runId: string }) => x.runId)).toEqual(["run_wa"]);
   });
+
+  it.each([[["--status", "exploded"]], [["--wait-reason", "nap"]], [["--limit", "0"]], [["--limit", "ten"]], [["extra"]]])(
+    "exits 2 for %j",
+    async (args) => {
+      const r = await little(["runs", ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("(usage)");
+      expect(requests).toHaveLength(0);
+    },
+  );
 });
 
 describe("little events", () => {

@@ -63,7 +63,11 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       timeoutMs: ((serverWait ?? 0) + 30) * 1000,
     };
     response = lwir === undefined ? await client.startRun(workflowId, input, options) : await client.startLwirRun(lwir, input, options);
-    while (waitSeconds !== undefined && !isSettledStatus(response.run.status) && Date.now() + POLL_INTERVAL_MS <= deadline) {
+    while (
+      waitSeconds !== undefined &&
+      !isSettledStatus(response.run.status, response.run.waitReason) &&
+      Date.now() + POLL_INTERVAL_MS <= deadline
+    ) {
       spinner?.update(`run ${response.run.runId} ${response.run.status}`);
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
       const polled = await client.getRun(response.run.runId);
@@ -74,10 +78,12 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   }
   if (values.json) print(JSON.stringify(response, null, 2));
   else print(renderRun(response.run, response.links, painter(colorEnabled())));
-  if (waitSeconds !== undefined && waitSeconds > 0 && !isSettledStatus(response.run.status)) {
-    process.stderr.write(
-      `little: run ${response.run.runId} is still ${response.run.status} after ${waitSeconds}s; follow it with: little events ${response.run.runId} --follow\n`,
-    );
+  if (waitSeconds !== undefined && waitSeconds > 0 && !isSettledStatus(response.run.status, response.run.waitReason)) {
+    const { runId, status, waitReason } = response.run;
+    // A run waiting for a decision needs a person, not more patience: say where to decide.
+    const next =
+      waitReason === "approval" ? `it waits for an approval: little approvals ${runId}` : `follow it with: little events ${runId} --follow`;
+    process.stderr.write(`little: run ${runId} is still ${status}${waitReason ? ` (${waitReason})` : ""} after ${waitSeconds}s; ${next}\n`);
   }
   return response.run.status === "failed" || response.run.status === "cancelled" ? 1 : 0;
 }

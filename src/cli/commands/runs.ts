@@ -1,4 +1,4 @@
-import { isEndedStatus, type ListRunsQuery, RUN_STATUSES } from "../../client/index.ts";
+import { isEndedStatus, type ListRunsQuery, RUN_STATUSES, WAIT_REASONS } from "../../client/index.ts";
 import { clientFrom } from "../api-client.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
@@ -10,7 +10,13 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
   const { values } = parseCommand(
     "runs",
     args,
-    { workflow: { type: "string" }, status: { type: "string" }, limit: { type: "string" }, cursor: { type: "string" } },
+    {
+      workflow: { type: "string" },
+      status: { type: "string" },
+      "wait-reason": { type: "string" },
+      limit: { type: "string" },
+      cursor: { type: "string" },
+    },
     { min: 0, max: 0, names: "" },
   );
   if (values.help) {
@@ -21,10 +27,20 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
   if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
     throw new CliInputError("usage", `little runs: --status must be one of ${RUN_STATUSES.join(", ")}, not "${status}"`);
   }
+  const waitReason = values["wait-reason"];
+  if (waitReason !== undefined && !(WAIT_REASONS as readonly string[]).includes(waitReason)) {
+    throw new CliInputError("usage", `little runs: --wait-reason must be one of ${WAIT_REASONS.join(", ")}, not "${waitReason}"`);
+  }
   const limit = integerFlag("runs", "limit", values.limit, 1);
   const workflow = nonEmptyFlag("runs", "workflow", values.workflow);
   const cursor = nonEmptyFlag("runs", "cursor", values.cursor);
-  const body = await clientFrom(values).listRuns({ workflow, status: status as ListRunsQuery["status"], limit, cursor });
+  const body = await clientFrom(values).listRuns({
+    workflow,
+    status: status as ListRunsQuery["status"],
+    waitReason: waitReason as ListRunsQuery["waitReason"],
+    limit,
+    cursor,
+  });
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;
@@ -40,7 +56,8 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
       return [
         run.runId,
         run.workflowId,
-        { text: run.status, format: statusFormat(run.status) },
+        // A waiting run says for what: `waiting (approval)`.
+        { text: run.waitReason ? `${run.status} (${run.waitReason})` : run.status, format: statusFormat(run.status) },
         run.versionId ?? "-",
         isoTime(run.createdAt),
         duration,
@@ -49,7 +66,12 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
     print(table(["RUN ID", "WORKFLOW", "STATUS", "VERSION", "STARTED", "DURATION"], rows, paint));
   }
   if (body.nextCursor) {
-    const filters = [workflow && `--workflow ${quote(workflow)}`, status && `--status ${status}`, limit && `--limit ${limit}`]
+    const filters = [
+      workflow && `--workflow ${quote(workflow)}`,
+      status && `--status ${status}`,
+      waitReason && `--wait-reason ${waitReason}`,
+      limit && `--limit ${limit}`,
+    ]
       .filter(Boolean)
       .join(" ");
     print(paint("dim", `\nmore runs: little runs ${filters ? `${filters} ` : ""}--cursor ${quote(body.nextCursor)}`));
