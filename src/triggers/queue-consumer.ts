@@ -14,10 +14,15 @@ export type MessageOutcome =
 
 /**
  * The run id of a queue message: the message id is the idempotency key, so a redelivery (a retry,
- * a second consumer) reaches the same run object, which starts the run once.
+ * a second consumer) reaches the same run object, which starts the run once. A message's own
+ * `idempotencyKey` replaces it (scoped like the HTTP header: tenant and workflow).
  */
-export function queueRunId(queue: string, messageId: string): string {
-  return `run_q_${digestPrefix(digestJson({ queue, messageId }), 24)}`;
+export function queueRunId(
+  queue: string,
+  messageId: string,
+  keyed?: { tenant: string; workflowId: string; idempotencyKey: string },
+): string {
+  return `run_q_${digestPrefix(digestJson(keyed ? { queue, ...keyed } : { queue, messageId }), 24)}`;
 }
 
 /**
@@ -38,7 +43,8 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
   const parsed = parseRunMessage(message.body);
   if (!parsed.ok) return deadLetter(message, queue, env, { cause: "message_invalid", message: parsed.message });
   const tenant = triggerTenant(env, parsed.tenant);
-  const runId = queueRunId(queue, message.id);
+  const key = parsed.idempotencyKey;
+  const runId = queueRunId(queue, message.id, key ? { tenant, workflowId: parsed.workflowId, idempotencyKey: key } : undefined);
   try {
     const started = await startRun({
       env,
@@ -47,7 +53,7 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
       workflowId: parsed.workflowId,
       input: parsed.input,
       runId,
-      trigger: { kind: "queue", id: message.id },
+      trigger: { kind: "queue", id: key ?? message.id },
       conflictCode: "idempotency_conflict",
     });
     message.ack();

@@ -7,10 +7,16 @@ import { TENANT_PATTERN } from "../sdk/names.ts";
  * @example
  * await env.LITTLE_RUNS_QUEUE.send({ workflowId: "support.summarize-ticket", input: { ticketId: "T-1", transcript: "…" } });
  */
-export type RunMessage = { readonly workflowId: string; readonly input?: unknown; readonly tenant?: string };
+export type RunMessage = {
+  readonly workflowId: string;
+  readonly input?: unknown;
+  readonly tenant?: string;
+  /** Replaces the message id as the idempotency key: a producer that sends one start twice gets one run. */
+  readonly idempotencyKey?: string;
+};
 
 export type ParsedRunMessage =
-  | { readonly ok: true; readonly workflowId: string; readonly input: unknown; readonly tenant?: string }
+  | { readonly ok: true; readonly workflowId: string; readonly input: unknown; readonly tenant?: string; readonly idempotencyKey?: string }
   | { readonly ok: false; readonly message: string };
 
 /** Reads a message body as a {@link RunMessage}; a text body holding JSON is parsed first. */
@@ -25,9 +31,17 @@ export function parseRunMessage(body: unknown): ParsedRunMessage {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return { ok: false, message: "The message body is not an object { workflowId, input?, tenant? }" };
-  const { workflowId, input, tenant } = value as Record<string, unknown>;
+  const { workflowId, input, tenant, idempotencyKey } = value as Record<string, unknown>;
   if (typeof workflowId !== "string" || workflowId === "") return { ok: false, message: "The message body names no workflowId (a string)" };
   if (tenant !== undefined && (typeof tenant !== "string" || !TENANT_PATTERN.test(tenant)))
     return { ok: false, message: "The message's tenant is not a tenant name (1–63 of a-z, 0-9, '_' or '-')" };
-  return { ok: true, workflowId, input: input ?? {}, ...(tenant !== undefined ? { tenant: tenant as string } : {}) };
+  if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || idempotencyKey.length < 1 || idempotencyKey.length > 255))
+    return { ok: false, message: "The message's idempotencyKey is not a string of 1–255 characters" };
+  return {
+    ok: true,
+    workflowId,
+    input: input ?? {},
+    ...(tenant !== undefined ? { tenant: tenant as string } : {}),
+    ...(idempotencyKey !== undefined ? { idempotencyKey: idempotencyKey as string } : {}),
+  };
 }

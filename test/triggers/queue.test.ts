@@ -79,6 +79,27 @@ describe("handleQueue: one run per message", () => {
     expect(listed.filter((r) => r.runId === runId)).toHaveLength(1);
   });
 
+  it("a message's idempotencyKey replaces its id: the same start sent twice (two message ids) is one run", async () => {
+    const { env: target } = recordingEnv();
+    const body = { workflowId: "support.summarize-ticket", input: INPUT, idempotencyKey: "order-991" };
+    const result = await deliver(
+      [
+        { id: "msg-key-1", body },
+        { id: "msg-key-2", body },
+      ],
+      target,
+    );
+    expect([...result.explicitAcks].sort()).toEqual(["msg-key-1", "msg-key-2"]);
+    const runId = queueRunId(QUEUE, "ignored", { tenant: "default", workflowId: "support.summarize-ticket", idempotencyKey: "order-991" });
+    const requested = await runStub(runId).events({ types: ["RunRequested"] });
+    expect(requested).toHaveLength(1);
+    expect(requested[0]?.payload).toMatchObject({ trigger: { kind: "queue", id: "order-991" } });
+    // The same key with another input is refused for good: dead-lettered, like the HTTP 409.
+    const { env: other, letters } = recordingEnv();
+    await deliver([{ id: "msg-key-3", body: { ...body, input: { ...INPUT, ticketId: "T-other" } } }], other);
+    expect(letters.map((l) => l.cause)).toEqual(["idempotency_conflict"]);
+  });
+
   it("a body the input schema refuses is acknowledged and dead-lettered with input_schema_error, never retried", async () => {
     const { env: target, letters } = recordingEnv();
     const body = { workflowId: "support.summarize-ticket", input: { ticketId: 42 } };
