@@ -18,7 +18,9 @@ afterEach(() => overrideWiring({}));
 const binding = (tenant?: string) => exports.LittleWorkflowEntrypoint(tenant === undefined ? {} : { props: { tenant } });
 
 /** The error a rejected RPC call carries (RPC keeps own properties, not the class). */
-async function rpcError(call: Promise<unknown>): Promise<{ name: string; code: string; status: number; message: string; findings?: unknown[] }> {
+async function rpcError(
+  call: Promise<unknown>,
+): Promise<{ name: string; code: string; status: number; message: string; findings?: unknown[] }> {
   try {
     await call;
   } catch (error) {
@@ -36,12 +38,18 @@ describe("LittleWorkflowEntrypoint (service bindings)", () => {
     expect(await rpc.getRun(run.runId)).toMatchObject({ runId: run.runId, status: "completed" });
 
     // The same run over HTTP, for the tenant whose token is the dev token.
-    const http = await exports.default.fetch(`http://little.test/v1/runs/${run.runId}`, { headers: { authorization: "Bearer test-dev-token" } });
+    const http = await exports.default.fetch(`http://little.test/v1/runs/${run.runId}`, {
+      headers: { authorization: "Bearer test-dev-token" },
+    });
     expect(http.status).toBe(200);
     expect(((await http.json()) as { run: { status: string } }).run.status).toBe("completed");
 
     // Another tenant's binding does not see it.
-    expect(await rpcError(binding("other-tenant").getRun(run.runId))).toMatchObject({ name: "LittleRpcError", code: "run_not_found", status: 404 });
+    expect(await rpcError(binding("other-tenant").getRun(run.runId))).toMatchObject({
+      name: "LittleRpcError",
+      code: "run_not_found",
+      status: 404,
+    });
 
     const page = await rpc.listRuns({ workflow: WORKFLOW, status: "completed", limit: 200 });
     expect(page.runs.map((r) => r.runId)).toContain(run.runId);
