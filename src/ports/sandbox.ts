@@ -56,7 +56,10 @@ export interface SandboxSession {
   persistMemory(options?: PersistOptions): Promise<MemoryPersistReport>;
 }
 
-/** What code may do: each `deny` removes the capability entirely. */
+/**
+ * What code may do: each `deny` removes the capability entirely; `env: "allow"` passes only the
+ * declared variables of {@link RunCodeRequest.env}.
+ */
 export type CodePolicy = { readonly network: "deny" | "allow"; readonly env: "deny" | "allow"; readonly fs: "deny" | "allow" };
 
 /** A code.run request: files with their digests, the entrypoint exporting `run({ input })`. */
@@ -67,6 +70,12 @@ export type RunCodeRequest = {
   readonly policy: CodePolicy;
   /** Hosts reachable when `policy.network` is `allow`. */
   readonly networkHosts?: readonly string[];
+  /**
+   * The variables code gets when `policy.env` is `allow`, as `run({ input, env })`: the secrets the
+   * definition's `sandbox.env` names and the version permits, decrypted. Nothing else of the host's
+   * environment ever reaches code; with `env: "deny"` code is called as `run({ input })`.
+   */
+  readonly env?: Readonly<Record<string, string>>;
   readonly limits?: { readonly cpuMs?: number; readonly wallMs?: number };
 };
 

@@ -3,7 +3,7 @@ import { checkCodeFiles } from "../sandbox-isolate/check-code-files.ts";
 import { checkRunnerResult } from "../sandbox-isolate/isolate-result.ts";
 import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "../sandbox-isolate/isolate-runner-source.ts";
 import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
-import { CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
+import { CODE_ENV, CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
 import { CODE_DIR } from "./container-layout.ts";
 import { ContainerRestarted, type HelperResult, type HelperShell } from "./helper-shell.ts";
 
@@ -30,7 +30,8 @@ type Interpreted = RunCodeResult extends infer R ? (R extends unknown ? Omit<R, 
  * code.run in a container: checks names and sha256 digests, strips TypeScript, stages the files,
  * the runner and the input (as a file) in a fresh directory, and runs `node` there through the
  * helper — as the sandbox user, with the wall limit (`timeout`), the CPU limit (`ulimit -t`), a
- * heap limit, `env -i` when `env` is denied and Node's permission model for `fs` (read the code
+ * heap limit, always `env -i` (the declared variables of `env: "allow"` are staged as a file the
+ * runner hands to `run({ input, env })`, never the container's environment) and Node's permission model for `fs` (read the code
  * only when denied; read anything and write a private temp directory when allowed; child
  * processes, workers and addons always denied). The container has no internet, whatever the policy.
  */
@@ -42,7 +43,7 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
     logs,
     durationMs: Date.now() - started,
   });
-  const refused = checkCodeFiles(request, [CODE_RUNNER, CODE_INPUT]);
+  const refused = checkCodeFiles(request, [CODE_RUNNER, CODE_INPUT, CODE_ENV]);
   if (refused) return fail(refused.code, refused.message);
   const files: Record<string, string> = { [CODE_RUNNER]: codeRunnerSource(request.entrypoint) };
   for (const [name, file] of Object.entries(request.files)) {
@@ -57,6 +58,7 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
     return fail("code_load_failed", `the input is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   files[CODE_INPUT] = inputText;
+  if (request.policy.env === "allow") files[CODE_ENV] = JSON.stringify(request.env ?? {});
   const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
   const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
   const dir = `${CODE_DIR}/${callId}`;

@@ -72,7 +72,8 @@ case "$sub" in
     dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
     mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
     if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
-    if [ "$envp" = allow ]; then envv=(HOME="$dir/tmp"); else envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8); fi
+    # Never the container's environment, whatever the policy: declared variables come as a file (code-runner-source.ts).
+    envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8)
     (cd "$dir/code" && ulimit -S -t "$cpu" && ulimit -H -t $((cpu + 1)) && timeout -k 1 "$wall" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
     code=$?
     echo "$code"; head -c "$7" "$dir/out/result"; head -c ${MAX_EXEC_OUTPUT} "$dir/out/log" >&2

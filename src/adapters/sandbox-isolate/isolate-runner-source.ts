@@ -35,7 +35,7 @@ try {
 /**
  * The main module of a code.run isolate: imports the loop guard first (loop-guard-source.ts), then
  * the entrypoint, captures the console, calls
- * `run({ input })` and returns its JSON output (or a structured error) over RPC. The host checks
+ * `run({ input })` (`run({ input, env })` when the policy allows env: only the declared variables) and returns its JSON output (or a structured error) over RPC. The host checks
  * the answer again (see isolate-result.ts): user code shares this isolate and could patch globals.
  */
 export function runnerSource(entrypoint: string): string {
@@ -54,7 +54,7 @@ export class Runner extends WorkerEntrypoint {
     const wallMs = options?.wallMs ?? 30000;
     arm({ cpuMs: options?.cpuMs ?? 5000, wallMs });
     try {
-      const result = await runOnce(input, wallMs);
+      const result = await runOnce(input, wallMs, options?.env);
       // Whatever the code did with the guard's error (thrown, caught, turned into output), a trip
       // is the answer; the host maps it like Cloudflare's CPU limit.
       if (trippedReason()) return { ok: false, error: { code: "code_timeout", message: trippedReason() }, logs: result.logs };
@@ -65,7 +65,7 @@ export class Runner extends WorkerEntrypoint {
   }
 }
 
-async function runOnce(input, wallMs) {
+async function runOnce(input, wallMs, env) {
     extendDeadline(wallMs);
     const logs = [];
     for (const level of ["log", "info", "warn", "error", "debug"]) {
@@ -78,7 +78,7 @@ async function runOnce(input, wallMs) {
     }
     let output;
     try {
-      output = await user.run({ input });
+      output = await user.run(env === undefined ? { input } : { input, env: Object.freeze({ ...env }) });
     } catch (error) {
       const message = error && typeof error === "object" && "message" in error ? String(error.name || "Error") + ": " + String(error.message) : String(error);
       return { ok: false, error: { code: "code_threw", message }, logs };

@@ -23,7 +23,9 @@ export type IsolateSandboxOptions = {
   readonly memory?: MemoryStore;
 };
 
-type RunnerStub = { run(input: unknown, options: { wallMs: number; cpuMs: number }): Promise<unknown> };
+type RunnerStub = {
+  run(input: unknown, options: { wallMs: number; cpuMs: number; env?: Readonly<Record<string, string>> }): Promise<unknown>;
+};
 
 /** Module names code.run accepts: relative paths of plain segments, no `..`, no backslashes. */
 
@@ -31,7 +33,7 @@ type RunnerStub = { run(input: unknown, options: { wallMs: number; cpuMs: number
  * The embedded sandbox: bash on just-bash, and code.run in a Worker Loader isolate. Every file's
  * sha256 is verified before anything loads; TypeScript is stripped with sucrase; the policy maps
  * to the isolate's configuration — `network: "deny"` ⇒ `globalOutbound: null` (fetch throws),
- * `env: "deny"` ⇒ no bindings, `fs: "deny"` ⇒ `nodejs_compat` switched off (no `node:fs`, no
+ * no bindings ever (`env: "allow"` passes only the request's declared variables, as `run({ input, env })`), `fs: "deny"` ⇒ `nodejs_compat` switched off (no `node:fs`, no
  * modules of Node, no `process`). CPU time is limited by the isolate on Cloudflare and, locally
  * where workerd has no CPU limit, by loop guards instrumented into the code (loop-guard-source.ts);
  * wall time by the caller.
@@ -85,7 +87,11 @@ export class IsolateSandbox implements Sandbox {
     }
     const policy = request.policy;
     const outbound = policy.network === "allow" && this.options.networkGate ? this.options.networkGate(request.networkHosts ?? []) : null;
-    const id = `code-${digestPrefix(digestJson({ files: Object.fromEntries(Object.entries(request.files).map(([n, f]) => [n, f.sha256])), entrypoint: request.entrypoint, policy, hosts: request.networkHosts ?? [] }), 32)}`;
+    // Declared variables go over RPC with each call, never into the isolate's configuration; but
+    // code may keep what it was given in module state, so a warm isolate is shared only by calls
+    // given the same variables (another tenant's run of the same code gets an isolate of its own).
+    const env = policy.env === "allow" ? (request.env ?? {}) : undefined;
+    const id = `code-${digestPrefix(digestJson({ files: Object.fromEntries(Object.entries(request.files).map(([n, f]) => [n, f.sha256])), entrypoint: request.entrypoint, policy, hosts: request.networkHosts ?? [], ...(env && Object.keys(env).length > 0 ? { env } : {}) }), 32)}`;
     const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
     const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
     const worker = this.options.loader.get(id, () => ({
@@ -101,7 +107,7 @@ export class IsolateSandbox implements Sandbox {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const result = await Promise.race([
-        runner.run(request.input, { wallMs, cpuMs }),
+        runner.run(request.input, { wallMs, cpuMs, ...(env ? { env } : {}) }),
         new Promise<"timeout">((resolve) => {
           timer = setTimeout(() => resolve("timeout"), wallMs);
         }),

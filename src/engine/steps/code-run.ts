@@ -65,6 +65,7 @@ async function attempt(
     input,
     policy: step.with.sandbox,
     networkHosts: a.locked.version.lwir.permissions.network,
+    ...(step.with.sandbox.env === "allow" ? { env: codeEnv(a) } : {}),
     ...(step.with.limits ? { limits: step.with.limits } : {}),
   });
   if (!result.ok) return { ok: false, failure: { code: result.error.code, message: result.error.message, logs: result.logs } };
@@ -77,6 +78,21 @@ async function attempt(
     }
   }
   return { ok: true, output: result.output };
+}
+
+/**
+ * What `sandbox.env: "allow"` passes: each secret the definition's `sandbox.env` names that this
+ * version's `permissions.secrets` also permits, decrypted for the run (like a tool's secrets; the
+ * log redacts their values wherever they appear). Nothing when the definition declares none.
+ */
+function codeEnv(a: StepAttempt): Record<string, string> {
+  const permitted = new Set(a.locked.lock.capabilityManifest.secrets);
+  const out: Record<string, string> = {};
+  for (const name of a.capabilities.snapshot.sandboxEnv ?? []) {
+    const value = a.ctx.secrets?.[name];
+    if (permitted.has(name) && value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string, failure: Failure, input: unknown): Promise<string> {

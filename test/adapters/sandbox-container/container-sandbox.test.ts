@@ -1,10 +1,11 @@
 import { Bash } from "just-bash";
 import { describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../../src/adapters/memory/memory-memory-store.ts";
-import { CODE_INPUT, CODE_RUNNER } from "../../../src/adapters/sandbox-container/code-runner-source.ts";
+import { CODE_ENV, CODE_INPUT, CODE_RUNNER } from "../../../src/adapters/sandbox-container/code-runner-source.ts";
 import { NO_INTERNET } from "../../../src/adapters/sandbox-container/container-code-run.ts";
 import { HELPER_SH } from "../../../src/adapters/sandbox-container/container-layout.ts";
 import { ContainerSandbox, sandboxId } from "../../../src/adapters/sandbox-container/container-sandbox.ts";
+import { HELPER_SH_SOURCE } from "../../../src/adapters/sandbox-container/helper-scripts.ts";
 import { shellQuote } from "../../../src/adapters/sandbox-container/shell-quote.ts";
 import { digestText } from "../../../src/identity/digest.ts";
 import type { RunCodeRequest } from "../../../src/ports/sandbox.ts";
@@ -322,5 +323,18 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
       request({ policy: { network: "allow", env: "deny", fs: "deny" }, networkHosts: ["api.example.com"] }),
     );
     expect(allowed.logs[0]).toBe(NO_INTERNET);
+  });
+
+  it('env: "allow" stages only the declared variables as a file for run({ input, env }); the helper never passes the container\'s environment', async () => {
+    const { sandbox, container } = setup();
+    await sandbox.runCode(request({ policy: { network: "deny", env: "allow", fs: "deny" }, env: { API_KEY: "k-123" } }));
+    const allowed = container("code").codeCalls.at(-1) as CodeCall;
+    expect(JSON.parse(allowed.files[CODE_ENV] ?? "null")).toEqual({ API_KEY: "k-123" });
+    expect(allowed.files[CODE_RUNNER]).toContain("{ input, env }");
+    await sandbox.runCode(request({ env: { API_KEY: "k-123" } }));
+    expect(Object.keys((container("code").codeCalls.at(-1) as CodeCall).files)).not.toContain(CODE_ENV);
+    // One environment line for every policy: env -i, nothing inherited.
+    expect(HELPER_SH_SOURCE.match(/envv=\(.*\)/g)).toEqual(['envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8)']);
+    expect(await sandbox.runCode(request({ files: { [CODE_ENV]: file("x") }, entrypoint: CODE_ENV }))).toMatchObject({ ok: false });
   });
 });
