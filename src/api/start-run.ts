@@ -4,6 +4,7 @@ import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunView } from "../ports/run-handle.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
 import { validateJson } from "../schema/validate-json.ts";
+import { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { admitDefinition } from "./definition-gate.ts";
@@ -77,10 +78,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   }
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
-  if (!check.valid)
-    throw new ApiError("input_schema_error", `The input does not match the input schema of "${args.workflowId}"`, {
-      findings: check.findings,
-    });
+  if (!check.valid) throw new WorkflowInputValidationError(args.workflowId, check.findings);
   // live mode: a slot without its key is refused here, before the first write below.
   assertModelsAvailable(args.services.models, registered, capabilities, { plans: args.lwir === undefined });
   // A given LWIR replaces the planner; a pinned version only applies when none is given.

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { RunTrigger } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
+import { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { toRun } from "./routes/runs.ts";
@@ -33,10 +34,7 @@ export async function queueOccurrence(args: {
     throw new ApiError("run_not_a_section", `Run "${args.runId}" is of "${entry.workflowId}", which has no onTrigger section`);
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
-  if (!check.valid)
-    throw new ApiError("input_schema_error", `The trigger payload does not match the input schema of "${entry.workflowId}"`, {
-      findings: check.findings,
-    });
+  if (!check.valid) throw new WorkflowInputValidationError(entry.workflowId, check.findings, "trigger payload");
   const result = await client.trigger({ input: args.input, trigger: args.trigger });
   if (!result.ok) throw result.code === "run_ended" ? new ApiError("run_ended", result.message) : notFound("run", args.runId);
   const view = args.waitMs && args.waitMs > 0 && result.created ? await client.waitForEnd(args.waitMs) : result.view;

@@ -2,6 +2,8 @@ import { exports } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import { LittleError } from "../../src/sdk/errors/little-error.ts";
+import { WorkflowInputValidationError } from "../../src/sdk/errors/workflow-input-validation-error.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 
 const DEV = "test-dev-token";
@@ -97,6 +99,19 @@ describe("POST /v1/workflows/:id/runs (the HTTP trigger)", () => {
   it("points at the input field that is wrong", async () => {
     const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs", { body: { input: { ticketId: "x" } } });
     expect(r.json.error?.findings?.map((f) => f.path)).toContain("$");
+  });
+
+  it("answers input that does not fit with WorkflowInputValidationError: 422 input_schema_error, its message and findings, no run", async () => {
+    const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs", {
+      body: { input: { ticketId: 7, transcript: "x" }, runId: "run_bad_input_named" },
+    });
+    expect(r.status).toBe(422);
+    expect(r.json.error?.code).toBe("input_schema_error");
+    expect(r.json.error?.message).toBe('The input does not match the input schema of "support.summarize-ticket"');
+    expect(r.json.error?.findings?.[0]).toMatchObject({ severity: "error", path: "$.ticketId" });
+    expect((await call("GET", "/v1/runs/run_bad_input_named")).status).toBe(404);
+    const error = new WorkflowInputValidationError("w", []);
+    expect([error.code, error.name, LittleError.is(error)]).toEqual(["input_schema_error", "WorkflowInputValidationError", true]);
   });
 });
 
