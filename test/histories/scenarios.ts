@@ -1,7 +1,8 @@
 /**
  * The runs whose event logs are saved under test/histories/ (one JSON file each) and replayed on
  * every test run. Together they cover every step kind: ai.generate, tool.call, code.run repaired by
- * a fixer, decision, fan-out, a decision loop, and an outer loop that re-plans. Models are scripted
+ * a fixer, decision, fan-out, a decision loop, and an outer loop that re-plans (after a supervised
+ * output, and after a failed cycle). Models are scripted
  * and the clock is injected, so recording twice gives the same log.
  *
  * The same builders serve recording (`live: true`: tools answer, scripted models answer) and
@@ -10,13 +11,14 @@
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
-import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
 import { defineWorkflow, type WorkflowDefinition } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { CountingSink } from "../reliability/durability/support/counting-sink.ts";
 import { goldenRig } from "../reliability/durability/support/golden-workflow.ts";
+import { replanPlanner } from "../support/replan-workflow.ts";
 import { resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
 
 /** A model or tool call made while replaying a saved history: replay must make none. */
@@ -259,8 +261,49 @@ const outerLoopReplan: Scenario = {
   },
 };
 
+const outerLoopFailedCycle: Scenario = {
+  name: "outer-loop-failed-cycle",
+  covers: [
+    "outer loop: cycle 1 fails at a tool.call step, is supervised as failed and re-planned",
+    "the failure (cause, step, error) in cycle 2's plan task",
+    "cycle 2 completes",
+  ],
+  mutations: [],
+  build: (io) => {
+    const definition = defineWorkflow({
+      ...summarizeTicketDefinition,
+      tools: {
+        crm: tool({
+          description: "Look a ticket up in the CRM",
+          inputSchema: z.object({ ticketId: z.string() }),
+          outputSchema: z.object({ summary: z.string(), severity: z.enum(["low", "medium", "high"]) }),
+          execute: guardTool(io, "crm", ({ ticketId }: { ticketId: string }) => {
+            throw new Error(`CRM is down for ${ticketId}`);
+          }),
+        }),
+      },
+      outerLoop: {
+        maxCycles: 3,
+        supervise: (c) => (c.status === "failed" ? { decision: "replan", summary: "" } : { decision: "accept" }),
+      },
+    });
+    return {
+      registered: { definition, tools: {} },
+      input: { ticketId: "T-9", transcript: "The invoice was charged twice." },
+      models: guardModels(io, resolverFor(replanPlanner([1], []), scriptedWorker())),
+    };
+  },
+};
+
 /** Every saved scenario, by file name (test/histories/<name>.json). */
-export const SCENARIOS: readonly Scenario[] = [seedSummarize, goldenComposite, decisionRoute, loopRetry, outerLoopReplan];
+export const SCENARIOS: readonly Scenario[] = [
+  seedSummarize,
+  goldenComposite,
+  decisionRoute,
+  loopRetry,
+  outerLoopReplan,
+  outerLoopFailedCycle,
+];
 
 /** A fresh outbound counter and the mode's io. */
 export function scenarioIo(live: boolean): ScenarioIo {

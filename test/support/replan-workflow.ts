@@ -60,12 +60,12 @@ export function replanWorkflow(maxCycles: number, decide: (c: SuperviseInput) =>
   return { definition, supervised };
 }
 
-/** The plan whose one step calls the failing CRM tool. */
-export function lookupLwirFor(options: LanguageModelV4CallOptions): Record<string, unknown> {
+/** The plan whose one step calls the failing CRM tool (`secrets`: what its permissions bind). */
+export function lookupLwirFor(options: LanguageModelV4CallOptions, secrets: readonly string[] = ["CRM_TOKEN"]): Record<string, unknown> {
   const task = planTaskOf(options);
   return {
     ...seedLwirFor(options),
-    permissions: { models: [], tools: ["crm"], secrets: ["CRM_TOKEN"], network: [] },
+    permissions: { models: [], tools: ["crm"], secrets: [...secrets], network: [] },
     steps: [
       {
         id: "lookup",
@@ -85,8 +85,9 @@ export function planTaskOf(options: LanguageModelV4CallOptions): PlanTask {
 }
 
 /** A planner whose plans for cycles in `failing` call the CRM tool; other cycles get the seed plan. */
-export function replanPlanner(failing: readonly number[] = [1]) {
+export function replanPlanner(failing: readonly number[] = [1], secrets?: readonly string[]) {
   return scriptedPlanner([
-    (options) => (failing.includes(planTaskOf(options).outerLoopContext?.cycleNumber ?? 1) ? lookupLwirFor(options) : seedLwirFor(options)),
+    (options) =>
+      failing.includes(planTaskOf(options).outerLoopContext?.cycleNumber ?? 1) ? lookupLwirFor(options, secrets) : seedLwirFor(options),
   ]);
 }
