@@ -153,13 +153,14 @@ describe("concurrent runs", () => {
     const token = await tenantToken(tenant);
     const vars = { LITTLE_QUOTA_CONCURRENT_RUNS: "2" };
     const insert = env.DB.prepare(
-      "INSERT INTO runs (tenant, run_id, workflow_id, status, trigger_kind, placement, created_at, updated_at) VALUES (?, ?, ?, ?, 'http', '{}', 1, 1)",
+      "INSERT INTO runs (tenant, run_id, workflow_id, status, wait_reason, trigger_kind, placement, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'http', '{}', 1, 1)",
     );
     await env.DB.batch([
-      insert.bind(tenant, "busy_1", WORKFLOW, "running"),
-      insert.bind(tenant, "busy_2", WORKFLOW, "pending"),
-      insert.bind(tenant, "done_1", WORKFLOW, "completed"),
-      insert.bind(tenant, "section_1", WORKFLOW, "waiting"),
+      // A run waiting for an approval is mid-work: it holds its slot; a section waiting for a trigger does not.
+      insert.bind(tenant, "busy_1", WORKFLOW, "waiting", "approval"),
+      insert.bind(tenant, "busy_2", WORKFLOW, "pending", null),
+      insert.bind(tenant, "done_1", WORKFLOW, "completed", null),
+      insert.bind(tenant, "section_1", WORKFLOW, "waiting", "trigger"),
     ]);
     const refused = await call(vars, "POST", `/v1/workflows/${WORKFLOW}/runs`, token, { input: INPUT, runId: "blocked" });
     expect(refused.status).toBe(429);
