@@ -1,7 +1,8 @@
 /**
  * `little-workflow/worker`: what a Worker project imports to serve its workflows. Re-export the
- * Durable Object classes from the Worker's entry (wrangler looks them up there by `class_name`)
- * and export `createWorker(...)` as its default.
+ * Durable Object classes from the Worker's entry (wrangler looks them up there by `class_name`),
+ * `LittleWorkflowEntrypoint` when other Workers start runs through a service binding, and export
+ * `createWorker(...)` as its default.
  *
  * @example
  * import { createWorker, NetworkGate, RunObject, SandboxContainer } from "little-workflow/worker";
@@ -14,6 +15,9 @@
 export { RunObject } from "../../durable-objects/run.ts";
 export { SandboxContainer } from "../adapters/sandbox-container/sandbox-container.ts";
 export { NetworkGate } from "../adapters/sandbox-isolate/network-gate.ts";
+export type { RpcProps, RpcStartOptions } from "../api/rpc-entrypoint.ts";
+export { LittleWorkflowEntrypoint } from "../api/rpc-entrypoint.ts";
+export { LittleRpcError } from "../api/rpc-error.ts";
 export type { CreateWorkerOptions, LittleWorker, WorkerWorkflow } from "../create-worker.ts";
 export { createWorker } from "../create-worker.ts";
 export type { ToolContext } from "../sdk/tool.ts";

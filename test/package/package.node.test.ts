@@ -217,7 +217,15 @@ function writeProject(dir: string): void {
 const WORKER_ENTRY = `import { openai } from "@ai-sdk/openai";
 import { z } from "zod";
 import { defineWorkflow, model, toolWithEnv } from "little-workflow";
-import { createWorker, NetworkGate, RunObject, SandboxContainer, type ToolContext } from "little-workflow/worker";
+import { createClient } from "little-workflow/client";
+import {
+  createWorker,
+  LittleWorkflowEntrypoint,
+  NetworkGate,
+  RunObject,
+  SandboxContainer,
+  type ToolContext,
+} from "little-workflow/worker";
 
 const envTool = toolWithEnv<Env>();
 const sandboxKind = envTool({
@@ -246,13 +254,18 @@ void context;
 // @ts-expect-error workflows is a list
 createWorker<Env>({ workflows: hello });
 
-export { NetworkGate, RunObject, SandboxContainer };
+// The client works inside a Worker too (fetch only).
+const client = createClient({ baseUrl: "https://little.example", token: "t" });
+void client.getRun;
+
+export { LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer };
 export default createWorker<Env>({ workflows: [hello] });
 `;
 
 const NODE_TEST = `import { z } from "zod";
 import { defineWorkflow, LittleError, model, WorkflowDefinitionError } from "little-workflow";
 import { MemoryWorld, mockModel, modelsFor, OfflineLanguageModel, offlineModels, runWorkflow, type RunResult } from "little-workflow/testing";
+import { createClient, LittleClientError } from "little-workflow/client";
 
 const fast = new OfflineLanguageModel({ modelId: "gpt-4o-mini" });
 const wf = defineWorkflow({
@@ -271,6 +284,10 @@ export async function check(): Promise<RunResult[]> {
   await runWorkflow(wf, { a: "x" }, {});
   const error: LittleError = new WorkflowDefinitionError("acme.echo", []);
   void error.code;
+  const client = createClient({ baseUrl: "http://localhost:8787", token: "dev-token" });
+  // @ts-expect-error startRun takes the workflow id first
+  void client.startRun({ a: "x" });
+  void LittleClientError;
   return [await runWorkflow(wf, { a: "x" }, { world: mocked }), await runWorkflow(wf, { a: "y" }, { world: offline })];
 }
 `;
