@@ -192,6 +192,17 @@ describe("waits: status `waiting` and its reason, from the events alone", () => 
     ).toEqual(["StepRetried:waiting/sleep", "ApprovalRequested:waiting/approval", "ApprovalDecided:waiting/sleep", "StepStarted:running"]);
   });
 
+  it("a new cycle closes the waits of the cycle before it: its steps will not go on", () => {
+    const error = { name: "E", code: "tool_error", message: "flaky", retriable: true };
+    const sleep: NewRunEvent = { type: "StepRetried", payload: { stepPath: "c1/b", attempt: 1, retryAt: 99_000, error } };
+    const replan: NewRunEvent = {
+      type: "OuterLoopCycleCompleted",
+      payload: { cycleNumber: 1, status: "failed", output: null, decision: "replan" },
+    };
+    expect(trace(running, [sleep, replan])).toEqual(["StepRetried:waiting/sleep", "OuterLoopCycleCompleted:compiling"]);
+    expect(deriveRunState(logOf([...running, sleep, replan])).stepWaits.size).toBe(0);
+  });
+
   it("trigger: a section that ran every queued occurrence waits; a queued trigger runs it again", () => {
     const section: NewRunEvent[] = [...completedRun.slice(0, 7), { type: "OccurrenceStarted", payload: { occurrenceId: "o1" } }];
     const queued = (id: string): NewRunEvent => ({
