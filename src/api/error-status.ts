@@ -47,6 +47,9 @@ export const ERROR_STATUS = {
   anchor_workflow_mismatch: 409,
   run_ended: 409,
   run_not_a_section: 409,
+  // Sections across a redeploy (POST /v1/runs/:runId/supersede).
+  section_not_waiting: 409,
+  section_not_live: 409,
   quota_exceeded: 429,
   // Approvals of tool calls.
   approval_args_mismatch: 409,

@@ -25,6 +25,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "GET /v1/runs/{runId}/events": "runs:read",
   "GET /v1/runs/{runId}/events/stream": "runs:read",
   "GET /v1/runs/{runId}/approvals": "runs:read",
+  "GET /v1/workflows/{workflowId}/sections": "runs:read",
   "GET /v1/lwir/schema": "runs:read",
   // Validation stores nothing: reading, not writing.
   "POST /v1/lwir/validate": "runs:read",
@@ -34,6 +35,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "POST /v1/lwir/runs": "runs:write",
   "POST /v1/runs/{runId}/cancel": "runs:write",
   "POST /v1/runs/{runId}/triggers": "runs:write",
+  "POST /v1/runs/{runId}/supersede": "runs:write",
 
   // A person deciding a run's approval gate: the one thing an `approve` token is for.
   "POST /v1/runs/{runId}/approvals/{approvalId}": "approve",

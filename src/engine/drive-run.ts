@@ -15,6 +15,7 @@ import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
 import { runOuterLoop } from "./outer-loop.ts";
+import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { indexRun } from "./run-host/index-run.ts";
@@ -48,9 +49,8 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
   const env: RunEnvironment = { ...given, log: quota.meter(given.log) };
   if (!state.request) throw new Error(`run ${env.runId} has no RunRequested event`);
   // The run's deadline derives from the log (RunRequested.at) and the definition, so it holds across resumes.
-  const runTimeoutMs = env.workflows.get(state.request.workflowId)?.definition.timeoutMs;
-  const runDeadline = runTimeoutMs !== undefined ? state.requestedAt + runTimeoutMs : undefined;
-  const runTimeout = runDeadline !== undefined ? AbortSignal.timeout(Math.max(0, runDeadline - env.clock.now())) : undefined;
+  // A section's run timeout bounds only its compile (run-deadline.ts).
+  const { timeoutMs: runTimeoutMs, deadline: runDeadline, signal: runTimeout } = runDeadlineOf(env, state);
   const signals = [env.signal, runTimeout, quota.signal].filter((s): s is AbortSignal => s !== undefined);
   const secrets = await revealSecrets(env, state.request);
   const redact = "values" in secrets ? secretRedactor(secrets.values) : undefined;

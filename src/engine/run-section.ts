@@ -5,6 +5,7 @@ import type { RunCauseCode } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { recordable, resolveRecorded } from "./blob-refs.ts";
 import { executeVersion } from "./execute-version.ts";
+import { withinOccurrenceDeadline } from "./occurrence-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { deriveRunState } from "./run-state.ts";
@@ -29,7 +30,8 @@ export type SectionSummary = {
  * trigger's payload as input under its own step paths (`o<k>/…`). The log decides everything, so a
  * crash resumes the occurrence in flight (its finished steps replay) and an occurrence that failed
  * under `onBodyFailure: "continue"` stays failed and the section stays armed. Under `"end"` (the
- * default) a failed occurrence fails the run with the occurrence's cause.
+ * default) a failed occurrence fails the run with the occurrence's cause. An occurrence past
+ * `onTrigger.occurrenceTimeoutMs` fails as `occurrence_timeout`, under the same policy.
  */
 export async function runSection(args: {
   env: RunEnvironment;
@@ -41,8 +43,10 @@ export async function runSection(args: {
   const { env, ctx, capabilities } = args;
   const policy = capabilities.snapshot.section?.onBodyFailure ?? "end";
   const max = capabilities.snapshot.section?.maxOccurrences;
+  const occurrenceTimeoutMs = capabilities.snapshot.section?.occurrenceTimeoutMs;
   for (;;) {
-    const state = deriveRunState(await env.log.all());
+    let events = await env.log.all();
+    const state = deriveRunState(events);
     const occurrences = state.occurrences;
     const settled = occurrences.filter((o) => o.status === "completed" || o.status === "failed");
     // A crash between a failed occurrence and the run's end: the recorded policy decides, as it did live.
@@ -65,9 +69,13 @@ export async function runSection(args: {
     }
     const next = occurrences.find((o) => o.status === "queued" || o.status === "running");
     if (!next) return SECTION_WAITS;
-    if (next.status === "queued") await appendEvents(ctx, [{ type: "OccurrenceStarted", payload: { occurrenceId: next.occurrenceId } }]);
+    if (next.status === "queued")
+      events = [...events, ...(await appendEvents(ctx, [{ type: "OccurrenceStarted", payload: { occurrenceId: next.occurrenceId } }]))];
     try {
-      const output = await runOccurrence(args, next.occurrenceId, next.input, state);
+      const output = await withinOccurrenceDeadline(
+        { ctx, events, occurrenceId: next.occurrenceId, timeoutMs: occurrenceTimeoutMs },
+        (bounded) => runOccurrence({ ...args, ctx: bounded }, next.occurrenceId, next.input, state),
+      );
       await appendEvents(ctx, [
         {
           type: "OccurrenceCompleted",

@@ -54,6 +54,8 @@ export type WorkflowDefinitionSnapshot = {
     readonly kind: "onTrigger";
     readonly onBodyFailure?: "end" | "continue";
     readonly maxOccurrences?: number;
+    /** Only when authored: a definition without it hashes as before it existed. */
+    readonly occurrenceTimeoutMs?: number;
   };
 };
 
@@ -153,6 +155,7 @@ function sectionOf(config: NonNullable<WorkflowDefinition["onTrigger"]>): NonNul
     kind: "onTrigger",
     ...(config.onBodyFailure !== undefined ? { onBodyFailure: config.onBodyFailure } : {}),
     ...(config.maxOccurrences !== undefined ? { maxOccurrences: config.maxOccurrences } : {}),
+    ...(config.occurrenceTimeoutMs !== undefined ? { occurrenceTimeoutMs: config.occurrenceTimeoutMs } : {}),
   };
 }
 

@@ -97,6 +97,8 @@ export type OnTriggerConfig = {
   readonly onBodyFailure?: BodyFailurePolicy;
   /** Occurrences after which the section closes and the run completes (default: until cancelled). */
   readonly maxOccurrences?: number;
+  /** Ms one occurrence may run from its start; past it, it fails (`occurrence_timeout`) under `onBodyFailure`. */
+  readonly occurrenceTimeoutMs?: number;
 };
 
 /** What a developer writes. Schemas may be zod 4, AI SDK schemas or JSON Schema. */
@@ -380,6 +382,9 @@ function checkSection(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail
     fail("$.onTrigger.onBodyFailure", "definition.invalid_section", 'onBodyFailure is "end" or "continue"');
   if (section.maxOccurrences !== undefined && !(Number.isInteger(section.maxOccurrences) && section.maxOccurrences >= 1))
     fail("$.onTrigger.maxOccurrences", "definition.invalid_section", "maxOccurrences is a positive integer");
+  const ms = section.occurrenceTimeoutMs;
+  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 1 && ms <= 30 * 86_400_000))
+    fail("$.onTrigger.occurrenceTimeoutMs", "definition.invalid_section", "occurrenceTimeoutMs: integer ms, 1 to 30 days");
   if (def.outerLoop !== undefined)
     fail("$.onTrigger", "definition.invalid_section", "a section's body is one plan: onTrigger and outerLoop cannot be combined");
 }

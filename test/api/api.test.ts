@@ -371,6 +371,8 @@ describe("OpenAPI", () => {
         "/v1/hooks/{workflowId}",
         "/v1/hooks/{workflowId}/runs/{runId}",
         "/v1/runs/{runId}/triggers",
+        "/v1/runs/{runId}/supersede",
+        "/v1/workflows/{workflowId}/sections",
         "/v1/runs/{runId}/approvals",
         "/v1/runs/{runId}/approvals/{approvalId}",
         "/v1/secrets",

@@ -1,0 +1,150 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { RunIndexEntry } from "../../ports/run-index.ts";
+import { isEndedStatus } from "../../ports/run-status.ts";
+import type { ApiEnv } from "../api-env.ts";
+import { ApiError, notFound } from "../api-error.ts";
+import { requireTenant } from "../auth.ts";
+import { tenantRun } from "../run-access.ts";
+import { commonErrors, ErrorBody, json, Run } from "../schemas.ts";
+import { capabilitiesOf } from "../workflow-capabilities.ts";
+import { toRun } from "./runs.ts";
+
+/**
+ * Sections across a redeploy. A section locks its body against the definition it started under;
+ * after a deploy that changes the definition hash, its next trigger would fail it with
+ * `capability_drift`. These routes list a workflow's unfinished sections with whether their
+ * definition is still the live one, and move a waiting section's pending occurrences into a
+ * section started under the new definition, ending the old one with `section_superseded`.
+ */
+export const sectionRoutes = new OpenAPIHono<ApiEnv>();
+sectionRoutes.use("/workflows/*", requireTenant());
+sectionRoutes.use("/runs/*", requireTenant());
+
+/** Statuses of a section that has not ended: it waits for a trigger, or runs an occurrence. */
+const UNFINISHED = ["waiting", "running", "compiling", "pending"] as const;
+const PAGE = 200;
+
+const SectionSummary = z
+  .object({
+    runId: z.string(),
+    status: z.string(),
+    definitionHash: z.string().nullable().openapi({ description: "The definition the section locked its body against" }),
+    versionId: z.string().nullable(),
+    stale: z.boolean().openapi({ description: "Its definition is no longer the live one: supersede it before triggering it" }),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .openapi("SectionSummary");
+
+sectionRoutes.openapi(
+  createRoute({
+    method: "get",
+    path: "/workflows/{workflowId}/sections",
+    operationId: "listSections",
+    tags: ["runs"],
+    summary: "A section workflow's unfinished runs, and which are stale after a redeploy",
+    description:
+      "The tenant's section runs of this workflow that have not ended (newest first), each with the definition hash it locked and `stale: true` when that is no longer the live hash. `?stale=true` lists only those. Supersede a stale one with `POST /v1/runs/{runId}/supersede`.",
+    request: {
+      params: z.object({ workflowId: z.string() }),
+      query: z.object({ stale: z.enum(["true", "false"]).optional() }),
+    },
+    responses: {
+      200: json(z.object({ liveDefinitionHash: z.string(), sections: z.array(SectionSummary) }), "The sections"),
+      409: json(ErrorBody, "The workflow has no onTrigger section"),
+      ...commonErrors,
+    },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const { workflowId } = c.req.valid("param");
+    const registered = services.workflows.get(workflowId);
+    if (!registered) throw notFound("workflow", workflowId);
+    if (!registered.definition.onTrigger) throw new ApiError("run_not_a_section", `Workflow "${workflowId}" has no onTrigger section`);
+    const live = (await capabilitiesOf(registered)).definitionHash;
+    const rows: RunIndexEntry[] = [];
+    for (const status of UNFINISHED) rows.push(...(await services.runs.list({ tenant, workflowId, status, limit: PAGE })));
+    const sections = rows
+      .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
+      .map((r) => ({
+        runId: r.runId,
+        status: r.status,
+        definitionHash: r.definitionHash,
+        versionId: r.versionId,
+        stale: r.definitionHash !== null && r.definitionHash !== live,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+      }))
+      .filter((s) => c.req.valid("query").stale !== "true" || s.stale);
+    return c.json({ liveDefinitionHash: live, sections }, 200);
+  },
+);
+
+const Superseded = z
+  .object({
+    run: Run.openapi({ description: "The superseded section: failed with `section_superseded`" }),
+    into: z.string(),
+    adopted: z
+      .array(z.object({ from: z.string(), occurrenceId: z.string(), created: z.boolean() }))
+      .openapi({ description: "Each pending occurrence of the old section (`from`) and the occurrence it became in `into`" }),
+  })
+  .openapi("SectionSuperseded");
+
+sectionRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/runs/{runId}/supersede",
+    operationId: "supersedeSection",
+    tags: ["runs"],
+    summary: "End a waiting section and move its pending occurrences into another section",
+    description:
+      'For a redeploy that changed the definition hash: `into` is a section of the same workflow under the live definition (started as any run is). The old section must have no occurrence running (409 `section_not_waiting`); it ends with `RunFailed { causeCode: "section_superseded" }`, and each occurrence it had queued and not started is queued in `into` under the trigger id `supersede:<runId>:<occurrenceId>`. Retrying with the same `into` adopts nothing twice.',
+    request: {
+      params: z.object({ runId: z.string() }),
+      body: { content: { "application/json": { schema: z.object({ into: z.string().min(1) }) } }, required: true },
+    },
+    responses: {
+      200: json(Superseded, "The superseded section and what `into` adopted"),
+      409: json(
+        ErrorBody,
+        "Not a section, an occurrence is running, `into` is not a live section of the workflow, or the run ended otherwise",
+      ),
+      ...commonErrors,
+    },
+  }),
+  async (c) => {
+    const { services, tenant } = c.var;
+    const { runId } = c.req.valid("param");
+    const { into } = c.req.valid("json");
+    if (into === runId) throw new ApiError("invalid_request", "A section cannot be superseded by itself");
+    const old = await tenantRun(services, tenant, runId);
+    const target = await tenantRun(services, tenant, into);
+    const registered = services.workflows.get(old.entry.workflowId);
+    if (!registered?.definition.onTrigger) throw new ApiError("run_not_a_section", `Run "${runId}" is not a section`);
+    const live = (await capabilitiesOf(registered)).definitionHash;
+    if (target.entry.workflowId !== old.entry.workflowId || target.entry.definitionHash !== live || isEndedStatus(target.entry.status))
+      throw new ApiError(
+        "section_not_live",
+        `Run "${into}" is not an unfinished section of "${old.entry.workflowId}" under its live definition ${live}`,
+      );
+    const ended = await old.client.end({
+      causeCode: "section_superseded",
+      message: `Superseded by section ${into} (definition ${live}); its pending occurrences moved there`,
+      details: { supersededBy: into, definitionHash: live },
+      only: { waitingSection: true },
+    });
+    // No approval guard was asked for, so `run_not_under_approval` cannot come back.
+    if (!ended.ok) throw new ApiError(ended.code === "run_not_under_approval" ? "run_ended" : ended.code, ended.message);
+    const adopted = [];
+    for (const pending of ended.pending) {
+      const queued = await target.client.trigger({
+        input: pending.input,
+        trigger: { kind: "programmatic", id: `supersede:${runId}:${pending.occurrenceId}` },
+      });
+      if (!queued.ok) throw new ApiError(queued.code, `Section ${into} refused ${pending.occurrenceId}: ${queued.message}`);
+      adopted.push({ from: pending.occurrenceId, occurrenceId: queued.occurrenceId, created: queued.created });
+    }
+    const view = await old.client.status();
+    return c.json({ run: toRun(view) as z.infer<typeof Run>, into, adopted }, 200);
+  },
+);
