@@ -396,6 +396,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{workflowId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A section workflow's unfinished runs, and which are stale after a redeploy
+         * @description The tenant's section runs of this workflow that have not ended (newest first), each with the definition hash it locked and `stale: true` when that is no longer the live hash. `?stale=true` lists only those. Supersede a stale one with `POST /v1/runs/{runId}/supersede`.
+         */
+        get: operations["listSections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{runId}/supersede": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a waiting section and move its pending occurrences into another section
+         * @description For a redeploy that changed the definition hash: `into` is a section of the same workflow under the live definition (started as any run is). The old section must have no occurrence running (409 `section_not_waiting`); it ends with `RunFailed { causeCode: "section_superseded" }`, and each occurrence it had queued and not started is queued in `into` under the trigger id `supersede:<runId>:<occurrenceId>`. Retrying with the same `into` adopts nothing twice.
+         */
+        post: operations["supersedeSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{runId}/approvals": {
         parameters: {
             query?: never;
@@ -765,6 +805,27 @@ export interface components {
             created: boolean;
             run: components["schemas"]["Run"];
             links: components["schemas"]["RunLinks"];
+        };
+        SectionSummary: {
+            runId: string;
+            status: string;
+            /** @description The definition the section locked its body against */
+            definitionHash: string | null;
+            versionId: string | null;
+            /** @description Its definition is no longer the live one: supersede it before triggering it */
+            stale: boolean;
+            createdAt: number;
+            updatedAt: number;
+        };
+        SectionSuperseded: {
+            run: components["schemas"]["Run"] & unknown;
+            into: string;
+            /** @description Each pending occurrence of the old section (`from`) and the occurrence it became in `into` */
+            adopted: {
+                from: string;
+                occurrenceId: string;
+                created: boolean;
+            }[];
         };
         Approval: {
             approvalId: string;
@@ -2255,6 +2316,151 @@ export interface operations {
             };
             /** @description The input does not match the workflow's input schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSections: {
+        parameters: {
+            query?: {
+                stale?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        liveDefinitionHash: string;
+                        sections: components["schemas"]["SectionSummary"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The workflow has no onTrigger section */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    supersedeSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    into: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The superseded section and what `into` adopted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SectionSuperseded"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a section, an occurrence is running, `into` is not a live section of the workflow, or the run ended otherwise */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
