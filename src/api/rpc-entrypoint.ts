@@ -9,6 +9,15 @@ import { ApiError } from "./api-error.ts";
 import { parseEventTypeFilter } from "./event-type-filter.ts";
 import { assertSecureConfiguration } from "./insecure-configuration.ts";
 import { toRpcError } from "./rpc-error.ts";
+import {
+  asJson,
+  type RpcApproval,
+  type RpcDecision,
+  type RpcEventsPage,
+  type RpcOccurrence,
+  type RpcRun,
+  type RpcRunsPage,
+} from "./rpc-types.ts";
 import { tenantRun } from "./run-access.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
 import { StartRunBody } from "./schemas.ts";
@@ -62,7 +71,7 @@ const Decision = z.object({
  */
 export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, RpcProps> {
   /** Starts a run of a registered workflow (trigger kind `programmatic`); the same checks as `POST /v1/workflows/:id/runs`. */
-  async startRun(workflowId: string, input: unknown, options: RpcStartOptions = {}) {
+  async startRun(workflowId: string, input: unknown, options: RpcStartOptions = {}): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
       const body = parse(StartRunBody, { input, runId: options.runId, location: options.location }, "arguments");
       const rest = parse(StartOptions, { idempotencyKey: options.idempotencyKey, wait: options.wait }, "options");
@@ -75,43 +84,47 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         wait: rest.wait,
         triggerKind: "programmatic",
       });
-      return { ...toRun(started.view), placement: started.placement };
+      return asJson<RpcRun>({ ...toRun(started.view), placement: started.placement });
     });
   }
 
   /** A run as it is now (status, version, output or cause, usage); another tenant's is `run_not_found`. */
-  async getRun(runId: string) {
+  async getRun(runId: string): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
       const { view, entry } = await readRun(services, tenant, parse(RunId, runId, "runId"));
-      return { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } };
+      return asJson<RpcRun>({ ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } });
     });
   }
 
   /** Waits up to `seconds` (at most 60) for a run to end or a section to wait, then answers it as it is. */
-  async waitForRun(runId: string, seconds = 60) {
+  async waitForRun(runId: string, seconds = 60): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
       const wait = parse(z.number().min(0).max(60), seconds, "seconds");
       const { view } = await readRun(services, tenant, parse(RunId, runId, "runId"));
-      if (isSettledStatus(view.status, view.waitReason) || view.status === "minted") return toRun(view);
+      if (isSettledStatus(view.status, view.waitReason) || view.status === "minted") return asJson<RpcRun>(toRun(view));
       const { client } = await tenantRun(services, tenant, runId);
-      return toRun(await client.waitForEnd(wait * 1_000));
+      return asJson<RpcRun>(toRun(await client.waitForEnd(wait * 1_000)));
     });
   }
 
   /** One page of the tenant's runs, newest first; pass `nextCursor` back as `cursor`. */
-  async listRuns(query: z.input<typeof ListQuery> = {}) {
-    return this.call((services, tenant) => listTenantRuns(services, tenant, parse(ListQuery, query, "query")));
+  async listRuns(query: z.input<typeof ListQuery> = {}): Promise<RpcRunsPage> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcRunsPage>(await listTenantRuns(services, tenant, parse(ListQuery, query, "query"))),
+    );
   }
 
   /** Cancels a run; a run that has ended is answered unchanged. */
-  async cancel(runId: string, reason = "cancelled through a service binding") {
+  async cancel(runId: string, reason = "cancelled through a service binding"): Promise<RpcRun> {
     return this.call(async (services, tenant) =>
-      toRun(await cancelTenantRun(services, tenant, parse(RunId, runId, "runId"), parse(z.string().max(1_000), reason, "reason"))),
+      asJson<RpcRun>(
+        toRun(await cancelTenantRun(services, tenant, parse(RunId, runId, "runId"), parse(z.string().max(1_000), reason, "reason"))),
+      ),
     );
   }
 
   /** A page of a run's events (`seq > after`, at most `limit`, `type` filtered as over HTTP). */
-  async listEvents(runId: string, query: z.input<typeof EventsQuery> = {}) {
+  async listEvents(runId: string, query: z.input<typeof EventsQuery> = {}): Promise<RpcEventsPage> {
     return this.call(async (services, tenant) => {
       const q = parse(EventsQuery, query, "query");
       const limit = q.limit ?? 100;
@@ -119,12 +132,12 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
       const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
       const events = await client.events({ after: q.after ?? 0, limit, ...(types ? { types } : {}) });
       const last = events.at(-1);
-      return { events, nextAfter: events.length === limit && last ? last.seq : null };
+      return asJson<RpcEventsPage>({ events, nextAfter: events.length === limit && last ? last.seq : null });
     });
   }
 
   /** Queues an occurrence of a section run, as `POST /v1/runs/:runId/triggers`. */
-  async trigger(runId: string, input: unknown, options: { idempotencyKey?: string; wait?: number } = {}) {
+  async trigger(runId: string, input: unknown, options: { idempotencyKey?: string; wait?: number } = {}): Promise<RpcOccurrence> {
     return this.call(async (services, tenant) => {
       const rest = parse(StartOptions, options, "options");
       const queued = await queueOccurrence({
@@ -138,20 +151,20 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         ...(rest.wait ? { waitMs: rest.wait * 1_000 } : {}),
       });
       const { links: _links, ...body } = queued.body;
-      return body;
+      return asJson<RpcOccurrence>(body);
     });
   }
 
   /** A run's tool calls held for approval, with the hash a decision must quote. */
-  async listApprovals(runId: string) {
+  async listApprovals(runId: string): Promise<RpcApproval[]> {
     return this.call(async (services, tenant) => {
       const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
-      return (await client.status()).approvals ?? [];
+      return asJson<RpcApproval[]>((await client.status()).approvals ?? []);
     });
   }
 
   /** Approves or denies a held tool call; `argsHash` must be the one `listApprovals` showed. */
-  async decideApproval(runId: string, approvalId: string, decision: z.input<typeof Decision>) {
+  async decideApproval(runId: string, approvalId: string, decision: z.input<typeof Decision>): Promise<RpcDecision> {
     return this.call(async (services, tenant) => {
       const d = parse(Decision, decision, "decision");
       const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
@@ -162,7 +175,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         ...(d.reason ? { reason: d.reason } : {}),
       });
       if (!result.ok) throw new ApiError(result.code, result.message);
-      return { approval: result.approval, created: result.created, run: toRun(await client.status()) };
+      return asJson<RpcDecision>({ approval: result.approval, created: result.created, run: toRun(await client.status()) });
     });
   }
 
