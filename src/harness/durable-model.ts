@@ -52,10 +52,46 @@ type CallStart =
  * can't be taken back, so a stream that breaks midway records a failure that is not retried.
  */
 export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef): LanguageModelV4 {
-  const timeoutMs = ctx.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+  const calls = new JournaledCalls(ctx, cursor, slot, ctx.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
+  return wrapLanguageModel({
+    model: base,
+    middleware: {
+      specificationVersion: "v4",
+      wrapGenerate: async ({ params, model }) => {
+        const start = await calls.begin(params);
+        if (start.recorded) return start.recorded;
+        return calls.generateLive(model, params, start.callId, start.firstAttempt);
+      },
+      wrapStream: async ({ params, model }) => {
+        const start = await calls.begin(params);
+        if (start.recorded) return streamOfResult(start.recorded);
+        if (GENERATE_ONLY.has(model)) return streamOfResult(await calls.generateLive(model, params, start.callId, start.firstAttempt));
+        return calls.streamLive(model, params, start.callId, start.firstAttempt);
+      },
+    },
+  });
+}
+
+/** A live stream's attempt: its parts, its timer, and the provider's result around them. */
+type OpenedStream = LiveAttempt & { attempt: number; result: LanguageModelV4StreamResult };
+
+/** The journal of one session's model calls: each step of a call as its own method. */
+class JournaledCalls {
+  private readonly ctx: HarnessContext;
+  private readonly cursor: SessionCursor;
+  private readonly slot: ModelSlotRef;
+  private readonly timeoutMs: number;
+
+  constructor(ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef, timeoutMs: number) {
+    this.ctx = ctx;
+    this.cursor = cursor;
+    this.slot = slot;
+    this.timeoutMs = timeoutMs;
+  }
 
   /** Replays, refuses a changed request, or appends `called` (with the held session start) before the live call. */
-  const begin = async (params: LanguageModelV4CallOptions): Promise<CallStart> => {
+  async begin(params: LanguageModelV4CallOptions): Promise<CallStart> {
+    const { ctx, cursor, slot } = this;
     if (cursor.fatal) throw cursor.fatal.error;
     const { callId, turn } = cursor.nextModelCall();
     const requestHash = requestHashOf(params);
@@ -87,32 +123,34 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
       ]);
     } else if (leading.length > 0) await appendEvents(ctx, leading);
     return { callId, firstAttempt: (record?.failures.length ?? 0) + 1 };
-  };
+  }
 
   /**
    * Records a failed attempt; true when it is worth another attempt, after the backoff. A long
    * backoff (a provider's Retry-After) is not slept in the slice: the slice ends and the run wakes
    * when it is over; the resume finds the retriable failure and makes the next attempt.
    */
-  const failed = async (callId: string, error: unknown, attempt: number, mayRetry: boolean): Promise<boolean> => {
+  async failed(callId: string, error: unknown, attempt: number, mayRetry: boolean): Promise<boolean> {
+    const { ctx } = this;
     const recorded = toRecordedError(error, mayRetry && attempt < MAX_ATTEMPTS);
-    await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: cursor.sessionId, callId, error: recorded } }]);
+    await appendEvents(ctx, [{ type: "harness.model.failed", payload: { sessionId: this.cursor.sessionId, callId, error: recorded } }]);
     if (!recorded.retriable) return false;
     const wait = backoffMs(error, attempt, ctx.clock.now());
     if (wait > INLINE_BACKOFF_MAX_MS) throw new SliceYieldSignal(ctx.clock.now() + wait);
     await ctx.sleep(wait);
     assertSliceTime(ctx);
     return true;
-  };
+  }
 
   /** Records the answer; what the loop gets is the decoded record, exactly what a replay gets. */
-  const answered = async (callId: string, result: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> => {
+  async answered(callId: string, result: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
+    const { slot } = this;
     const response = encodeTagged(recordableResult(result));
-    await appendEvents(ctx, [
+    await appendEvents(this.ctx, [
       {
         type: "harness.model.responded",
         payload: {
-          sessionId: cursor.sessionId,
+          sessionId: this.cursor.sessionId,
           callId,
           response,
           usage: usageOf(result, slot.offline ? undefined : slot.pricing),
@@ -121,40 +159,45 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
       },
     ]);
     return decodeTagged(response) as LanguageModelV4GenerateResult;
-  };
+  }
 
   /** The generate path, also behind a stream for models that implement only doGenerate. */
-  const generateLive = async (model: LanguageModelV4, params: LanguageModelV4CallOptions, callId: string, firstAttempt: number) => {
+  async generateLive(
+    model: LanguageModelV4,
+    params: LanguageModelV4CallOptions,
+    callId: string,
+    firstAttempt: number,
+  ): Promise<LanguageModelV4GenerateResult> {
     for (let attempt = firstAttempt; ; attempt++) {
-      const timer = new CallTimer(timeoutMs, params.abortSignal);
+      const timer = new CallTimer(this.timeoutMs, params.abortSignal);
       let result: LanguageModelV4GenerateResult;
       try {
         result = await timer.race(model.doGenerate({ ...params, abortSignal: timer.signal }));
       } catch (error) {
         const reported = timer.explain(error);
-        if (await failed(callId, reported, attempt, true)) continue;
+        if (await this.failed(callId, reported, attempt, true)) continue;
         throw reported;
       } finally {
         timer.clear();
       }
       // Outside the try: a failed write of the answer is not a model failure. It propagates, the
       // slice fails, and the resume re-issues this call (still in flight: called, no answer).
-      return answered(callId, result);
+      return this.answered(callId, result);
     }
-  };
+  }
 
   /**
    * Opens the live stream, retrying failures before it starts (429/5xx, no response in time).
    * A model that turns out not to stream is answered through doGenerate instead.
    */
-  const openStream = async (
+  async openStream(
     model: LanguageModelV4,
     params: LanguageModelV4CallOptions,
     callId: string,
     firstAttempt: number,
-  ): Promise<(LiveAttempt & { attempt: number; result: LanguageModelV4StreamResult }) | { generated: LanguageModelV4GenerateResult }> => {
+  ): Promise<OpenedStream | { generated: LanguageModelV4GenerateResult }> {
     for (let attempt = firstAttempt; ; attempt++) {
-      const timer = new CallTimer(timeoutMs, params.abortSignal);
+      const timer = new CallTimer(this.timeoutMs, params.abortSignal);
       try {
         const result = await timer.race(model.doStream({ ...params, abortSignal: timer.signal }));
         return { stream: result.stream, timer, attempt, result };
@@ -162,54 +205,45 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
         timer.clear();
         if (isNotImplemented(error)) {
           GENERATE_ONLY.add(model);
-          return { generated: await generateLive(model, params, callId, attempt) };
+          return { generated: await this.generateLive(model, params, callId, attempt) };
         }
         const reported = timer.explain(error);
-        if (await failed(callId, reported, attempt, true)) continue;
+        if (await this.failed(callId, reported, attempt, true)) continue;
         throw reported;
       }
     }
-  };
+  }
 
-  return wrapLanguageModel({
-    model: base,
-    middleware: {
-      specificationVersion: "v4",
-      wrapGenerate: async ({ params, model }) => {
-        const start = await begin(params);
-        if (start.recorded) return start.recorded;
-        return generateLive(model, params, start.callId, start.firstAttempt);
+  /** A live stream whose answer is recorded when it ends; a failure before any part reached the loop is retried. */
+  async streamLive(
+    model: LanguageModelV4,
+    params: LanguageModelV4CallOptions,
+    callId: string,
+    firstAttempt: number,
+  ): Promise<LanguageModelV4StreamResult> {
+    const opened = await this.openStream(model, params, callId, firstAttempt);
+    if ("generated" in opened) return streamOfResult(opened.generated);
+    let attempt = opened.attempt;
+    const stream = journaledStream(opened, {
+      answered: async (result) => {
+        await this.answered(callId, result);
       },
-      wrapStream: async ({ params, model }) => {
-        const start = await begin(params);
-        if (start.recorded) return streamOfResult(start.recorded);
-        const { callId } = start;
-        if (GENERATE_ONLY.has(model)) return streamOfResult(await generateLive(model, params, callId, start.firstAttempt));
-        const opened = await openStream(model, params, callId, start.firstAttempt);
-        if ("generated" in opened) return streamOfResult(opened.generated);
-        let attempt = opened.attempt;
-        const stream = journaledStream(opened, {
-          answered: async (result) => {
-            await answered(callId, result);
-          },
-          failed: async (error, delivered) => {
-            try {
-              // Parts already reached the loop: not retried. Else it is retried like a failed request.
-              if (!(await failed(callId, error, attempt, !delivered))) return { error };
-              const next = await openStream(model, params, callId, attempt + 1);
-              if ("generated" in next) return { error };
-              attempt = next.attempt;
-              return { retry: next };
-            } catch (thrown) {
-              // A failed write, the slice's time running out (SliceYieldSignal), or the last attempt's error.
-              return { error: thrown };
-            }
-          },
-        });
-        return { ...opened.result, stream };
+      failed: async (error, delivered) => {
+        try {
+          // Parts already reached the loop: not retried. Else it is retried like a failed request.
+          if (!(await this.failed(callId, error, attempt, !delivered))) return { error };
+          const next = await this.openStream(model, params, callId, attempt + 1);
+          if ("generated" in next) return { error };
+          attempt = next.attempt;
+          return { retry: next };
+        } catch (thrown) {
+          // A failed write, the slice's time running out (SliceYieldSignal), or the last attempt's error.
+          return { error: thrown };
+        }
       },
-    },
-  });
+    });
+    return { ...opened.result, stream };
+  }
 }
 
 /**
