@@ -1,3 +1,4 @@
+import { assertSecureConfiguration } from "../api/insecure-configuration.ts";
 import { startRun } from "../api/start-run.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import { type Wiring, wire } from "../wiring.ts";
@@ -46,6 +47,8 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
   const key = parsed.idempotencyKey;
   const runId = queueRunId(queue, message.id, key ? { tenant, workflowId: parsed.workflowId, idempotencyKey: key } : undefined);
   try {
+    // A deployed Worker holding well-known example values refuses every start, as its API does.
+    assertSecureConfiguration(env);
     const started = await startRun({
       env,
       services,

@@ -1,3 +1,4 @@
+import { assertSecureConfiguration } from "../api/insecure-configuration.ts";
 import { startRun } from "../api/start-run.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import { cronKey } from "../sdk/cron.ts";
@@ -40,6 +41,8 @@ export async function startScheduledRuns(tick: Pick<ScheduledController, "cron" 
       const tenant = triggerTenant(env, schedule.tenant);
       const runId = scheduledRunId(workflowId, key, tick.scheduledTime);
       try {
+        // A deployed Worker holding well-known example values refuses every start, as its API does.
+        assertSecureConfiguration(env);
         const started = await startRun({
           env,
           services,

@@ -168,6 +168,17 @@ describe("handleQueue: one run per message", () => {
     expect(await wire(env).runs.get("default", queueRunId(QUEUE, "msg-transient"))).not.toBeNull();
   });
 
+  it("a deployed Worker holding well-known example values starts nothing: retried (insecure_configuration) until it is fixed", async () => {
+    const deployed = { ...env, LITTLE_ENV: undefined } as unknown as Env;
+    const { outcomes, result } = await consume(
+      [{ id: "msg-insecure", body: { workflowId: "support.summarize-ticket", input: INPUT } }],
+      deployed,
+    );
+    expect(result.explicitAcks).toEqual([]);
+    expect(outcomes[0]).toMatchObject({ outcome: "retried", cause: "insecure_configuration" });
+    expect(await wire(env).runs.get("default", queueRunId(QUEUE, "msg-insecure"))).toBeNull();
+  });
+
   it("a dead letter the dead-letter queue refuses keeps the message (retried) instead of dropping it", async () => {
     const failing = { ...env, LITTLE_DEAD_LETTERS: { send: async () => Promise.reject(new Error("queue unavailable")) } } as Env;
     const { result, outcomes } = await consume([{ id: "msg-dlq-down", body: { workflowId: "no.such-workflow" } }], failing);

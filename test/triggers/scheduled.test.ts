@@ -100,6 +100,14 @@ describe("handleScheduled: cron ticks start runs", () => {
     expect(starts[0]).toMatchObject({ tenant: "ops", outcome: "started" });
   });
 
+  it("a deployed Worker holding well-known example values starts nothing on a tick (insecure_configuration)", async () => {
+    const deployed = { ...env, LITTLE_ENV: undefined } as unknown as Env;
+    const scheduledTime = Date.UTC(2026, 11, 7, 8, 0);
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, deployed);
+    expect(starts).toEqual([expect.objectContaining({ outcome: "failed", code: "insecure_configuration" })]);
+    expect(await wire(env).runs.get("default", scheduledRunId(dailyDigest.id, WEEKDAYS_8AM, scheduledTime))).toBeNull();
+  });
+
   it("a start that fails is reported and fails the tick, without stopping the tick's other starts", async () => {
     // A JSON Schema input is checked at the start, not by defineWorkflow: this one refuses {}.
     const strict = defineWorkflow({
