@@ -51,6 +51,20 @@ async function untilOccurrences(runId: string, completed: number): Promise<Occur
 
 let sectionVersion = "";
 
+describe("a fresh Worker's definitions", () => {
+  it("answers GET /v1/definitions/<hash> for every hash GET /v1/workflows lists, with no /definition call first", async () => {
+    const listed = await api.call("GET", "/v1/workflows");
+    expect(listed.status).toBe(200);
+    const workflows = listed.json.workflows as { id: string; definitionHash: string }[];
+    expect(workflows.length).toBeGreaterThan(0);
+    for (const w of workflows) {
+      const r = await api.call("GET", `/v1/definitions/${w.definitionHash}`);
+      expect(r.status, `${w.id}: ${JSON.stringify(r.json)}`).toBe(200);
+      expect(r.json).toMatchObject({ definitionHash: w.definitionHash, workflowId: w.id, live: true });
+    }
+  });
+});
+
 describe("a section run over HTTP", () => {
   it("plans once, serves HTTP triggers and a signed webhook as occurrences, and ends on cancel", async () => {
     const started = await api.call("POST", "/v1/workflows/support.triage-inbox/runs?wait=30", { body: { input: message(1) } });
