@@ -21,11 +21,13 @@ const declared = (id: string) =>
     }
   })();
 
+const triageOutput = z.object({ summary: z.string(), urgency: z.enum(["low", "high"]) });
+
 const triage = defineWorkflow({
   id: "acme.triage",
   description: "Summarize a customer message and rate its urgency.",
   input: z.object({ message: z.string() }),
-  output: z.object({ summary: z.string(), urgency: z.enum(["low", "high"]) }),
+  output: triageOutput,
   models: [model(declared("gpt-4o-mini"), { description: "Fast model for short structured answers." })],
   planner: { model: declared("gpt-5"), system: "You plan customer-support workflows." },
 });
@@ -35,7 +37,7 @@ describe("little-workflow/testing", () => {
     const world = new MemoryWorld({ models: offlineModels() });
     const result = await runWorkflow(triage, { message: "I was charged twice" }, { world });
     expect(result.status).toBe("completed");
-    expect(triage.output.safeParse(result.output).success).toBe(true);
+    expect(triageOutput.safeParse(result.output).success).toBe(true);
     expect(result.versionId).toMatch(/^wfver_/);
     const types = (await world.events(result.runId)).map((e) => e.type);
     expect(types[0]).toBe("RunRequested");
