@@ -182,6 +182,13 @@ describe("the little CLI for sections and approvals", () => {
     }
     const [approval] = (JSON.parse(listed.stdout) as { approvals: { approvalId: string; status: string }[] }).approvals;
     expect(approval?.status).toBe("waiting_for_approval");
+    // The run itself waits, and says for what: in `little run`'s view and in the run index.
+    const shown = await little(["runs", "--status", "waiting", "--wait-reason", "approval", "--limit", "200"]);
+    for (let i = 0; i < 50 && !shown.stdout.includes(held.runId); i++) {
+      await sleep(100);
+      Object.assign(shown, await little(["runs", "--status", "waiting", "--wait-reason", "approval", "--limit", "200"]));
+    }
+    expect(shown.stdout.split("\n").find((line) => line.startsWith(held.runId))).toContain("waiting (approval)");
     const approved = await little(["approve", held.runId, approval?.approvalId as string]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain('billing.issue-refund {"amountCents":900,"orderId":"o-cli"}');
