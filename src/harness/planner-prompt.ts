@@ -25,6 +25,17 @@ export function planTask(capabilities: DefinitionCapabilities, input: unknown, o
   };
 }
 
+/**
+ * After a failed cycle of the outer loop, one line on what priorCycles[].failure means. Only then:
+ * prompts of runs with no failed cycle keep their request hashes (saved histories, runs in flight).
+ */
+function replanNote(task: PlanTask): string {
+  const failed = task.outerLoopContext?.priorCycles.filter((c) => c.failure !== undefined) ?? [];
+  if (failed.length === 0) return "";
+  return `
+An earlier plan of this run failed: outerLoopContext.priorCycles[].failure gives its cause code, the failed step (stepId) and the error. Write a plan that avoids that failure; do not submit the failed plan again.`;
+}
+
 /** Where the planner's bash finds the contract and the task (every path listed here exists). */
 export const TASK_FILES = {
   task: "/mnt/task/plan-task.json",
@@ -82,7 +93,7 @@ ${skillList}`;
  * task's own slots and tools (placeholders stand for the schemas the task already shows).
  */
 export function plannerUserPrompt(task: PlanTask): string {
-  return `Compile this task into LWIR and submit it.
+  return `Compile this task into LWIR and submit it.${replanNote(task)}
 ${PLAN_TASK_OPEN}
 ${JSON.stringify(task, null, 2)}
 ${PLAN_TASK_CLOSE}

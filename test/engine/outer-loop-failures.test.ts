@@ -96,7 +96,10 @@ describe("outer loop: a failed cycle re-plans", () => {
       ],
     });
     const prompt = promptText(c2Calls[0] as (typeof c2Calls)[0]);
-    for (const text of ["step_failed", "lookup", "CRM refused token [redacted:CRM_TOKEN]"]) expect(prompt).toContain(text);
+    for (const text of ["step_failed", "lookup", "CRM refused token [redacted:CRM_TOKEN]", "An earlier plan of this run failed"])
+      expect(prompt).toContain(text);
+    // Cycle 1 had nothing to avoid: its prompt has no such note (so runs without a failed cycle keep their request hashes).
+    expect(promptText(planner.doGenerateCalls[0] as (typeof c2Calls)[0])).not.toContain("An earlier plan of this run failed");
     for (const call of [...planner.doGenerateCalls, ...worker.doGenerateCalls]) expect(promptText(call)).not.toContain(CRM_TOKEN);
     expect(JSON.stringify(events)).not.toContain(CRM_TOKEN);
     // The re-plan's manifest is its own: it carries the prior cycles' hash.
