@@ -2,7 +2,10 @@
  * The inspector flags a run the offline model answered (LITTLE_MODELS=auto without a key, or
  * offline): a real headless Chromium against a real `wrangler dev` (offline models) shows the
  * "offline model" badge in the run summary, listing the models, and GET /v1/runs/:id agrees.
+ * The same browser runs the typed client (src/client/, bundled for browsers) against the Worker.
  */
+import { resolve } from "node:path";
+import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, screenshot, signIn } from "../inspector/browser.ts";
@@ -38,5 +41,40 @@ describe("offline fallback in the inspector", () => {
     const summary = (await page.locator("#summary-list").textContent()) ?? "";
     for (const m of offlineModels ?? []) expect(summary).toContain(m);
     await screenshot(page, "offline-model-badge", false);
+  });
+});
+
+describe("the client in a browser", () => {
+  it("starts a run, streams its events and names an API error, with only the browser's fetch", async () => {
+    const bundle = await build({
+      entryPoints: [resolve(import.meta.dirname, "../../src/client/index.ts")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      globalName: "Little",
+      write: false,
+    });
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${dev.url}/v1/health`);
+    await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? "" });
+    const result = await page.evaluate(
+      async ({ token, workflow, input }) => {
+        const { createClient, LittleClientError } = (window as unknown as { Little: typeof import("../../src/client/index.ts") }).Little;
+        const client = createClient({ baseUrl: location.origin, token });
+        const { run } = await client.startRun(workflow, input, { wait: 30 });
+        const types: string[] = [];
+        for await (const event of client.events(run.runId)) types.push(event.type);
+        let code = "";
+        try {
+          await client.getRun("run_not_there");
+        } catch (error) {
+          code = error instanceof LittleClientError ? `${error.code} ${error.status}` : String(error);
+        }
+        return { status: run.status, first: types[0], last: types.at(-1), count: types.length, code };
+      },
+      { token: dev.devToken, workflow: SEED_WORKFLOW, input: INPUT },
+    );
+    expect(result).toMatchObject({ status: "completed", first: "RunRequested", last: "RunCompleted", code: "run_not_found 404" });
+    expect(result.count).toBeGreaterThan(2);
   });
 });
