@@ -11,7 +11,8 @@ import { triggerTenant } from "./trigger-tenant.ts";
 export type MessageOutcome =
   | { readonly messageId: string; readonly outcome: "started" | "already_started"; readonly runId: string; readonly tenant: string }
   | { readonly messageId: string; readonly outcome: "dead_lettered"; readonly cause: string; readonly to: "queued" | "logged" }
-  | { readonly messageId: string; readonly outcome: "retried"; readonly cause: string; readonly delaySeconds: number };
+  | { readonly messageId: string; readonly outcome: "retried"; readonly cause: string; readonly delaySeconds: number }
+  | { readonly messageId: string; readonly outcome: "dropped_dead_letter"; readonly cause: string };
 
 /**
  * The run id of a queue message: the message id is the idempotency key, so a redelivery (a retry,
@@ -41,6 +42,12 @@ export async function consumeRunMessages(batch: MessageBatch<unknown>, env: Env)
 }
 
 async function consumeOne(message: Message<unknown>, queue: string, env: Env, services: Wiring): Promise<MessageOutcome> {
+  if (isDeadLetter(message.body)) {
+    // A consumer bound to the dead-letter queue itself: sending the letter back there would loop.
+    console.error(JSON.stringify(message.body));
+    message.ack();
+    return { messageId: message.id, outcome: "dropped_dead_letter", cause: message.body.cause };
+  }
   const parsed = parseRunMessage(message.body);
   if (!parsed.ok) return deadLetter(message, queue, env, { cause: "message_invalid", message: parsed.message });
   const tenant = triggerTenant(env, parsed.tenant);
@@ -67,6 +74,10 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
     message.retry({ delaySeconds: decision.delaySeconds });
     return { messageId: message.id, outcome: "retried", cause: decision.cause, delaySeconds: decision.delaySeconds };
   }
+}
+
+function isDeadLetter(body: unknown): body is DeadLetter {
+  return typeof body === "object" && body !== null && (body as { kind?: unknown }).kind === "little.dead-letter";
 }
 
 async function deadLetter(

@@ -179,6 +179,16 @@ describe("handleQueue: one run per message", () => {
     expect(await wire(env).runs.get("default", queueRunId(QUEUE, "msg-insecure"))).toBeNull();
   });
 
+  it("a dead letter read back by this consumer (bound to the dead-letter queue by mistake) is logged and acked, not sent round again", async () => {
+    const { env: target, letters } = recordingEnv();
+    await deliver([{ id: "msg-unknown", body: { workflowId: "no.such-workflow" } }], target);
+    const [letter] = letters;
+    const { result, outcomes } = await consume([{ id: "msg-letter", body: letter }], target);
+    expect(result.explicitAcks).toEqual(["msg-letter"]);
+    expect(outcomes[0]).toMatchObject({ outcome: "dropped_dead_letter", cause: "workflow_not_found" });
+    expect(letters).toHaveLength(1);
+  });
+
   it("a dead letter the dead-letter queue refuses keeps the message (retried) instead of dropping it", async () => {
     const failing = { ...env, LITTLE_DEAD_LETTERS: { send: async () => Promise.reject(new Error("queue unavailable")) } } as Env;
     const { result, outcomes } = await consume([{ id: "msg-dlq-down", body: { workflowId: "no.such-workflow" } }], failing);
