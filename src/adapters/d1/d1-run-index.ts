@@ -8,6 +8,17 @@ import { runs } from "./schema.ts";
 
 type Row = typeof runs.$inferSelect;
 
+/**
+ * The stored status's rank, from the one table in ports/run-status.ts (a status this build does not
+ * know ranks as ended: a newer writer's row is never overwritten by an older one).
+ */
+const RANK_CASES = sql.raw(
+  Object.entries(RUN_STATUS_RANK)
+    .map(([status, rank]) => `WHEN '${status}' THEN ${rank}`)
+    .join(" "),
+);
+const MAX_RANK = sql.raw(String(Math.max(...Object.values(RUN_STATUS_RANK))));
+
 /** The D1 adapter of {@link RunIndex}. */
 export class D1RunIndex implements RunIndex {
   private readonly db;
@@ -33,7 +44,7 @@ export class D1RunIndex implements RunIndex {
           causeCode: entry.causeCode,
           updatedAt: entry.updatedAt,
         },
-        setWhere: sql`(CASE ${runs.status} WHEN 'minted' THEN -1 WHEN 'pending' THEN 0 WHEN 'compiling' THEN 1 WHEN 'running' THEN 2 WHEN 'waiting' THEN 2 ELSE 3 END) <= ${rank}`,
+        setWhere: sql`(CASE ${runs.status} ${RANK_CASES} ELSE ${MAX_RANK} END) <= ${rank}`,
       });
   }
 
