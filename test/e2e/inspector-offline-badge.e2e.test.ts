@@ -59,8 +59,9 @@ describe("the client in a browser", () => {
     await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? "" });
     const result = await page.evaluate(
       async ({ token, workflow, input }) => {
-        const { createClient, LittleClientError } = (window as unknown as { Little: typeof import("../../src/client/index.ts") }).Little;
-        const client = createClient({ baseUrl: location.origin, token });
+        const win = globalThis as unknown as { Little: typeof import("../../src/client/index.ts"); location: { origin: string } };
+        const { createClient, LittleClientError } = win.Little;
+        const client = createClient({ baseUrl: win.location.origin, token });
         const { run } = await client.startRun(workflow, input, { wait: 30 });
         const types: string[] = [];
         for await (const event of client.events(run.runId)) types.push(event.type);
