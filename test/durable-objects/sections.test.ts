@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import type { RunView } from "../../src/ports/run-handle.ts";
+import { isSettledStatus } from "../../src/ports/run-status.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { rawRunStub, runStub } from "../support/drive.ts";
 import { echoCalls, sectionCatalog, sectionLwir, sectionWorkflow } from "../support/section-workflow.ts";
@@ -12,8 +13,6 @@ let crashed = new Set<string>();
 
 beforeEach(() => overrideWiring({ models: offline, workflows: sectionCatalog() }));
 afterEach(() => overrideWiring({}));
-
-const SETTLED = new Set(["waiting", "completed", "failed", "cancelled"]);
 
 function isReset(error: unknown): boolean {
   return /reset|abort/i.test(String((error as Error)?.message)) || (error as { durableObjectReset?: boolean })?.durableObjectReset === true;
@@ -30,8 +29,8 @@ async function settle(runId: string, maxAlarms = 30): Promise<RunView> {
       continue;
     }
     const view = await runStub(runId).status();
-    if (SETTLED.has(view.status) && !ran) return view;
-    if (SETTLED.has(view.status) && view.occurrences?.pending === 0) return view;
+    if (isSettledStatus(view.status, view.waitReason) && !ran) return view;
+    if (isSettledStatus(view.status, view.waitReason) && view.occurrences?.pending === 0) return view;
   }
   throw new Error(`run ${runId} did not settle within ${maxAlarms} alarms`);
 }

@@ -2,6 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { runClient, runObjectStub } from "../../src/adapters/cloudflare/run-client.ts";
 import type { RunView } from "../../src/ports/run-handle.ts";
+import { isEndedStatus } from "../../src/ports/run-status.ts";
 
 /** A fresh client for a run (a stub used across an abort stays broken). */
 export function runStub(runId: string, tenant = "default") {
@@ -12,8 +13,6 @@ export function runStub(runId: string, tenant = "default") {
 export function rawRunStub(runId: string, tenant = "default") {
   return runObjectStub(env.RUNS, tenant, runId);
 }
-
-const ENDED = new Set(["completed", "failed", "cancelled"]);
 
 function isReset(error: unknown): boolean {
   return (
@@ -38,7 +37,7 @@ export async function driveToEnd(runId: string, maxAlarms = 40, tenant = "defaul
       continue;
     }
     const view = await runStub(runId, tenant).status();
-    if (ENDED.has(view.status)) return view;
+    if (isEndedStatus(view.status)) return view;
     if (!ran) throw new Error(`run ${runId} is ${view.status} with no alarm set`);
   }
   throw new Error(`run ${runId} did not end within ${maxAlarms} alarms`);
