@@ -39,7 +39,7 @@ export function parseSchedule(
   return entriesOf(schedule).map((entry) => ({
     cron: entry.cron.trim(),
     ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}),
-    input: entry.input ?? {},
+    input: entry.input === undefined ? {} : entry.input,
   }));
 }
 
@@ -81,7 +81,7 @@ function entriesOf(schedule: ScheduleInput): readonly ScheduleEntry[] {
  * docs/triggers.md says.
  */
 function inputProblems(inputSchema: unknown, input: unknown): string[] {
-  const value = input ?? {};
+  const value = input === undefined ? {} : input;
   if (!isJson(value)) return ["input is JSON data: objects, arrays, strings, finite numbers, booleans and null"];
   const standard = (inputSchema as { "~standard"?: { validate?: (v: unknown) => unknown } } | null)?.["~standard"];
   if (typeof standard?.validate !== "function") return [];

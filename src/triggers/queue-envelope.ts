@@ -40,7 +40,7 @@ export function parseRunMessage(body: unknown): ParsedRunMessage {
   return {
     ok: true,
     workflowId,
-    input: input ?? {},
+    input: input === undefined ? {} : input,
     ...(tenant !== undefined ? { tenant: tenant as string } : {}),
     ...(idempotencyKey !== undefined ? { idempotencyKey: idempotencyKey as string } : {}),
   };
