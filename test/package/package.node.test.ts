@@ -77,6 +77,7 @@ describe("the package", () => {
       "LICENSE",
       "package.json",
       "migrations/0000_init.sql",
+      "sandbox/Dockerfile",
       "dist/src/cli/little.js",
       "dist/durable-objects/run.js",
     ]) {
@@ -93,7 +94,7 @@ describe("the package", () => {
           p.startsWith("dist/") ||
           p.startsWith("bin/") ||
           /^migrations\/[^/]+\.sql$/.test(p) ||
-          ["LICENSE", "README.md", "package.json"].includes(p)
+          ["LICENSE", "README.md", "package.json", "sandbox/Dockerfile"].includes(p)
         ),
     );
     expect(unexpected).toEqual([]);
