@@ -1,7 +1,8 @@
 /**
  * The one place adapters are wired to ports for the Worker, its API and its run objects
  * (docs/architecture.md, rule 3), built once per isolate (per `env` object) and reused by every request
- * and RPC. Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
+ * and RPC. The workflows come from {@link installWorkflows} (createWorker calls it); this module
+ * imports none. Tests replace pieces through {@link overrideWiring}; nothing else reaches in.
  */
 
 import { exports } from "cloudflare:workers";
@@ -51,6 +52,7 @@ export type WiringOverrides = {
    * into definitions read them. Ignored for the resolver when `models` is given.
    */
   modelEnv?: Readonly<Record<string, unknown>>;
+  /** Instead of the catalog createWorker installed. */
   workflows?: WorkflowCatalog;
   clock?: Clock;
   sliceMs?: number;
