@@ -13,7 +13,7 @@ import { type ErrorCode, isErrorCode, isInternal, statusOf } from "./error-statu
  * try { await env.LITTLE.startRun("support.summarize-ticket", {}) }
  * catch (error) { if (error.name === "LittleRpcError" && error.code === "input_schema_error") … }
  */
-export class LittleRpcError extends Error {
+export class LittleRpcError extends LittleError {
   readonly code: string;
   /** The HTTP status the API answers this code with. */
   readonly status: number;
