@@ -1,7 +1,8 @@
 import { type HarnessRef, HarnessUnknownError } from "./errors/harness-unknown-error.ts";
 import { HARNESS_IDS, isHarnessId } from "./harness-ids.ts";
 import { childPath } from "./json-path.ts";
-import { TOOL_ID_PATTERN } from "./names.ts";
+import { SKILL_NAME_PATTERN, TOOL_ID_PATTERN } from "./names.ts";
+import type { Skill } from "./skill.ts";
 
 /** Access a run's planner or workers have to a memory store. */
 export type MemoryMode = "rw" | "ro" | "none";
@@ -100,4 +101,19 @@ export function checkHarnesses(def: {
   const worker = def.worker?.harness;
   if (worker !== undefined && !isHarnessId(worker)) unknown.push({ path: "$.worker.harness", harnessId: String(worker) });
   if (unknown.length > 0) throw new HarnessUnknownError(def.id, unknown, HARNESS_IDS);
+}
+
+/** Skills (planner's or workers'): valid, unique names, a description and a body each. */
+export function checkSkills(skills: readonly Skill[] | undefined, path: string, fail: Fail): void {
+  if (skills === undefined) return;
+  const names = new Set<string>();
+  skills.forEach((s, i) => {
+    const at = childPath(path, i);
+    if (typeof s?.name !== "string" || !SKILL_NAME_PATTERN.test(s.name))
+      fail(`${at}.name`, "definition.invalid_skill", "skill names are lowercase letters, digits and '-'");
+    else if (names.has(s.name)) fail(`${at}.name`, "definition.duplicate_skill", `skill "${s.name}" is declared twice`);
+    else names.add(s.name);
+    if (typeof s?.description !== "string" || typeof s?.body !== "string")
+      fail(at, "definition.invalid_skill", "a skill needs a description and a body");
+  });
 }

@@ -6,6 +6,7 @@ import {
   checkHarnesses,
   checkMemory,
   checkSandbox,
+  checkSkills,
   type MemoryConfig,
   type SandboxConfig,
 } from "./check-runtime-config.ts";
@@ -14,7 +15,7 @@ import type { Finding } from "./finding.ts";
 import { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
-import { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
+import { SECRET_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
 import { parseSchedule, type Schedule, type ScheduleInput } from "./schedule.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
@@ -334,20 +335,6 @@ function checkPlanner(planner: PlannerConfig | undefined, fail: Fail): void {
   ) {
     fail("$.planner.maxRevisions", "definition.invalid_max_revisions", "maxRevisions is an integer from 1 to 20");
   }
-}
-
-function checkSkills(skills: readonly Skill[] | undefined, path: string, fail: Fail): void {
-  if (skills === undefined) return;
-  const names = new Set<string>();
-  skills.forEach((s, i) => {
-    const at = childPath(path, i);
-    if (typeof s?.name !== "string" || !SKILL_NAME_PATTERN.test(s.name))
-      fail(`${at}.name`, "definition.invalid_skill", "skill names are lowercase letters, digits and '-'");
-    else if (names.has(s.name)) fail(`${at}.name`, "definition.duplicate_skill", `skill "${s.name}" is declared twice`);
-    else names.add(s.name);
-    if (typeof s?.description !== "string" || typeof s?.body !== "string")
-      fail(at, "definition.invalid_skill", "a skill needs a description and a body");
-  });
 }
 
 function checkTools(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail): void {
