@@ -118,6 +118,15 @@ describe("memory mounts in bash sessions", () => {
     await expect(open(new MemoryMemoryStore(), [{ path: "/mnt/scratch/own", storeId: WF, mode: "rw" }])).rejects.toThrow(/mnt\/memory/);
   });
 
+  it("mounts an attached store under its id (letters, digits, '.', '_', '-'), never a path that leaves /mnt/memory", async () => {
+    const store = new MemoryMemoryStore();
+    await store.save("attached:acme:Runbooks.v2", { "outage.md": "Page on-call.\n" });
+    const s = await open(store, [{ path: "/mnt/memory/Runbooks.v2", storeId: "attached:acme:Runbooks.v2", mode: "rw" }]);
+    expect((await s.exec("cat /mnt/memory/Runbooks.v2/outage.md")).stdout).toBe("Page on-call.\n");
+    for (const path of ["/mnt/memory/..", "/mnt/memory/a/b", "/mnt/memory/.hidden", "/mnt/memory/"])
+      await expect(open(store, [{ path, storeId: "attached:acme:x", mode: "rw" }]), path).rejects.toThrow(/mnt\/memory/);
+  });
+
   it("persists to D1 and a later session loads it", async () => {
     const store = new D1MemoryStore(env.DB);
     const id = `workflow:mounts.d1.${crypto.randomUUID()}`;
