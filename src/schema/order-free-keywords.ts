@@ -31,8 +31,9 @@ type JsonObject = { [key: string]: JsonValue };
  * Arrays whose order is kept: `enum` and `const`/`default`/`examples` (data, never rewritten;
  * `enum` order is the option list a model is shown), `anyOf`/`oneOf`/`allOf` (validation ignores
  * it, but zod unions parse first-match and providers show the branches in order), `prefixItems`
- * (positional) and `type` lists (never a product of field order; sorting them would move the
- * hash of hand-written schemas for nothing). docs/identity.md has the reasoning.
+ * (positional), `type` lists (never a product of field order; sorting them would move the
+ * hash of hand-written schemas for nothing) and unknown keywords such as Gemini's
+ * `propertyOrdering` (whose order is its meaning). docs/identity.md has the reasoning.
  *
  * Only positions that hold schemas are walked, so a property *named* `required`, or a `default`
  * that happens to contain a `required` array, is left as written.

@@ -222,7 +222,7 @@ describe("schema normalizer @2: what it sorts and what it keeps", () => {
     });
   });
 
-  it("keeps the order of enum, anyOf/oneOf/allOf, prefixItems, type lists and data (const, default, examples)", () => {
+  it("keeps the order of enum, anyOf/oneOf/allOf, prefixItems, type lists, data (const, default, examples) and unknown keywords", () => {
     const given = {
       enum: ["low", "high", "medium"],
       anyOf: [{ type: "string" }, { type: "number" }],
@@ -233,6 +233,8 @@ describe("schema normalizer @2: what it sorts and what it keeps", () => {
       default: { required: ["b", "a"] },
       examples: [["b", "a"]],
       const: { list: ["b", "a"] },
+      // Gemini's generation-order hint: an unknown keyword, its order is its meaning.
+      propertyOrdering: ["b", "a"],
     };
     const schema = normalizeJsonSchema(given, "t") as Record<string, unknown>;
     for (const key of Object.keys(given)) expect(schema[key], key).toEqual(given[key as keyof typeof given]);
