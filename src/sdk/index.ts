@@ -19,6 +19,7 @@ export { LwirInvalidError } from "./errors/lwir-invalid-error.ts";
 export { ScheduleInvalidError } from "./errors/schedule-invalid-error.ts";
 export { UnsupportedSchemaError } from "./errors/unsupported-schema-error.ts";
 export { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
+export { WorkflowInputValidationError } from "./errors/workflow-input-validation-error.ts";
 export { WorkflowMissingToolError } from "./errors/workflow-missing-tool-error.ts";
 export type { Finding, FindingSeverity } from "./finding.ts";
 export type { HarnessId } from "./harness-ids.ts";
