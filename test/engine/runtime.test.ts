@@ -297,43 +297,53 @@ describe("scheduling", () => {
     expect(peak).toBe(5);
   });
 
-  it("runs eight independent ai.generate steps concurrently: wall time under twice one step's", async () => {
+  it("runs eight independent ai.generate steps concurrently: all eight model calls are in flight at once", async () => {
+    // Each call waits until all eight have arrived (a barrier), so the count of calls in flight
+    // at once is what the engine allowed. A fallback timer releases the barrier so that an engine
+    // running them one by one fails the assertion instead of hanging.
+    const STEPS = 8;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let release: () => void = () => {};
+    const allArrived = new Promise<void>((done) => {
+      release = done;
+    });
+    const fallback = setTimeout(release, 2_000);
     const slowModel = new MockLanguageModelV4({
       provider: "mock",
       modelId: "slow",
       doGenerate: async (_: LanguageModelV4CallOptions) => {
-        await new Promise((r) => setTimeout(r, 200));
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        if (inFlight === STEPS) release();
+        await allArrived;
+        inFlight -= 1;
         return result([{ type: "text", text: "done" }]);
       },
     });
     const world = new MemoryWorld({ models: { resolve: () => ({ model: slowModel, offline: false }) } });
-    const gen = (id: string, needs: string[] = []) => ({
+    const gen = (id: string) => ({
       id,
       uses: "ai.generate",
-      needs,
+      needs: [],
       with: { model: "slow", prompt: `step ${id}` },
       output: { mode: "text" },
     });
-    const oneStart = Date.now();
-    await runWorkflow(
-      workflowWith({}, { slowModel, maxConcurrency: 8 }),
-      { n: 1 },
-      { world, runId: "run_one", lwir: lwirOf([gen("only")], { models: ["slow"] }) },
-    );
-    const one = Date.now() - oneStart;
-    const eight = Array.from({ length: 8 }, (_, i) => gen(`g${i}`));
+    const eight = Array.from({ length: STEPS }, (_, i) => gen(`g${i}`));
     const tail = { id: "tail", uses: "tool.call", needs: eight.map((s) => s.id), with: { tool: "noop" }, output: { mode: "json" } };
     const noop = tool({ description: "Does nothing", inputSchema: z.object({}), execute: async () => "joined" });
-    const start = Date.now();
-    const r = await runWorkflow(
-      workflowWith({ noop }, { slowModel, maxConcurrency: 8 }),
-      { n: 1 },
-      { world, runId: "run_eight", lwir: lwirOf([...eight, tail], { models: ["slow"], tools: ["noop"] }) },
-    );
-    const elapsed = Date.now() - start;
-    expect(r.output).toBe("joined");
-    expect(slowModel.doGenerateCalls.length).toBe(9);
-    expect(elapsed).toBeLessThan(2 * one);
+    try {
+      const r = await runWorkflow(
+        workflowWith({ noop }, { slowModel, maxConcurrency: STEPS }),
+        { n: 1 },
+        { world, runId: "run_eight", lwir: lwirOf([...eight, tail], { models: ["slow"], tools: ["noop"] }) },
+      );
+      expect(r.output).toBe("joined");
+    } finally {
+      clearTimeout(fallback);
+    }
+    expect(slowModel.doGenerateCalls.length).toBe(STEPS);
+    expect(maxInFlight).toBe(STEPS);
   });
 });
 
