@@ -29,6 +29,9 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   approvals: async () => (await import("./commands/approve.ts")).approvalsCommand,
   approve: async () => (await import("./commands/approve.ts")).approveCommand,
   token: async () => (await import("./commands/token.ts")).tokenCommand,
+  // Project commands: they run in (or create) a Worker project, and share the flag parsing.
+  init: async () => (await import("./commands/init.ts")).initCommand,
+  deploy: async () => (await import("./commands/deploy.ts")).deployCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

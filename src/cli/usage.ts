@@ -9,6 +9,8 @@ export const CANCEL_USAGE = "cancel <run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const APPROVALS_USAGE = "approvals <run-id> [--json]";
 export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
+export const INIT_USAGE = "init <dir> [--name <worker-name>] [--package <spec|tarball>]";
+export const DEPLOY_USAGE = "deploy [--sandbox container|isolate] [--secret <NAME>]… [--dry-run] [-c wrangler.jsonc] [--json]";
 export const TOKEN_USAGE = `token create --tenant <name> [--label <l>] [--scopes <s,…>] [--expires-in <30d|12h|90m|3600>] [--admin-token <t>] [--json]
   token list [--tenant <name> [--admin-token <t>]] [--json]
   token revoke <tok_id> [--admin-token <t>] [--json]`;
@@ -20,6 +22,15 @@ local commands (JSON output):
   validate <lwir.json|->   validate an LWIR document; prints {"valid","findings"}
                            exit 0 valid, 1 invalid, 2 unreadable input
   hash <file.json|->       print the canonical digest (RFC 8785, sha256) and the version id
+
+project commands:
+  ${INIT_USAGE}
+                           scaffold a Worker project on little-workflow in a new or empty directory
+                           (one workflow, one tool, a test, wrangler.jsonc, .dev.vars)
+  ${DEPLOY_USAGE}
+                           create or find the D1 database, R2 bucket and queues, check the secrets,
+                           apply the D1 migrations remotely and wrangler deploy (default sandbox:
+                           container, which needs Docker; isolate needs Worker Loader). docs/deploy.md
 
 API commands (human output; --json for machines):
   ${RUN_USAGE}

@@ -1,0 +1,87 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseCommand } from "../args.ts";
+import { CliInputError } from "../cli-error.ts";
+import type { SandboxChoice } from "../deploy/deploy-config.ts";
+import { type CommandResult, runDeploy } from "../deploy/run-deploy.ts";
+import { print } from "../output.ts";
+import { DEPLOY_USAGE } from "../usage.ts";
+
+/**
+ * `little deploy [--sandbox container|isolate] [--dry-run] [--secret NAME]…`: deploys the Worker
+ * project in the current directory (docs/deploy.md).
+ *
+ * @example
+ * little deploy --sandbox isolate --secret OPENAI_API_KEY --dry-run
+ */
+export async function deployCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseCommand(
+    "deploy",
+    args,
+    {
+      sandbox: { type: "string" },
+      "dry-run": { type: "boolean" },
+      secret: { type: "string", multiple: true },
+      config: { type: "string", short: "c" },
+    },
+    { min: 0, max: 0, names: "" },
+  );
+  if (values.help) {
+    print(`usage: little ${DEPLOY_USAGE}`);
+    return 0;
+  }
+  const sandbox = values.sandbox ?? "container";
+  if (sandbox !== "container" && sandbox !== "isolate") {
+    throw new CliInputError("usage", `little deploy: --sandbox must be container or isolate, not "${sandbox}"`);
+  }
+  const config = values.config ?? ["wrangler.jsonc", "wrangler.json"].find((f) => existsSync(f));
+  if (!config || !existsSync(config)) {
+    throw new CliInputError(
+      "deploy_config_invalid",
+      `little deploy: ${config ?? "wrangler.jsonc"} not found; run it in the project directory (a wrangler.toml is not read: see docs/deploy.md)`,
+    );
+  }
+  if (config.endsWith(".toml"))
+    throw new CliInputError("deploy_config_invalid", "little deploy: reads wrangler.jsonc or wrangler.json, not TOML");
+  const secrets = (values.secret as unknown as string[] | undefined) ?? [];
+  const steps = await runDeploy(
+    {
+      config,
+      output: join(dirname(config), "wrangler.deploy.json"),
+      sandbox: sandbox as SandboxChoice,
+      dryRun: values["dry-run"] === true,
+      secrets,
+    },
+    {
+      run: runCommand,
+      readText: (path) => readFileSync(path, "utf8"),
+      writeText: (path, text) => writeFileSync(path, text),
+      log: values.json ? () => {} : (line) => print(line),
+    },
+  );
+  if (values.json) print(JSON.stringify({ sandbox, dryRun: values["dry-run"] === true, steps }, null, 2));
+  return 0;
+}
+
+/** wrangler from the project's node_modules (npx finds it), docker from PATH. */
+function runCommand(command: string, args: readonly string[], mode: "capture" | "inherit"): Promise<CommandResult> {
+  const [file, argv] = command === "wrangler" ? ["npx", ["--no-install", "wrangler", ...args]] : [command, [...args]];
+  return new Promise((done, fail) => {
+    const child = spawn(file, argv, {
+      stdio: mode === "inherit" ? ["inherit", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+      shell: process.platform === "win32",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", fail);
+    child.on("close", (code) => done({ code: code ?? 1, stdout, stderr }));
+  });
+}
