@@ -4,7 +4,7 @@
  * the container has no internet) where a temp folder is mounted on `/mnt`, `/opt` and `/tmp`, and
  * `node` is the Node 24 running this process. The adapter's helper scripts, setpriv, timeout,
  * ulimit and Node's permission model all run for real; what it does not give is the container
- * itself (its image, its own kernel boundary, the SDK's server) — that needs Docker (README,
+ * itself (its image, its own kernel boundary, the SDK's server) — that needs Docker (CONTRIBUTING.md,
  * "Container sandbox").
  */
 import { execFileSync, spawn } from "node:child_process";
