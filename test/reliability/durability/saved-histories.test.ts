@@ -57,6 +57,24 @@ describe("saved histories (item 3): replay with no outbound call allowed", () =>
     for (const h of histories.values()) expect(h.events.at(-1)?.type, h.scenario).toBe("RunCompleted");
   });
 
+  it("keeps a history from before schema normalizer @2 whose required arrays are in declaration order", () => {
+    // The legacy path (docs/identity.md, "Order-free schemas") is proven by replaying such a log:
+    // under @2 its definition hash differs, so only a run that keeps @1 replays it.
+    const unsortedRequired = (v: unknown): boolean => {
+      if (Array.isArray(v)) return v.some(unsortedRequired);
+      if (typeof v !== "object" || v === null) return false;
+      return Object.entries(v).some(
+        ([k, x]) =>
+          (k === "required" && Array.isArray(x) && x.some((n, i) => i > 0 && String(x[i - 1]) > String(n))) || unsortedRequired(x),
+      );
+    };
+    const legacy = [...histories.values()].filter((h) => {
+      const requested = h.events.find((e) => e.type === "RunRequested");
+      return requested?.type === "RunRequested" && requested.payload.schemaNormalizer === undefined && unsortedRequired(h.events);
+    });
+    expect(legacy.length, "see test/histories/README.md: keep a history recorded before schema normalizer @2").toBeGreaterThan(0);
+  });
+
   it("replays 100%: the engine appends exactly what was saved and makes no call", async () => {
     const figure = {
       histories: 0,

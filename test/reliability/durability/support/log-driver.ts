@@ -86,7 +86,12 @@ export async function preloadedLog(runId: string, events: readonly RunEvent[], c
   return log;
 }
 
-/** The `RunRequested` a run starts from. */
+/**
+ * The `RunRequested` a run starts from. Written without `schemaNormalizer`, like a log from before
+ * schema normalizer @2, so the run keeps @1 (docs/identity.md): the saved histories are recorded
+ * with it and keep the legacy path replaying (saved-histories.test.ts checks that one does).
+ * Runs started through the run host (`startRun`) record @2.
+ */
 export function requestEvent(workflowId: string, input: unknown, lwir?: unknown): NewRunEvent {
   return {
     type: "RunRequested",
