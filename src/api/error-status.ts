@@ -49,6 +49,7 @@ export const ERROR_STATUS = {
   run_not_a_section: 409,
   // Sections across a redeploy (POST /v1/runs/:runId/supersede).
   section_not_waiting: 409,
+  section_stale: 409,
   section_not_live: 409,
   quota_exceeded: 429,
   // Approvals of tool calls.

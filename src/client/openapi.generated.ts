@@ -2305,7 +2305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The run has ended, or is not a section */
+            /** @description The run has ended, is not a section, or is stale after a redeploy (`section_stale`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2978,7 +2978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The run has ended or is not a section, or the webhook-id was accepted at another URL (`webhook_replayed`) */
+            /** @description The run has ended, is not a section or is stale after a redeploy (`section_stale`), or the webhook-id was accepted at another URL (`webhook_replayed`) */
             409: {
                 headers: {
                     [name: string]: unknown;

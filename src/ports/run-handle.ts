@@ -61,7 +61,7 @@ export type TriggerRequest = { input: unknown; trigger: RunTrigger };
 /** What `trigger` answers: the occurrence queued (or found again by its trigger id), or why not. */
 export type TriggerResult =
   | { ok: true; occurrenceId: string; created: boolean; view: RunView }
-  | { ok: false; code: "run_not_found" | "run_ended"; message: string };
+  | { ok: false; code: "run_not_found" | "run_ended" | "section_stale"; message: string };
 
 /**
  * What ending a run with a named cause takes. `only` guards it: the run must have been started under

@@ -2,8 +2,9 @@
  * A section's life through the Worker's fetch handler, D1 and its run object: the run's
  * `timeoutMs` bounds only its compile (a section waits for days), `onTrigger.occurrenceTimeoutMs`
  * fails one occurrence under `onBodyFailure` and leaves the section alive, and a redeploy that
- * changes the definition hash has a path: list the stale sections, supersede one into a section
- * under the new definition, which adopts its pending occurrences.
+ * changes the definition hash has a path: a stale section refuses triggers (409 `section_stale`),
+ * the stale sections are listed, and one is superseded by a section under the new definition,
+ * which adopts its pending occurrences.
  */
 
 import { env } from "cloudflare:workers";
@@ -161,6 +162,12 @@ describe("sections across a redeploy", () => {
     // The redeploy: the definition hash changes.
     serve([v2], park);
     const fresh = await startSection(v2, "new");
+    // A trigger reaching the stale section is refused, and nothing is queued (queued, it would fail
+    // the section with capability_drift and be lost).
+    const refused = await call("POST", `/v1/runs/${old}/triggers`, { body: { input: { text: "after-deploy" } } });
+    expect([refused.status, refused.json.error?.code]).toEqual([409, "section_stale"]);
+    expect(refused.json.error?.message).toContain("/supersede");
+    expect((await runEvents(old)).filter((e) => e.type === "OccurrenceQueued")).toHaveLength(2);
     const listed = await call("GET", "/v1/workflows/life.redeploy/sections?stale=true");
     expect(listed.status).toBe(200);
     expect((listed.json.sections as { runId: string; stale: boolean }[]).map((s) => [s.runId, s.stale])).toEqual([[old, true]]);

@@ -1,6 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { liveHash } from "../../engine/run-host/stale-section.ts";
 import type { RunIndexEntry } from "../../ports/run-index.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
+import { LEGACY_SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
@@ -11,8 +13,8 @@ import { toRun } from "./runs.ts";
 
 /**
  * Sections across a redeploy. A section locks its body against the definition it started under;
- * after a deploy that changes the definition hash, its next trigger would fail it with
- * `capability_drift`. These routes list a workflow's unfinished sections with whether their
+ * after a deploy that changes the definition hash it refuses triggers (409 `section_stale`: queued,
+ * the occurrence would fail the section with `capability_drift`). These routes list a workflow's unfinished sections with whether their
  * definition is still the live one, and move a waiting section's pending occurrences into a
  * section started under the new definition, ending the old one with `section_superseded`.
  */
@@ -62,6 +64,8 @@ sectionRoutes.openapi(
     if (!registered) throw notFound("workflow", workflowId);
     if (!registered.definition.onTrigger) throw new ApiError("run_not_a_section", `Workflow "${workflowId}" has no onTrigger section`);
     const live = (await capabilitiesOf(registered)).definitionHash;
+    // A run started before schemas were order-free hashed its definition with the legacy normalizer.
+    const legacy = await liveHash(registered, LEGACY_SCHEMA_NORMALIZER);
     const rows: RunIndexEntry[] = [];
     for (const status of UNFINISHED) rows.push(...(await services.runs.list({ tenant, workflowId, status, limit: PAGE })));
     const sections = rows
@@ -71,7 +75,7 @@ sectionRoutes.openapi(
         status: r.status,
         definitionHash: r.definitionHash,
         versionId: r.versionId,
-        stale: r.definitionHash !== null && r.definitionHash !== live,
+        stale: r.definitionHash !== null && r.definitionHash !== live && r.definitionHash !== legacy,
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       }))

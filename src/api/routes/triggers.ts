@@ -26,7 +26,7 @@ triggerRoutes.openapi(
     responses: {
       200: json(OccurrenceResponse, "A trigger seen before: its occurrence"),
       202: json(OccurrenceResponse, "The occurrence is queued (or, with wait, has run)"),
-      409: json(ErrorBody, "The run has ended, or is not a section"),
+      409: json(ErrorBody, "The run has ended, is not a section, or is stale after a redeploy (`section_stale`)"),
       422: json(ErrorBody, "The input does not match the workflow's input schema"),
       ...commonErrors,
     },

@@ -115,7 +115,10 @@ webhookRoutes.openapi(
       400: json(ErrorBody, "Missing headers, or a body that is not UTF-8 or (signed correctly but) not JSON"),
       401: json(ErrorBody, "Bad signature or timestamp"),
       404: json(ErrorBody, "Unknown workflow or run, or a workflow that takes no webhooks"),
-      409: json(ErrorBody, "The run has ended or is not a section, or the webhook-id was accepted at another URL (`webhook_replayed`)"),
+      409: json(
+        ErrorBody,
+        "The run has ended, is not a section or is stale after a redeploy (`section_stale`), or the webhook-id was accepted at another URL (`webhook_replayed`)",
+      ),
       413: json(ErrorBody, "Body too large"),
       503: json(ErrorBody, "A deployed Worker holding a well-known example secret (`insecure_configuration`)"),
     },

@@ -5,6 +5,7 @@ import { deriveRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestVersionId } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
+import { staleSection } from "./stale-section.ts";
 
 /** A section's occurrence ids, in arrival order: `o1` is the run's own request. */
 export function occurrenceId(ordinal: number): string {
@@ -55,6 +56,8 @@ export async function triggerRun(
   ports: RunHostPorts,
   request: TriggerRequest,
 ): Promise<Exclude<TriggerResult, { ok: true }> | { ok: true; occurrenceId: string; created: boolean }> {
+  // First: it awaits (a snapshot), and the checks and the append below must see one state.
+  const stale = await staleSection(ports);
   const state = deriveRunState(await ports.log.all());
   if (!state.request) return { ok: false, code: "run_not_found", message: "No such run" };
   if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status}); it takes no more triggers` };
@@ -66,6 +69,7 @@ export async function triggerRun(
           (o) => o.trigger.kind === request.trigger.kind && o.trigger.id === id && o.occurrenceId !== RUN_OWN_OCCURRENCE,
         );
   if (seen) return { ok: true, occurrenceId: seen.occurrenceId, created: false };
+  if (stale) return { ok: false, code: "section_stale", message: stale };
   const queued = occurrenceId(state.occurrences.length + 1);
   await ports.log.append([{ type: "OccurrenceQueued", payload: { occurrenceId: queued, input: request.input, trigger: request.trigger } }]);
   await ports.alarm.wakeIn(0);

@@ -1,0 +1,48 @@
+import { snapshotDefinition } from "../../identity/definition-snapshot.ts";
+import type { Digest } from "../../json/digest.ts";
+import { LEGACY_SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../../schema/normalize-schema.ts";
+import type { RegisteredWorkflow } from "../run-environment.ts";
+import { deriveRunState } from "../run-state.ts";
+import type { RunHostPorts } from "./host-ports.ts";
+
+/** Live definition hashes per workflow and normalizer, computed once per isolate (definitions are code). */
+const live = new WeakMap<RegisteredWorkflow, Map<SchemaNormalizerId, Promise<Digest | null>>>();
+
+/**
+ * Why a section may not take a trigger, or null: its body was locked against a definition this
+ * Worker no longer runs (a redeploy changed the hash, computed with the normalizer the run started
+ * with, as its drive does). Queued, such an occurrence would fail the whole section with
+ * `capability_drift` and be lost; refused, the caller can supersede the section first
+ * (`POST /v1/runs/:runId/supersede`). Call it before reading the state the append depends on: it
+ * awaits, and other calls may interleave.
+ */
+export async function staleSection(ports: RunHostPorts): Promise<string | null> {
+  const state = deriveRunState(await ports.log.all());
+  const locked = [...state.registered.values()].at(-1)?.definitionHash;
+  const request = state.request;
+  if (!locked || !request || state.terminal) return null;
+  const workflow = ports.workflows.get(request.workflowId);
+  // No workflow, or a definition that no longer snapshots: the drive fails the run with its own cause.
+  if (!workflow) return null;
+  const hash = await liveHash(workflow, request.schemaNormalizer ?? LEGACY_SCHEMA_NORMALIZER);
+  if (hash === null || hash === locked) return null;
+  return `The section locked its body against definition ${locked}; this Worker now runs ${hash}. Supersede it with a section started under the new definition (POST /v1/runs/${ports.runId}/supersede)`;
+}
+
+/** The hash a workflow's live definition has under a schema normalizer (null: it does not snapshot). */
+export function liveHash(workflow: RegisteredWorkflow, normalizer: SchemaNormalizerId): Promise<Digest | null> {
+  let byNormalizer = live.get(workflow);
+  if (!byNormalizer) {
+    byNormalizer = new Map();
+    live.set(workflow, byNormalizer);
+  }
+  let pending = byNormalizer.get(normalizer);
+  if (!pending) {
+    pending = snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer).then(
+      (caps) => caps.definitionHash,
+      () => null,
+    );
+    byNormalizer.set(normalizer, pending);
+  }
+  return pending;
+}
