@@ -38,13 +38,15 @@ export function backoffSeconds(attempts: number): number {
 /**
  * Sorts a failed start: a refusal of the message (4xx codes: `input_schema_error`,
  * `workflow_not_found`, `idempotency_conflict`, …) is dead-lettered with its code as the cause; a
- * quota refusal waits its `Retry-After`; configuration refusals and anything unnamed (D1, Durable
+ * quota refusal waits its `Retry-After` or the backoff, whichever is longer; configuration refusals and anything unnamed (D1, Durable
  * Object or network errors) are retried with backoff.
  */
 export function decideFailure(error: unknown, attempts: number): FailureDecision {
   const message = error instanceof Error ? error.message : String(error);
+  // Never sooner than the backoff: the concurrent-runs limit always says 5 s, and a queue retrying a
+  // full tenant every 5 s would spend its retries in half a minute while the runs in flight go on.
   if (error instanceof QuotaExceededError)
-    return { action: "retry", cause: error.code, message, delaySeconds: Math.max(1, error.retryAfterSeconds) };
+    return { action: "retry", cause: error.code, message, delaySeconds: Math.max(error.retryAfterSeconds, backoffSeconds(attempts)) };
   if (LittleError.is(error) && !RETRIED_REFUSALS.has(error.code) && isErrorCode(error.code)) {
     const status = statusOf(error.code);
     if (status >= 400 && status < 500) {

@@ -28,6 +28,16 @@ describe("decideFailure: dead-letter what no retry can fix, retry the rest", () 
     });
   });
 
+  it("a tenant at its concurrent-runs limit (Retry-After 5 s) is retried with the backoff, so retries last hours, not seconds", () => {
+    const full = () => new QuotaExceededError("concurrent_runs", 200, 5);
+    const decisions = Array.from({ length: 20 }, (_, i) => decideFailure(full(), i + 1));
+    expect(decisions.every((d) => d.action === "retry" && d.cause === "quota_exceeded")).toBe(true);
+    const delays = decisions.map((d) => (d.action === "retry" ? d.delaySeconds : 0));
+    expect(delays.slice(0, 4)).toEqual([10, 20, 40, 80]);
+    // Twenty retries of a full tenant span more than two hours (at 5 s each they spent 100 s).
+    expect(delays.reduce((a, b) => a + b, 0)).toBeGreaterThan(2 * 3600);
+  });
+
   it("configuration refusals an operator can lift, and unnamed errors, retry with backoff", () => {
     expect(decideFailure(new ModelUnavailableError("openai", "gpt-5", "OPENAI_API_KEY is not set", ["OPENAI_API_KEY"]), 2)).toMatchObject({
       action: "retry",
