@@ -1,4 +1,5 @@
 import { openai } from "@ai-sdk/openai";
+import type { JSONSchema7 } from "@ai-sdk/provider";
 import { jsonSchema } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
@@ -195,7 +196,7 @@ describe("snapshotDefinition: stability", () => {
   });
 
   it("is the same for a JSON Schema with or without $schema, and for jsonSchema() of it", async () => {
-    const schema = { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"] };
+    const schema: JSONSchema7 = { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"] };
     const plain = await snap({ ...baseInput(), input: schema });
     const dialect = await snap({ ...baseInput(), input: { $schema: "https://json-schema.org/draft/2020-12/schema", ...schema } });
     const sdk = await snap({ ...baseInput(), input: jsonSchema(schema) });

@@ -1,3 +1,4 @@
+import type { JSONSchema7 } from "@ai-sdk/provider";
 import { jsonSchema, Output } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -40,7 +41,7 @@ describe("normalizeOutputMode: AI SDK Output helpers", () => {
   });
 
   it("Output.object accepts an AI SDK jsonSchema()", async () => {
-    const schema = { type: "object", properties: { a: { type: "string" } } };
+    const schema: JSONSchema7 = { type: "object", properties: { a: { type: "string" } } };
     expect(await normalizeOutputMode(Output.object({ schema: jsonSchema(schema) }), "w")).toEqual({ mode: "object", schema });
   });
 

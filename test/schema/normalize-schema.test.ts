@@ -1,3 +1,4 @@
+import type { JSONSchema7 } from "@ai-sdk/provider";
 import { jsonSchema, zodSchema } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -123,7 +124,7 @@ describe("normalizeSchema: zod 4", () => {
 
 describe("normalizeSchema: AI SDK schemas", () => {
   it("accepts jsonSchema({...}) and hashes it like the plain JSON Schema", async () => {
-    const plain = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const plain: JSONSchema7 = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
     const fromSdk = await normalizeSchema(jsonSchema(plain), "output", "w");
     const fromPlain = await normalizeSchema(plain, "output", "w");
     expect(fromSdk.schema).toEqual(plain);
