@@ -1,4 +1,4 @@
-import { isErrorCode, statusOf } from "../api/error-status.ts";
+import { type ErrorCode, isErrorCode } from "../api/error-status.ts";
 import { QuotaExceededError } from "../api/quota-exceeded.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
@@ -12,18 +12,22 @@ export type FailureDecision =
   | { readonly action: "dead-letter"; readonly cause: string; readonly message: string; readonly findings?: readonly Finding[] }
   | { readonly action: "retry"; readonly cause: string; readonly message: string; readonly delaySeconds: number };
 
-/** Refusals an operator can lift without touching the message: a missing key, an approval to give. */
-const RETRIED_REFUSALS = new Set<string>([
-  "model_unavailable",
-  "model_config_invalid",
-  "secrets_key_missing",
-  "secrets_key_invalid",
-  "secret_missing",
-  "secret_undecryptable",
-  "insecure_configuration",
-  "definition_not_approved",
-  "definition_projection_missing",
-  "workflow_missing_tool",
+/**
+ * The refusals the message itself causes, so that no retry of the same body can ever start it: it
+ * names no registered workflow, its input fails the schema or is no canonical JSON or too large,
+ * its key or run id is taken by another start, or it addresses a run that has ended. Everything
+ * else (configuration, approvals, definitions, quotas, D1) is retried: an operator can fix it
+ * without touching the message. An allow-list, so a new error code retries until classified here.
+ */
+export const MESSAGE_CAUSED = new Set<ErrorCode>([
+  "input_schema_error",
+  "workflow_not_found",
+  "idempotency_conflict",
+  "run_id_conflict",
+  "payload_too_large",
+  "canonical_json_rejected",
+  "anchor_workflow_mismatch",
+  "run_ended",
 ]);
 
 /** The first retry waits this long; each next one twice as long, up to {@link MAX_DELAY_SECONDS}. */
@@ -36,10 +40,10 @@ export function backoffSeconds(attempts: number): number {
 }
 
 /**
- * Sorts a failed start: a refusal of the message (4xx codes: `input_schema_error`,
+ * Sorts a failed start: a refusal the message causes ({@link MESSAGE_CAUSED}: `input_schema_error`,
  * `workflow_not_found`, `idempotency_conflict`, …) is dead-lettered with its code as the cause; a
- * quota refusal waits its `Retry-After` or the backoff, whichever is longer; configuration refusals and anything unnamed (D1, Durable
- * Object or network errors) are retried with backoff.
+ * quota refusal waits its `Retry-After` or the backoff, whichever is longer; every other code and
+ * anything unnamed (D1, Durable Object or network errors) is retried with backoff.
  */
 export function decideFailure(error: unknown, attempts: number): FailureDecision {
   const message = error instanceof Error ? error.message : String(error);
@@ -47,12 +51,9 @@ export function decideFailure(error: unknown, attempts: number): FailureDecision
   // full tenant every 5 s would spend its retries in half a minute while the runs in flight go on.
   if (error instanceof QuotaExceededError)
     return { action: "retry", cause: error.code, message, delaySeconds: Math.max(error.retryAfterSeconds, backoffSeconds(attempts)) };
-  if (LittleError.is(error) && !RETRIED_REFUSALS.has(error.code) && isErrorCode(error.code)) {
-    const status = statusOf(error.code);
-    if (status >= 400 && status < 500) {
-      const findings = (error as { findings?: readonly Finding[] }).findings;
-      return { action: "dead-letter", cause: error.code, message, ...(findings ? { findings } : {}) };
-    }
+  if (LittleError.is(error) && isErrorCode(error.code) && MESSAGE_CAUSED.has(error.code)) {
+    const findings = (error as { findings?: readonly Finding[] }).findings;
+    return { action: "dead-letter", cause: error.code, message, ...(findings ? { findings } : {}) };
   }
   const cause = LittleError.is(error) ? error.code : "transient_error";
   return { action: "retry", cause, message, delaySeconds: backoffSeconds(attempts) };

@@ -1,8 +1,93 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/api-error.ts";
+import { ERROR_STATUS, type ErrorCode } from "../../src/api/error-status.ts";
 import { QuotaExceededError } from "../../src/api/quota-exceeded.ts";
 import { ModelUnavailableError } from "../../src/sdk/errors/model-unavailable-error.ts";
-import { backoffSeconds, decideFailure, MAX_DELAY_SECONDS } from "../../src/triggers/failure-policy.ts";
+import { backoffSeconds, decideFailure, MAX_DELAY_SECONDS, MESSAGE_CAUSED } from "../../src/triggers/failure-policy.ts";
+
+/**
+ * Every code of the status table, classified by hand: "dead-letter" only when the message itself
+ * causes it (no retry of the same body can start it), "retry" when an operator or time can fix it.
+ * A new code fails the typecheck and this test until someone decides which it is.
+ */
+const CLASSIFIED = {
+  invalid_json: "retry",
+  invalid_request: "retry",
+  invalid_cursor: "retry",
+  event_type_unknown: "retry",
+  payload_too_large: "dead-letter",
+  lwir_too_large: "retry",
+  unsupported_media_type: "retry",
+  unauthorized: "retry",
+  token_expired: "retry",
+  token_revoked: "retry",
+  token_expiry_invalid: "retry",
+  tenant_required: "retry",
+  tenant_forbidden: "retry",
+  insufficient_scope: "retry",
+  not_found: "retry",
+  run_not_found: "retry",
+  workflow_not_found: "dead-letter",
+  version_not_found: "retry",
+  definition_not_found: "retry",
+  definition_approval_not_found: "retry",
+  secret_not_found: "retry",
+  token_not_found: "retry",
+  approval_not_found: "retry",
+  webhook_not_configured: "retry",
+  workflow_not_registered: "retry",
+  input_schema_error: "dead-letter",
+  idempotency_conflict: "dead-letter",
+  run_id_conflict: "dead-letter",
+  webhook_id_conflict: "retry",
+  anchor_workflow_mismatch: "dead-letter",
+  run_ended: "dead-letter",
+  run_not_a_section: "retry",
+  section_not_waiting: "retry",
+  section_stale: "retry",
+  section_not_live: "retry",
+  quota_exceeded: "retry",
+  approval_args_mismatch: "retry",
+  approval_already_decided: "retry",
+  approval_expired: "retry",
+  webhook_headers_missing: "retry",
+  webhook_body_invalid_encoding: "retry",
+  webhook_signature_invalid: "retry",
+  webhook_timestamp_invalid: "retry",
+  webhook_replayed: "retry",
+  webhook_payload_unmapped: "retry",
+  workflow_missing_tool: "retry",
+  workflow_definition_invalid: "retry",
+  schedule_invalid: "retry",
+  harness_unknown: "retry",
+  lwir_invalid: "retry",
+  canonical_json_rejected: "dead-letter",
+  schema_live_validator: "retry",
+  schema_unsupported: "retry",
+  definition_not_approved: "retry",
+  definition_projection_missing: "retry",
+  definition_projection_mismatch: "retry",
+  definition_not_live: "retry",
+  stored_artifact_tampered: "retry",
+  secrets_key_missing: "retry",
+  secrets_key_invalid: "retry",
+  secret_missing: "retry",
+  secret_undecryptable: "retry",
+  model_unavailable: "retry",
+  model_config_invalid: "retry",
+  sandbox_config_invalid: "retry",
+  insecure_configuration: "retry",
+  capability_drift: "retry",
+  non_deterministic_replay: "retry",
+  model_timeout: "retry",
+  run_terminated: "retry",
+  version_id_collision: "retry",
+  container_sandbox_failed: "retry",
+  run_failed: "retry",
+  step_attempt_failed: "retry",
+  memory_change_invalid: "retry",
+  internal_error: "retry",
+} as const satisfies Record<ErrorCode, "dead-letter" | "retry">;
 
 describe("decideFailure: dead-letter what no retry can fix, retry the rest", () => {
   it("refusals of the message itself are dead-lettered with their code (and findings)", () => {
@@ -18,6 +103,26 @@ describe("decideFailure: dead-letter what no retry can fix, retry the rest", () 
       cause: "workflow_not_found",
     });
     expect(decideFailure(new ApiError("idempotency_conflict", "other input"), 1)).toMatchObject({ action: "dead-letter" });
+  });
+
+  it("every error code is classified, and only the codes the message causes are dead-lettered", () => {
+    expect(Object.keys(CLASSIFIED).sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+    for (const code of MESSAGE_CAUSED) expect(ERROR_STATUS).toHaveProperty(code);
+    const decided = Object.fromEntries(
+      Object.keys(ERROR_STATUS).map((code) => [code, decideFailure(new ApiError(code as ErrorCode, "refused"), 1).action]),
+    );
+    expect(decided).toEqual(CLASSIFIED);
+  });
+
+  it("refusals an operator fixes without touching the message are retried, not dead-lettered at once", () => {
+    for (const code of [
+      "definition_projection_mismatch",
+      "definition_not_live",
+      "schema_unsupported",
+      "capability_drift",
+      "harness_unknown",
+    ] as const)
+      expect(decideFailure(new ApiError(code, "fix the deployment"), 3)).toMatchObject({ action: "retry", cause: code, delaySeconds: 40 });
   });
 
   it("a quota refusal waits its Retry-After", () => {
