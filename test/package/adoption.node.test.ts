@@ -114,14 +114,17 @@ afterAll(async () => {
 });
 
 describe.skipIf(!ENABLED)("adopting little-workflow from its tarball (LITTLE_ADOPTION=1)", () => {
-  it("the scaffolded project installs the tarball, and its own npm test passes offline", async () => {
+  it("the scaffolded project installs the tarball, its own npm test passes offline, and it type-checks", async () => {
     const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
     expect(pkg.dependencies["little-workflow"]).toBe(`file:${tarball}`);
     expect(existsSync(join(app, "node_modules/little-workflow/migrations/0000_init.sql"))).toBe(true);
     const tested = await timed("npm test", () => run("npm", ["test"], app));
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
     expect(tested.stdout).toMatch(/Tests\s+2 passed/);
-  }, 120_000);
+    // The project type-checks against the package's .d.ts (wrangler types, then tsc).
+    const typed = await timed("npm run typecheck", () => run("npm", ["run", "typecheck"], app));
+    expect(typed.code, typed.stdout + typed.stderr).toBe(0);
+  }, 180_000);
 
   it("npm run deploy -- --sandbox isolate --dry-run: every step printed, wrangler bundles a config with Worker Loader and no container", async () => {
     const dry = await timed("deploy dry run", () => run("npm", ["run", "deploy", "--", "--sandbox", "isolate", "--dry-run"], app));

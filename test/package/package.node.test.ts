@@ -78,6 +78,10 @@ describe("the package", () => {
       "package.json",
       "migrations/0000_init.sql",
       "sandbox/Dockerfile",
+      "template/package.json",
+      "template/wrangler.jsonc",
+      "template/gitignore",
+      "docs/deploy.md",
       "dist/src/cli/little.js",
       "dist/durable-objects/run.js",
     ]) {
@@ -94,13 +98,16 @@ describe("the package", () => {
           p.startsWith("dist/") ||
           p.startsWith("bin/") ||
           /^migrations\/[^/]+\.sql$/.test(p) ||
-          ["LICENSE", "README.md", "package.json", "sandbox/Dockerfile"].includes(p)
+          // the project little init writes
+          p.startsWith("template/") ||
+          ["LICENSE", "README.md", "package.json", "sandbox/Dockerfile", "docs/deploy.md"].includes(p)
         ),
     );
     expect(unexpected).toEqual([]);
     // The repository's own Worker and sample workflows are not the package.
     expect(paths.filter((p) => /^dist\/src\/(worker|workflows)\.|^dist\/src\/examples\//.test(p))).toEqual([]);
-    expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
+    // No TypeScript source outside the template (whose .ts files are the user's project).
+    expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts") && !p.startsWith("template/"))).toEqual([]);
   });
 
   it("its .d.ts compile in a fresh TypeScript project that imports every subpath (a Worker with wrangler types; Node without them)", async () => {
