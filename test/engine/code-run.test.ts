@@ -5,6 +5,8 @@ import { z } from "zod";
 import { IsolateSandbox } from "../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
 import { digestText } from "../../src/identity/digest.ts";
+import type { SandboxSessionOptions } from "../../src/ports/sandbox.ts";
+import type { SecretStore } from "../../src/ports/secret-store.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { MemoryWorld } from "../../src/worlds/memory-world.ts";
@@ -148,5 +150,68 @@ describe("code.run steps", () => {
     expect(r.status).toBe("failed");
     expect(["lwir_invalid", "capability_drift", "code_integrity"]).toContain(r.cause?.code);
     expect(executed).toBe(0);
+  });
+
+  it("redacts sandbox.env secrets from the failure the fixer sees: neither its prompt nor its sandbox files hold the key", async () => {
+    const KEY = "sk-fixer-canary-7f3a91c2";
+    let turn = 0;
+    const fixer = new MockLanguageModelV4({
+      provider: "mock",
+      modelId: "fixer",
+      doGenerate: async () =>
+        result([
+          turn++ === 0
+            ? { type: "tool-call", toolCallId: "sh-1", toolName: "bash", input: JSON.stringify({ command: "cat /mnt/task/fix-task.json" }) }
+            : { type: "tool-call", toolCallId: "fix-1", toolName: "submit_fix", input: JSON.stringify({ source: SCORE }) },
+        ]),
+    });
+    const workflow = defineWorkflow({
+      id: "code.score",
+      description: "Scores signals with code.",
+      input: z.object({ signals: z.array(z.string()) }),
+      output: { mode: "json" },
+      models: [model(fixer, { description: "repairs code", id: "fixer" })],
+      planner: { model: fixer, system: "unused: these runs carry their LWIR" },
+      secrets: ["API_KEY"],
+      sandbox: { env: ["API_KEY"] },
+    });
+    const isolate = new IsolateSandbox({ loader: env.LOADER });
+    const opened: SandboxSessionOptions[] = [];
+    const sandbox = {
+      openSession: (spec: SandboxSessionOptions) => {
+        opened.push(spec);
+        return isolate.openSession(spec);
+      },
+      runCode: isolate.runCode.bind(isolate),
+    };
+    const secrets: SecretStore = {
+      keyConfigured: true,
+      put: async () => {},
+      delete: async () => false,
+      list: async () => [],
+      reveal: async () => ({ API_KEY: KEY }),
+    };
+    const world = new MemoryWorld({ models: { resolve: () => ({ model: fixer, offline: false }) }, sandbox, secrets });
+    const leaky =
+      'export async function run({ input, env }) {\n  console.log("using " + env.API_KEY);\n  throw new Error("bad key " + env.API_KEY);\n}';
+    const base = lwirWith(leaky, { onFailure: { fixer: { model: "fixer", maxAttempts: 1, system: "Fix it." } } });
+    const lwir = {
+      ...base,
+      permissions: { ...base.permissions, secrets: ["API_KEY"] },
+      steps: base.steps.map((s) => ({ ...s, with: { ...s.with, sandbox: { network: "deny", env: "allow", fs: "deny" } } })),
+    };
+    const r = await runWorkflow(workflow, INPUT, { world, runId: "run_fix_secret", lwir });
+    expect(r.cause).toBeUndefined();
+    expect(r.output).toEqual({ score: 0.4 });
+    expect(fixer.doGenerateCalls).toHaveLength(2);
+    const prompts = JSON.stringify(fixer.doGenerateCalls.map((c) => c.prompt));
+    // The fixer still sees what failed, with the key's value replaced.
+    expect(prompts).toContain("[redacted:API_KEY]");
+    expect(prompts).not.toContain(KEY);
+    expect(opened).toHaveLength(1);
+    const files = JSON.stringify(opened[0]?.references);
+    expect(files).toContain("[redacted:API_KEY]");
+    expect(files).not.toContain(KEY);
+    expect(JSON.stringify(await world.events("run_fix_secret"))).not.toContain(KEY);
   });
 });

@@ -98,6 +98,9 @@ function codeEnv(a: StepAttempt): Record<string, string> {
 async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string, failure: Failure, input: unknown): Promise<string> {
   const config = step.onFailure?.fixer as NonNullable<NonNullable<CodeRunStep["onFailure"]>["fixer"]>;
   const { slot, model, ref } = resolveSlot(a, config.model, "fixer");
+  // The failure's message and logs come from code that may hold `sandbox.env` secrets: they reach
+  // the fixer's prompt and sandbox only redacted (the same redactor live and on replay).
+  const error = (a.ctx.redact ? a.ctx.redact.value(failure) : failure) as Failure;
   const manifest = {
     harnessId: a.capabilities.snapshot.workerConfig.harnessId,
     role: "fixer",
@@ -116,7 +119,7 @@ async function fix(step: CodeRunStep, a: StepAttempt, n: number, source: string,
         stepPath: a.stepPath,
         entrypoint: step.with.entrypoint,
         source,
-        error: failure,
+        error,
         input,
         outputSchema: schemaOfOutputMode(step.output) ?? null,
       },
