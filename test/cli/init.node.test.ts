@@ -1,7 +1,7 @@
 /**
- * `little init` as a user runs it (the CLI in a child process): the project it writes, and the
- * refusal of a directory that is not empty. Installing and running the project is
- * test/package/adoption.node.test.ts.
+ * `little init` as a user runs it (the CLI's source in a child process, never a stale dist/): the
+ * project it writes, and the refusal of a directory that is not empty. Installing and running the
+ * project is test/package/adoption.node.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +20,7 @@ const work = mkdtempSync(join(tmpdir(), "little-init-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const little = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin/little.js"), ...args], {
+  const r = spawnSync(process.execPath, [join(ROOT, "src/cli/little.ts"), ...args], {
     cwd: work,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
