@@ -2,9 +2,10 @@ import type { Finding } from "../sdk/finding.ts";
 
 /**
  * What the dead-letter queue receives for a message no retry can start: the cause (a stable code:
- * `input_schema_error`, `workflow_not_found`, `message_invalid`, …), why, and the message as it
- * came. Messages Cloudflare moves there itself after `max_retries` arrive as their original body,
- * without this envelope.
+ * `input_schema_error`, `workflow_not_found`, `message_invalid`, or for a message that used up its
+ * retries the code of its last failure), why, and the message as it came. Only a message whose
+ * dead letter could not be sent on its last attempt reaches the queue as its bare body (Cloudflare
+ * moves it there itself).
  */
 export type DeadLetter = {
   readonly kind: "little.dead-letter";

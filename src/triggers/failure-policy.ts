@@ -6,7 +6,7 @@ import type { Finding } from "../sdk/finding.ts";
 /**
  * What to do with a queue message whose start failed: dead-letter it at once (the message itself
  * is wrong, so no retry can help) or retry it later (the Worker or its configuration is wrong for
- * now: after `max_retries` Cloudflare moves it to the dead-letter queue itself).
+ * now: on its last attempt the consumer dead-letters it with this cause).
  */
 export type FailureDecision =
   | { readonly action: "dead-letter"; readonly cause: string; readonly message: string; readonly findings?: readonly Finding[] }

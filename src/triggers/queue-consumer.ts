@@ -5,6 +5,7 @@ import { type Wiring, wire } from "../wiring.ts";
 import { type DeadLetter, sendDeadLetter } from "./dead-letter.ts";
 import { decideFailure } from "./failure-policy.ts";
 import { parseRunMessage } from "./queue-envelope.ts";
+import { isLastAttempt, queueMaxRetries } from "./queue-max-retries.ts";
 import { triggerTenant } from "./trigger-tenant.ts";
 
 /** What became of one message (also logged, one JSON line each). */
@@ -31,8 +32,8 @@ export function queueRunId(
  * Consumes a batch: one run per message, each acknowledged or retried on its own (never the whole
  * batch for one message). A message that can never start (not a run message, an unknown workflow,
  * an input the schema refuses) is dead-lettered with its cause and acknowledged; a transient
- * failure is retried with backoff, and after `max_retries` Cloudflare moves it to the
- * dead-letter queue.
+ * failure is retried with backoff, and on its last attempt (`LITTLE_QUEUE_MAX_RETRIES`, equal to
+ * the consumer's `max_retries`) dead-lettered with the cause of its last failure.
  */
 export async function consumeRunMessages(batch: MessageBatch<unknown>, env: Env): Promise<MessageOutcome[]> {
   const services = wire(env);
@@ -71,6 +72,12 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
   } catch (error) {
     const decision = decideFailure(error, message.attempts);
     if (decision.action === "dead-letter") return deadLetter(message, queue, env, decision);
+    // Retrying the last attempt would hand Cloudflare's dead-letter queue the bare body: send ours, with the cause.
+    if (isLastAttempt(message.attempts, queueMaxRetries(env)))
+      return deadLetter(message, queue, env, {
+        cause: decision.cause,
+        message: `Gave up after ${message.attempts} attempts: ${decision.message}`,
+      });
     message.retry({ delaySeconds: decision.delaySeconds });
     return { messageId: message.id, outcome: "retried", cause: decision.cause, delaySeconds: decision.delaySeconds };
   }

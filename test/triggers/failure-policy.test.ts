@@ -4,6 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from "../../src/api/error-status.ts";
 import { QuotaExceededError } from "../../src/api/quota-exceeded.ts";
 import { ModelUnavailableError } from "../../src/sdk/errors/model-unavailable-error.ts";
 import { backoffSeconds, decideFailure, MAX_DELAY_SECONDS, MESSAGE_CAUSED } from "../../src/triggers/failure-policy.ts";
+import { DEFAULT_QUEUE_MAX_RETRIES } from "../../src/triggers/queue-max-retries.ts";
 
 /**
  * Every code of the status table, classified by hand: "dead-letter" only when the message itself
@@ -135,11 +136,11 @@ describe("decideFailure: dead-letter what no retry can fix, retry the rest", () 
 
   it("a tenant at its concurrent-runs limit (Retry-After 5 s) is retried with the backoff, so retries last hours, not seconds", () => {
     const full = () => new QuotaExceededError("concurrent_runs", 200, 5);
-    const decisions = Array.from({ length: 20 }, (_, i) => decideFailure(full(), i + 1));
+    const decisions = Array.from({ length: DEFAULT_QUEUE_MAX_RETRIES }, (_, i) => decideFailure(full(), i + 1));
     expect(decisions.every((d) => d.action === "retry" && d.cause === "quota_exceeded")).toBe(true);
     const delays = decisions.map((d) => (d.action === "retry" ? d.delaySeconds : 0));
     expect(delays.slice(0, 4)).toEqual([10, 20, 40, 80]);
-    // Twenty retries of a full tenant span more than two hours (at 5 s each they spent 100 s).
+    // The retries wrangler.toml allows a full tenant span more than two hours (at 5 s each they spent 100 s).
     expect(delays.reduce((a, b) => a + b, 0)).toBeGreaterThan(2 * 3600);
   });
 

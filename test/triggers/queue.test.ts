@@ -8,6 +8,7 @@ import type { DeadLetter } from "../../src/triggers/dead-letter.ts";
 import { BASE_DELAY_SECONDS } from "../../src/triggers/failure-policy.ts";
 import { handleQueue } from "../../src/triggers/handlers.ts";
 import { consumeRunMessages, queueRunId } from "../../src/triggers/queue-consumer.ts";
+import { DEFAULT_QUEUE_MAX_RETRIES } from "../../src/triggers/queue-max-retries.ts";
 import { overrideWiring, wire } from "../../src/wiring.ts";
 import { driveToEnd, runStub } from "../support/drive.ts";
 
@@ -166,6 +167,40 @@ describe("handleQueue: one run per message", () => {
     const healed = await deliver([{ id: "msg-transient", body, attempts: 4 }], recordingEnv().env);
     expect(healed.explicitAcks).toEqual(["msg-transient"]);
     expect(await wire(env).runs.get("default", queueRunId(QUEUE, "msg-transient"))).not.toBeNull();
+  });
+
+  it("a message failing on its last attempt is dead-lettered by the consumer with the cause, not retried into Cloudflare's DLQ bare", async () => {
+    const broken = new Proxy(env.DB, {
+      get: (target, key) =>
+        key === "prepare" || key === "batch" || key === "exec"
+          ? () => {
+              throw new Error("D1_ERROR: Network connection lost.");
+            }
+          : Reflect.get(target, key),
+    });
+    const { env: target, letters } = recordingEnv({ ...env, DB: broken } as Env);
+    const body = { workflowId: "support.summarize-ticket", input: INPUT };
+    // max_retries = DEFAULT_QUEUE_MAX_RETRIES: the first delivery and that many retries.
+    const beforeLast = await consume([{ id: "msg-exhausted", body, attempts: DEFAULT_QUEUE_MAX_RETRIES }], target);
+    expect(beforeLast.outcomes[0]).toMatchObject({ outcome: "retried", cause: "transient_error" });
+    const last = await consume([{ id: "msg-exhausted", body, attempts: DEFAULT_QUEUE_MAX_RETRIES + 1 }], target);
+    expect(last.result.explicitAcks).toEqual(["msg-exhausted"]);
+    expect(last.result.retryMessages).toEqual([]);
+    expect(last.outcomes[0]).toMatchObject({ outcome: "dead_lettered", cause: "transient_error", to: "queued" });
+    expect(letters).toEqual([
+      expect.objectContaining({
+        kind: "little.dead-letter",
+        cause: "transient_error",
+        message: expect.stringContaining("D1_ERROR"),
+        attempts: DEFAULT_QUEUE_MAX_RETRIES + 1,
+        body,
+      }),
+    ]);
+    // LITTLE_QUEUE_MAX_RETRIES follows a consumer configured with another max_retries.
+    const { env: fewer, letters: fewerLetters } = recordingEnv({ ...env, DB: broken, LITTLE_QUEUE_MAX_RETRIES: "2" } as Env);
+    const third = await consume([{ id: "msg-exhausted-2", body, attempts: 3 }], fewer);
+    expect(third.outcomes[0]).toMatchObject({ outcome: "dead_lettered", cause: "transient_error" });
+    expect(fewerLetters.map((l) => l.messageId)).toEqual(["msg-exhausted-2"]);
   });
 
   it("a deployed Worker holding well-known example values starts nothing: retried (insecure_configuration) until it is fixed", async () => {
