@@ -26,6 +26,8 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   versions: async () => (await import("./commands/versions.ts")).versionsCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
   trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
+  sections: async () => (await import("./commands/sections.ts")).sectionsCommand,
+  supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,
   approvals: async () => (await import("./commands/approve.ts")).approvalsCommand,
   approve: async () => (await import("./commands/approve.ts")).approveCommand,
   token: async () => (await import("./commands/token.ts")).tokenCommand,

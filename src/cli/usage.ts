@@ -7,6 +7,8 @@ export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
+export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
+export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
 export const APPROVALS_USAGE = "approvals <run-id> [--json]";
 export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
 export const INIT_USAGE = "init <dir> [--name <worker-name>] [--package <spec|tarball>]";
@@ -49,6 +51,12 @@ API commands (human output; --json for machines):
                            cancel a run
   ${TRIGGER_USAGE}
                            queue an occurrence of a section run (onTrigger)
+  ${SECTIONS_USAGE}
+                           a section workflow's unfinished runs; --stale: only those whose definition
+                           is no longer the live one (after a redeploy)
+  ${SUPERSEDE_USAGE}
+                           end a waiting section (section_superseded) and queue its pending
+                           occurrences in another section, under the live definition
   ${APPROVALS_USAGE}
                            list a run's tool calls held for approval
   ${APPROVE_USAGE}

@@ -152,6 +152,17 @@ export class LittleClient {
     });
   }
 
+  /** A section workflow's unfinished runs, each marked `stale` when its definition is no longer the live one (`listSections`). */
+  listSections(workflowId: string, query: { stale?: boolean } = {}, options: CallOptions = {}): Promise<ResponseOf<"listSections">> {
+    const stale = query.stale === undefined ? undefined : String(query.stale);
+    return this.transport.json({ ...options, method: "GET", path: `/v1/workflows/${segment(workflowId)}/sections`, query: { stale } });
+  }
+
+  /** Ends a waiting section (`section_superseded`) and queues its pending occurrences in `into` (`supersedeSection`). */
+  supersede(runId: string, into: string, options: CallOptions = {}): Promise<ResponseOf<"supersedeSection">> {
+    return this.transport.json({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/supersede`, body: { into } });
+  }
+
   /** The workflows this Worker runs, with their definition hashes and model readiness (`listWorkflows`). */
   listWorkflows(options: CallOptions = {}): Promise<ResponseOf<"listWorkflows">> {
     return this.transport.json({ ...options, method: "GET", path: "/v1/workflows" });

@@ -198,4 +198,24 @@ describe("the little CLI for sections and approvals", () => {
     const missing = await little(["approve", held.runId, "apr_nope"]);
     expect(missing.code).toBe(2);
   });
+
+  it("lists a workflow's sections and supersedes one into another", async () => {
+    const start = async (n: number) => {
+      const r = await little(["run", "support.triage-inbox", "--input", JSON.stringify(message(n)), "--wait", "30", "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { run: { runId: string } }).run.runId;
+    };
+    const [old, fresh] = [await start(30), await start(31)];
+    const listed = await little(["sections", "support.triage-inbox", "--json"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const sections = (JSON.parse(listed.stdout) as { sections: { runId: string; stale: boolean }[] }).sections;
+    expect(sections.filter((s) => s.runId === old || s.runId === fresh).map((s) => s.stale)).toEqual([false, false]);
+    expect((await little(["sections", "support.triage-inbox", "--stale"])).stdout).toContain("no stale sections");
+    const superseded = await little(["supersede", old, "--into", fresh]);
+    expect(superseded.code, superseded.stderr).toBe(0);
+    expect(superseded.stdout).toContain(`superseded by ${fresh}`);
+    expect(runOf(await api.call("GET", `/v1/runs/${old}`))).toMatchObject({ status: "failed", cause: { code: "section_superseded" } });
+    expect((await little(["supersede", old])).code).toBe(2);
+    await little(["cancel", fresh]);
+  });
 });
