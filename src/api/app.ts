@@ -22,6 +22,7 @@ import { sectionRoutes } from "./routes/sections.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { triggerRoutes } from "./routes/triggers.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { zodFindings } from "./zod-findings.ts";
 
 export { MAX_BODY_BYTES };
 
@@ -30,13 +31,7 @@ export const app = new OpenAPIHono<ApiEnv>({
   // Validation failures of any route answer in the API's one error shape.
   defaultHook: (result, c) => {
     if (!result.success) {
-      const findings = result.error.issues.map((issue) => ({
-        severity: "error" as const,
-        code: "request.invalid",
-        path: `$${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`,
-        message: issue.message,
-      }));
-      return named(c, "invalid_request", `The request's ${result.target} is invalid`, findings);
+      return named(c, "invalid_request", `The request's ${result.target} is invalid`, zodFindings(result.error.issues));
     }
   },
 });

@@ -1,7 +1,6 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { isSettledStatus, RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
-import type { Finding } from "../sdk/finding.ts";
 import { TENANT_PATTERN } from "../sdk/names.ts";
 import { wire } from "../wiring.ts";
 import type { ApiServices, ApiVars } from "./api-env.ts";
@@ -22,6 +21,7 @@ import { tenantRun } from "./run-access.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
 import { StartRunBody } from "./schemas.ts";
 import { queueOccurrence } from "./trigger-run.ts";
+import { zodFindings } from "./zod-findings.ts";
 
 /** What the caller's service binding sets: `props = { tenant = "acme" }` (wrangler.toml). */
 export type RpcProps = { readonly tenant?: string };
@@ -202,11 +202,5 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const findings: Finding[] = result.error.issues.map((issue) => ({
-    severity: "error",
-    code: "request.invalid",
-    path: `$${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`,
-    message: issue.message,
-  }));
-  throw new ApiError("invalid_request", `The call's ${what} are invalid`, { findings });
+  throw new ApiError("invalid_request", `The call's ${what} are invalid`, { findings: zodFindings(result.error.issues) });
 }
