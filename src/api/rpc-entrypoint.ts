@@ -34,24 +34,31 @@ export type RpcStartOptions = {
   readonly wait?: number;
 };
 
-const StartOptions = z.object({
+// Every argument object is strict: a misspelled option (`{ waitt: 30 }`) is refused with
+// invalid_request rather than silently ignored, and null or a non-object is refused the same way.
+const TriggerOptions = z.strictObject({
   idempotencyKey: z.string().min(1).max(255).optional(),
   wait: z.number().min(0).max(60).optional(),
 });
+const StartOptions = z.strictObject({
+  ...TriggerOptions.shape,
+  runId: StartRunBody.shape.runId,
+  location: StartRunBody.shape.location,
+});
 const RunId = z.string().min(1).max(255);
-const ListQuery = z.object({
+const ListQuery = z.strictObject({
   workflow: z.string().optional(),
   status: z.enum(RUN_STATUSES).optional(),
   waitReason: z.enum(WAIT_REASONS).optional(),
   limit: z.number().int().min(1).max(200).optional(),
   cursor: z.string().optional(),
 });
-const EventsQuery = z.object({
+const EventsQuery = z.strictObject({
   after: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(1_000).optional(),
   type: z.string().max(1_000).optional(),
 });
-const Decision = z.object({
+const Decision = z.strictObject({
   decision: z.enum(["approve", "deny"]),
   argsHash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   reason: z.string().max(1_000).optional(),
@@ -73,13 +80,12 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   /** Starts a run of a registered workflow (trigger kind `programmatic`); the same checks as `POST /v1/workflows/:id/runs`. */
   async startRun(workflowId: string, input: unknown, options: RpcStartOptions = {}): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
-      const body = parse(StartRunBody, { input, runId: options.runId, location: options.location }, "arguments");
-      const rest = parse(StartOptions, { idempotencyKey: options.idempotencyKey, wait: options.wait }, "options");
+      const rest = parse(StartOptions, options, "options");
       const started = await startTenantRun(this.env, services, tenant, {
         workflowId: parse(RunId, workflowId, "workflowId"),
-        input: body.input,
-        runId: body.runId,
-        location: body.location,
+        input,
+        runId: rest.runId,
+        location: rest.location,
         idempotencyKey: rest.idempotencyKey,
         wait: rest.wait,
         triggerKind: "programmatic",
@@ -137,9 +143,9 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   }
 
   /** Queues an occurrence of a section run, as `POST /v1/runs/:runId/triggers`. */
-  async trigger(runId: string, input: unknown, options: { idempotencyKey?: string; wait?: number } = {}): Promise<RpcOccurrence> {
+  async trigger(runId: string, input: unknown, options: z.input<typeof TriggerOptions> = {}): Promise<RpcOccurrence> {
     return this.call(async (services, tenant) => {
-      const rest = parse(StartOptions, options, "options");
+      const rest = parse(TriggerOptions, options, "options");
       const queued = await queueOccurrence({
         env: this.env,
         services,
@@ -202,5 +208,5 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new ApiError("invalid_request", `The call's ${what} are invalid`, { findings: zodFindings(result.error.issues) });
+  throw new ApiError("invalid_request", `The call's argument \`${what}\` is invalid`, { findings: zodFindings(result.error.issues) });
 }

@@ -78,6 +78,36 @@ describe("LittleWorkflowEntrypoint (service bindings)", () => {
     expect(await rpcError(rpc.startRun("no.such-workflow", INPUT))).toMatchObject({ code: "workflow_not_found", status: 404 });
   });
 
+  it("refuses any malformed options or query object (null, a string, a misspelled key) with invalid_request, never internal_error", async () => {
+    const rpc = binding("rpc-malformed");
+    const started = await rpc.startRun(WORKFLOW, INPUT, { runId: "run_rpc_malformed" });
+    const refusals: [string, Promise<unknown>][] = [
+      ["startRun null", rpc.startRun(WORKFLOW, INPUT, null as never)],
+      ["startRun string", rpc.startRun(WORKFLOW, INPUT, "fast" as never)],
+      ["startRun misspelled", rpc.startRun(WORKFLOW, INPUT, { waitt: 30 } as never)],
+      ["waitForRun null", rpc.waitForRun(started.runId, null as never)],
+      ["listRuns null", rpc.listRuns(null as never)],
+      ["listRuns misspelled", rpc.listRuns({ statuss: "completed" } as never)],
+      ["listEvents null", rpc.listEvents(started.runId, null as never)],
+      ["cancel null reason", rpc.cancel(started.runId, null as never)],
+      ["trigger null", rpc.trigger(started.runId, {}, null as never)],
+      ["decideApproval null", rpc.decideApproval(started.runId, "appr_1", null as never)],
+    ];
+    for (const [what, call] of refusals) {
+      expect({ what, error: await rpcError(call) }).toMatchObject({
+        what,
+        error: {
+          name: "LittleRpcError",
+          code: "invalid_request",
+          status: 400,
+          findings: [expect.objectContaining({ code: "request.invalid" })],
+        },
+      });
+    }
+    // The refused start created nothing: only the first run is the tenant's.
+    expect((await rpc.listRuns()).runs.map((r) => r.runId)).toEqual([started.runId]);
+  });
+
   it("an idempotency key returns the same run; other input under it is idempotency_conflict", async () => {
     const rpc = binding("rpc-idem");
     const first = await rpc.startRun(WORKFLOW, INPUT, { idempotencyKey: "order-9" });
