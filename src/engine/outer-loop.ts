@@ -57,7 +57,11 @@ export async function runOuterLoop(args: OuterLoopArgs): Promise<unknown> {
     if ("section" in end) return end.section;
     const supervise = args.workflow.definition.outerLoop?.supervise;
     if (maxCycles <= 1 || !supervise) return end.output;
-    const decision = await supervise({ cycleNumber: cycle, maxCycles, input: request.input, status: "completed", output: end.output });
+    const decision = await supervised(() =>
+      supervise({ cycleNumber: cycle, maxCycles, input: request.input, status: "completed", output: end.output }),
+    ).catch((error: unknown) => {
+      throw new RunFailure("supervise_failed", `supervise threw after cycle ${cycle}: ${messageOf(error)}`, { cycleNumber: cycle });
+    });
     await appendEvents(ctx, [
       {
         type: "OuterLoopCycleCompleted",
@@ -128,17 +132,23 @@ async function superviseFailure(args: OuterLoopArgs, cycle: number, failure: Run
   const request = args.state.request as NonNullable<RunState["request"]>;
   const supervise = args.workflow.definition.outerLoop?.supervise;
   const decision: SuperviseDecision = supervise
-    ? await supervise({
-        cycleNumber: cycle,
-        maxCycles: capabilities.snapshot.maxOuterCycles,
-        input: request.input,
-        status: "failed",
-        output: null,
-        failure: {
-          causeCode: record.causeCode,
-          message: record.message,
-          ...(record.stepId !== undefined ? { stepId: record.stepId } : {}),
-        },
+    ? // A supervise written before failed cycles were supervised may read `output` and throw: the
+      // run ends with the cycle's own failure, supervise's error noted beside it.
+      await supervised(() =>
+        supervise({
+          cycleNumber: cycle,
+          maxCycles: capabilities.snapshot.maxOuterCycles,
+          input: request.input,
+          status: "failed",
+          output: null,
+          failure: {
+            causeCode: record.causeCode,
+            message: record.message,
+            ...(record.stepId !== undefined ? { stepId: record.stepId } : {}),
+          },
+        }),
+      ).catch((error: unknown) => {
+        throw withSuperviseError(failure, error);
       })
     : { decision: "replan", summary: "" };
   const summary = decision.decision === "replan" && decision.summary.trim() !== "" ? decision.summary : failureSummary(cycle, record);
@@ -160,4 +170,23 @@ function acceptedOutcome(accepted: RunEventPayloads["OuterLoopCycleCompleted"]):
     failure.message,
     failure.details !== undefined ? decodeTagged(failure.details as Parameters<typeof decodeTagged>[0]) : undefined,
   );
+}
+
+/** Calls supervise so a synchronous throw rejects like an asynchronous one. */
+async function supervised(call: () => SuperviseDecision | Promise<SuperviseDecision>): Promise<SuperviseDecision> {
+  return call();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** The failed cycle's own failure, its details noting the error supervise threw on it. */
+function withSuperviseError(failure: RunFailure, error: unknown): RunFailure {
+  const details = failure.details;
+  const noted =
+    details !== null && typeof details === "object" && !Array.isArray(details)
+      ? { ...(details as Record<string, unknown>), superviseError: messageOf(error) }
+      : { ...(details !== undefined ? { details } : {}), superviseError: messageOf(error) };
+  return new RunFailure(failure.causeCode, failure.message, noted);
 }

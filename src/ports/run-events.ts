@@ -57,6 +57,8 @@ export type RunCauseCode =
   | "code_integrity"
   | "run_timeout"
   | "outer_loop_exhausted"
+  /** `supervise` threw on a completed cycle (on a failed cycle the run ends with that cycle's own cause). */
+  | "supervise_failed"
   | "model_unavailable"
   | "model_error"
   | "model_timeout"

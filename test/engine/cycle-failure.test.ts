@@ -58,6 +58,7 @@ describe("replannable", () => {
       "secrets_unavailable",
       "definition_not_approved",
       "outer_loop_exhausted",
+      "supervise_failed",
       "input_schema_error",
       "internal_error",
     ];

@@ -200,6 +200,47 @@ describe("outer loop: a failed cycle re-plans", () => {
   });
 });
 
+describe("outer loop: a supervise that throws ends the run with a named cause, not internal_error", () => {
+  it("a supervise written before failed cycles were supervised (reads output) ends the run with the cycle's own failure", async () => {
+    const { definition, supervised } = replanWorkflow(3, (c) =>
+      (c.output as { severity: string }).severity === "high" ? { decision: "accept" } : { decision: "replan", summary: "" },
+    );
+    const { world, planner } = await worldWith();
+    const result = await runWorkflow(definition, INPUT, { world, runId: "run_supervise_throws_failed" });
+    expect(result.status).toBe("failed");
+    expect(result.cause?.code).toBe("step_failed");
+    expect(result.cause?.message).toContain("c1/lookup");
+    expect(result.cause?.details).toMatchObject({
+      stepPath: "c1/lookup",
+      code: "tool_failed",
+      superviseError: expect.stringContaining("TypeError"),
+    });
+    // Called once: the throw is not retried as a crash of the slice.
+    expect(supervised).toHaveLength(1);
+    const events = await world.events("run_supervise_throws_failed");
+    expect(plannerSessions(events)).toEqual(["planner:c1"]);
+    expect(payloads(events, "OuterLoopCycleCompleted")).toEqual([]);
+    expect(planner.doGenerateCalls.length).toBeGreaterThan(0);
+  });
+
+  it("a supervise that throws on a completed cycle ends the run with supervise_failed", async () => {
+    const { definition, supervised } = replanWorkflow(3, (c) => {
+      if (c.status === "failed") return { decision: "replan", summary: "" };
+      throw new Error(`cannot judge token ${CRM_TOKEN}`);
+    });
+    const { world } = await worldWith();
+    const result = await runWorkflow(definition, INPUT, { world, runId: "run_supervise_throws_completed" });
+    expect(result.status).toBe("failed");
+    expect(result.cause?.code).toBe("supervise_failed");
+    expect(result.cause?.message).toContain("supervise threw after cycle 2: Error: cannot judge token [redacted:CRM_TOKEN]");
+    expect(supervised.map((c) => [c.cycleNumber, c.status])).toEqual([
+      [1, "failed"],
+      [2, "completed"],
+    ]);
+    expect(JSON.stringify(await world.events("run_supervise_throws_completed"))).not.toContain(CRM_TOKEN);
+  });
+});
+
 describe("outer loop: failures a new plan cannot fix end the run at once", () => {
   it("a step timeout is not re-planned", async () => {
     const hang = tool({
