@@ -85,6 +85,7 @@ export const ERROR_STATUS = {
   model_unavailable: 409,
   model_config_invalid: 422,
   sandbox_config_invalid: 400,
+  trigger_tenant_invalid: 409,
   insecure_configuration: 503,
   // Raised while a run is driven; they end the run (its cause code), not a request. Should one
   // reach HTTP it answers as it always has: 400 for a named error.

@@ -51,10 +51,11 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
   }
   const parsed = parseRunMessage(message.body);
   if (!parsed.ok) return deadLetter(message, queue, env, { cause: "message_invalid", message: parsed.message });
-  const tenant = triggerTenant(env, parsed.tenant);
   const key = parsed.idempotencyKey;
-  const runId = queueRunId(queue, message.id, key ? { tenant, workflowId: parsed.workflowId, idempotencyKey: key } : undefined);
   try {
+    // Inside the try: a bad LITTLE_TRIGGER_TENANT retries this message, never fails the batch.
+    const tenant = triggerTenant(env, parsed.tenant);
+    const runId = queueRunId(queue, message.id, key ? { tenant, workflowId: parsed.workflowId, idempotencyKey: key } : undefined);
     // A deployed Worker holding well-known example values refuses every start, as its API does.
     assertSecureConfiguration(env);
     const started = await startRun({

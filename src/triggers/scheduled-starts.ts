@@ -2,6 +2,7 @@ import { assertSecureConfiguration } from "../api/insecure-configuration.ts";
 import { startRun } from "../api/start-run.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import { cronKey } from "../sdk/cron.ts";
+import { TriggerTenantInvalidError } from "../sdk/errors/trigger-tenant-invalid-error.ts";
 import type { Schedule } from "../sdk/schedule.ts";
 import { wire } from "../wiring.ts";
 import { triggerTenant } from "./trigger-tenant.ts";
@@ -38,9 +39,10 @@ export async function startScheduledRuns(tick: Pick<ScheduledController, "cron" 
   const at = new Date(tick.scheduledTime).toISOString();
   return Promise.all(
     due.map(async ({ workflowId, schedule }): Promise<ScheduledStart> => {
-      const tenant = triggerTenant(env, schedule.tenant);
       const runId = scheduledRunId(workflowId, key, tick.scheduledTime);
+      let tenant = schedule.tenant ?? "default";
       try {
+        tenant = triggerTenant(env, schedule.tenant);
         // A deployed Worker holding well-known example values refuses every start, as its API does.
         assertSecureConfiguration(env);
         const started = await startRun({
@@ -57,6 +59,7 @@ export async function startScheduledRuns(tick: Pick<ScheduledController, "cron" 
       } catch (error) {
         const code = (error as { code?: unknown })?.code;
         const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof TriggerTenantInvalidError) tenant = error.value;
         return log({ workflowId, runId, tenant, outcome: "failed", code: typeof code === "string" ? code : "internal_error", message });
       }
     }),

@@ -77,6 +77,7 @@ const CLASSIFIED = {
   model_unavailable: "retry",
   model_config_invalid: "retry",
   sandbox_config_invalid: "retry",
+  trigger_tenant_invalid: "retry",
   insecure_configuration: "retry",
   capability_drift: "retry",
   non_deterministic_replay: "retry",

@@ -203,6 +203,21 @@ describe("handleQueue: one run per message", () => {
     expect(fewerLetters.map((l) => l.messageId)).toEqual(["msg-exhausted-2"]);
   });
 
+  it("a LITTLE_TRIGGER_TENANT that is no tenant name retries the messages that name no tenant (trigger_tenant_invalid)", async () => {
+    const { env: target, letters } = recordingEnv({ ...env, LITTLE_TRIGGER_TENANT: "Not/A/Tenant" } as Env);
+    const { outcomes, result } = await consume(
+      [
+        { id: "msg-bad-var", body: { workflowId: "support.summarize-ticket", input: INPUT } },
+        { id: "msg-own-tenant", body: { workflowId: "support.summarize-ticket", input: INPUT, tenant: "acme" } },
+      ],
+      target,
+    );
+    expect(result.explicitAcks).toEqual(["msg-own-tenant"]);
+    expect(result.retryMessages).toEqual([{ msgId: "msg-bad-var" }]);
+    expect(outcomes[0]).toMatchObject({ outcome: "retried", cause: "trigger_tenant_invalid" });
+    expect(letters).toEqual([]);
+  });
+
   it("a deployed Worker holding well-known example values starts nothing: retried (insecure_configuration) until it is fixed", async () => {
     const deployed = { ...env, LITTLE_ENV: undefined } as unknown as Env;
     const { outcomes, result } = await consume(

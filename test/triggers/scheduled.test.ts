@@ -100,6 +100,24 @@ describe("handleScheduled: cron ticks start runs", () => {
     expect(starts[0]).toMatchObject({ tenant: "ops", outcome: "started" });
   });
 
+  it("a LITTLE_TRIGGER_TENANT that is no tenant name fails the start with trigger_tenant_invalid and creates nothing", async () => {
+    const scheduledTime = Date.UTC(2026, 11, 5, 9, 0);
+    const misconfigured = { ...env, LITTLE_TRIGGER_TENANT: "Ops Team" } as Env;
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, misconfigured);
+    expect(starts).toEqual([
+      expect.objectContaining({
+        outcome: "failed",
+        code: "trigger_tenant_invalid",
+        tenant: "Ops Team",
+        message: expect.stringContaining("LITTLE_TRIGGER_TENANT"),
+      }),
+    ]);
+    expect(await wire(env).runs.get("default", scheduledRunId(dailyDigest.id, WEEKDAYS_8AM, scheduledTime))).toBeNull();
+    // A schedule that names its own tenant does not read the var.
+    const hourly = await startScheduledRuns({ cron: "0 * * * *", scheduledTime }, misconfigured);
+    expect(hourly).toEqual([expect.objectContaining({ tenant: "acme", outcome: "started" })]);
+  });
+
   it("a deployed Worker holding well-known example values starts nothing on a tick (insecure_configuration)", async () => {
     const deployed = { ...env, LITTLE_ENV: undefined } as unknown as Env;
     const scheduledTime = Date.UTC(2026, 11, 7, 8, 0);
