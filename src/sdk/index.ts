@@ -9,18 +9,36 @@ export type {
   WorkflowDefinitionInput,
 } from "./define-workflow.ts";
 export { DEFAULT_HARNESS_ID, defineWorkflow } from "./define-workflow.ts";
+// Every named error (test/sdk/errors-exported.test.ts checks none is left out): a user meets them
+// thrown from defineWorkflow and the package's functions, as a run's failure cause, or in a log.
 export type { CanonicalJsonRejection } from "./errors/canonical-json-error.ts";
 export { CanonicalJsonError } from "./errors/canonical-json-error.ts";
+export type { ManifestDifference } from "./errors/capability-drift-error.ts";
+export { CapabilityDriftError } from "./errors/capability-drift-error.ts";
+export { DefinitionNotApprovedError } from "./errors/definition-not-approved-error.ts";
+export { DefinitionProjectionMissingError } from "./errors/definition-projection-missing-error.ts";
 export type { HarnessRef } from "./errors/harness-unknown-error.ts";
 export { HarnessUnknownError } from "./errors/harness-unknown-error.ts";
 export { LittleError } from "./errors/little-error.ts";
 export { LiveValidatorRejectedError } from "./errors/live-validator-rejected-error.ts";
 export { LwirInvalidError } from "./errors/lwir-invalid-error.ts";
+export { MemoryStoreError } from "./errors/memory-store-error.ts";
+export { ModelConfigInvalidError } from "./errors/model-config-invalid-error.ts";
+export { ModelTimeoutError } from "./errors/model-timeout-error.ts";
+export { ModelUnavailableError } from "./errors/model-unavailable-error.ts";
+export { NonDeterministicReplayError } from "./errors/non-deterministic-replay-error.ts";
+export { RunTerminatedError } from "./errors/run-terminated-error.ts";
 export { ScheduleInvalidError } from "./errors/schedule-invalid-error.ts";
+export { SecretMissingError } from "./errors/secret-missing-error.ts";
+export { SecretUndecryptableError } from "./errors/secret-undecryptable-error.ts";
+export { SecretsKeyInvalidError } from "./errors/secrets-key-invalid-error.ts";
+export { SecretsKeyMissingError } from "./errors/secrets-key-missing-error.ts";
 export { UnsupportedSchemaError } from "./errors/unsupported-schema-error.ts";
+export { VersionIdCollisionError } from "./errors/version-id-collision-error.ts";
 export { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 export { WorkflowInputValidationError } from "./errors/workflow-input-validation-error.ts";
 export { WorkflowMissingToolError } from "./errors/workflow-missing-tool-error.ts";
+export { WorkflowNotRegisteredError } from "./errors/workflow-not-registered-error.ts";
 export type { Finding, FindingSeverity } from "./finding.ts";
 export type { HarnessId } from "./harness-ids.ts";
 export { HARNESS_IDS } from "./harness-ids.ts";
