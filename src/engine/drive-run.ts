@@ -1,4 +1,5 @@
 import { appendEvents, type HarnessContext, SliceYieldSignal } from "../harness/harness-context.ts";
+import { checkHarnesses } from "../harness/harness-registry.ts";
 import { Journal } from "../harness/journal.ts";
 import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
@@ -161,7 +162,11 @@ async function pinnedLwir(env: RunEnvironment, pinned: string): Promise<unknown>
 
 async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNormalizerId): Promise<DefinitionCapabilities> {
   try {
-    return await snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer);
+    const capabilities = await snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer);
+    // Both harnesses resolve before any model call (an unknown worker harness would fail only after the planner ran).
+    const { plannerConfig, workerConfig } = capabilities.snapshot;
+    checkHarnesses(capabilities.snapshot.id, { planner: plannerConfig.harnessId, worker: workerConfig.harnessId });
+    return capabilities;
   } catch (error) {
     if (LittleError.is(error)) {
       throw new RunFailure(error.code === "workflow_missing_tool" ? "workflow_missing_tool" : "workflow_definition_invalid", error.message);

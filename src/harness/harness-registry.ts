@@ -1,4 +1,4 @@
-import { HarnessUnknownError } from "../sdk/errors/harness-unknown-error.ts";
+import { type HarnessRef, HarnessUnknownError } from "../sdk/errors/harness-unknown-error.ts";
 import { DEFAULT_HARNESS_ID, HARNESS_IDS, type HarnessId } from "../sdk/harness-ids.ts";
 import { type FixerSessionSpec, runFixerSession } from "./fixer-session.ts";
 import type { HarnessContext } from "./harness-context.ts";
@@ -48,4 +48,20 @@ export function harnessFor(id: string, role: "planner" | "worker" = "planner", w
     [{ path: role === "planner" ? "$.planner.harness" : "$.worker.harness", harnessId: id }],
     HARNESS_IDS,
   );
+}
+
+/**
+ * Resolves both harness ids a definition names, before anything of the run is compiled: the
+ * worker's is otherwise first looked up when a step's session starts, after the planner ran.
+ * Throws {@link HarnessUnknownError} listing every unknown id.
+ *
+ * @example
+ * checkHarnesses(snapshot.id, { planner: snapshot.plannerConfig.harnessId, worker: snapshot.workerConfig.harnessId });
+ */
+export function checkHarnesses(workflowId: string, ids: { readonly planner: string; readonly worker: string }): void {
+  const known = HARNESSES as Readonly<Record<string, Harness>>;
+  const unknown: HarnessRef[] = [];
+  if (!Object.hasOwn(known, ids.planner)) unknown.push({ path: "$.planner.harness", harnessId: ids.planner });
+  if (!Object.hasOwn(known, ids.worker)) unknown.push({ path: "$.worker.harness", harnessId: ids.worker });
+  if (unknown.length > 0) throw new HarnessUnknownError(workflowId, unknown, HARNESS_IDS);
 }

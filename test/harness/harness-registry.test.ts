@@ -33,4 +33,25 @@ describe("harness registry (run object)", () => {
     expect(view.cause?.message).toContain('$.planner.harness = "someoneElsesHarness@9.0.0"');
     expect(planner.doGenerateCalls).toHaveLength(0);
   });
+
+  it("an unregistered worker harness fails the run before the planner runs (both ids resolve before compiling)", async () => {
+    const defined = defineWorkflow({ ...summarizeTicketDefinition, id: "support.worker-harness-unknown" });
+    const definition = { ...defined, worker: { ...defined.worker, harness: "someoneElsesWorker@2.0.0" } };
+    const planner = scriptedPlanner();
+    const worker = scriptedWorker();
+    overrideWiring({ models: resolverFor(planner, worker), workflows: catalogOf([{ definition, tools: {} }]) });
+    const runId = `run_wharness_${crypto.randomUUID().slice(0, 8)}`;
+    await runStub(runId).start({
+      runId,
+      workflowId: definition.id,
+      input: { ticketId: "T-1", transcript: "x" },
+      trigger: { kind: "http" },
+    });
+    const view = await driveToEnd(runId);
+    expect(view.status).toBe("failed");
+    expect(view.cause?.code).toBe("workflow_definition_invalid");
+    expect(view.cause?.message).toContain('$.worker.harness = "someoneElsesWorker@2.0.0"');
+    expect(planner.doGenerateCalls).toHaveLength(0);
+    expect(worker.doGenerateCalls).toHaveLength(0);
+  });
 });
