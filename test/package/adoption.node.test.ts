@@ -6,7 +6,7 @@
  * through a service binding (LittleWorkflowEntrypoint) and sends a queue message. One run over
  * HTTP, one over RPC, one from the queue and one from a cron tick (`/__scheduled`), all completed.
  *
- * Slow (npm pack builds dist/, npm install, wrangler): about 3 minutes here, so it runs only with
+ * Slow (npm pack builds dist/, npm install, wrangler): 2 to 5 minutes here, so it runs only with
  * LITTLE_ADOPTION=1, which `npm run test:adoption` sets.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
