@@ -7,7 +7,7 @@ import { dailyDigest, dailyDigestDefinition } from "../../src/examples/ops-daily
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { handleScheduled } from "../../src/triggers/handlers.ts";
-import { scheduledRunId, startScheduledRuns } from "../../src/triggers/scheduled-starts.ts";
+import { CRON_RETRY_DELAYS_MS, CRON_START_ATTEMPTS, scheduledRunId, startScheduledRuns } from "../../src/triggers/scheduled-starts.ts";
 import { overrideWiring, wire } from "../../src/wiring.ts";
 import { driveToEnd, runStub } from "../support/drive.ts";
 
@@ -103,7 +103,11 @@ describe("handleScheduled: cron ticks start runs", () => {
   it("a LITTLE_TRIGGER_TENANT that is no tenant name fails the start with trigger_tenant_invalid and creates nothing", async () => {
     const scheduledTime = Date.UTC(2026, 11, 5, 9, 0);
     const misconfigured = { ...env, LITTLE_TRIGGER_TENANT: "Ops Team" } as Env;
-    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, misconfigured);
+    const waits: number[] = [];
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, misconfigured, {
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(waits).toEqual(CRON_RETRY_DELAYS_MS);
     expect(starts).toEqual([
       expect.objectContaining({
         outcome: "failed",
@@ -121,9 +125,69 @@ describe("handleScheduled: cron ticks start runs", () => {
   it("a deployed Worker holding well-known example values starts nothing on a tick (insecure_configuration)", async () => {
     const deployed = { ...env, LITTLE_ENV: undefined } as unknown as Env;
     const scheduledTime = Date.UTC(2026, 11, 7, 8, 0);
-    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, deployed);
-    expect(starts).toEqual([expect.objectContaining({ outcome: "failed", code: "insecure_configuration" })]);
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, deployed, { sleep: async () => undefined });
+    expect(starts).toEqual([expect.objectContaining({ outcome: "failed", code: "insecure_configuration", attempts: CRON_START_ATTEMPTS })]);
     expect(await wire(env).runs.get("default", scheduledRunId(dailyDigest.id, WEEKDAYS_8AM, scheduledTime))).toBeNull();
+  });
+
+  it("a transient failure (D1 errors) is retried in the tick after a short wait, and the run starts once", async () => {
+    let failuresLeft = 1;
+    const flaky = new Proxy(env.DB, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key);
+        if (key !== "prepare" && key !== "batch" && key !== "exec") return typeof value === "function" ? value.bind(target) : value;
+        return (...args: unknown[]) => {
+          if (failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error("D1_ERROR: Network connection lost.");
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const scheduledTime = Date.UTC(2026, 11, 8, 8, 0);
+    const waits: number[] = [];
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, { ...env, DB: flaky } as Env, {
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(waits).toEqual([CRON_RETRY_DELAYS_MS[0]]);
+    expect(starts).toEqual([expect.objectContaining({ outcome: "started", tenant: "default" })]);
+    expect(await requestedEvents(starts[0]?.runId as string)).toHaveLength(1);
+  });
+
+  it("a start still failing after its attempts is reported with them; a refusal of the input is not retried", async () => {
+    const down = new Proxy(env.DB, {
+      get: (target, key) =>
+        key === "prepare" || key === "batch" || key === "exec"
+          ? () => {
+              throw new Error("D1_ERROR: Network connection lost.");
+            }
+          : Reflect.get(target, key),
+    });
+    const scheduledTime = Date.UTC(2026, 11, 9, 8, 0);
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const starts = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, { ...env, DB: down } as Env, { sleep });
+    expect(starts).toEqual([
+      expect.objectContaining({ outcome: "failed", attempts: CRON_START_ATTEMPTS, message: expect.stringContaining("D1_ERROR") }),
+    ]);
+    expect(waits).toEqual(CRON_RETRY_DELAYS_MS);
+    expect(await wire(env).runs.get("default", scheduledRunId(dailyDigest.id, WEEKDAYS_8AM, scheduledTime))).toBeNull();
+    // input_schema_error: the same input fails the same way on every try.
+    const strict = defineWorkflow({
+      ...summarizeTicketDefinition,
+      id: "support.strict-retry",
+      input: { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"] },
+      schedule: "45 6 * * *",
+    });
+    overrideWiring({
+      models: new EnvModelResolver({ mode: "offline", secrets: {} }),
+      workflows: catalogOf([{ definition: strict, tools: {} }]),
+    });
+    waits.length = 0;
+    const refused = await startScheduledRuns({ cron: "45 6 * * *", scheduledTime }, env, { sleep });
+    expect(refused).toEqual([expect.objectContaining({ outcome: "failed", code: "input_schema_error", attempts: 1 })]);
+    expect(waits).toEqual([]);
   });
 
   it("a start that fails is reported and fails the tick, without stopping the tick's other starts", async () => {
