@@ -1,4 +1,5 @@
 import { assertSecureConfiguration } from "../api/insecure-configuration.ts";
+import { runIdFor } from "../api/run-operations.ts";
 import { startRun } from "../api/start-run.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import { type Wiring, wire } from "../wiring.ts";
@@ -18,14 +19,16 @@ export type MessageOutcome =
 /**
  * The run id of a queue message: the message id is the idempotency key, so a redelivery (a retry,
  * a second consumer) reaches the same run object, which starts the run once. A message's own
- * `idempotencyKey` replaces it (scoped like the HTTP header: tenant and workflow).
+ * `idempotencyKey` replaces it and gives the run id the HTTP `Idempotency-Key` header and the RPC
+ * binding give (tenant, workflow, key: `runIdFor`), so one key is one run whichever way it came.
  */
 export function queueRunId(
   queue: string,
   messageId: string,
   keyed?: { tenant: string; workflowId: string; idempotencyKey: string },
 ): string {
-  return `run_q_${digestPrefix(digestJson(keyed ? { queue, ...keyed } : { queue, messageId }), 24)}`;
+  if (keyed) return runIdFor(keyed.tenant, keyed.workflowId, undefined, keyed.idempotencyKey);
+  return `run_q_${digestPrefix(digestJson({ queue, messageId }), 24)}`;
 }
 
 /**

@@ -2,6 +2,8 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import type { ApiServices } from "../../src/api/api-env.ts";
+import { startTenantRun } from "../../src/api/run-operations.ts";
 import { catalogOf } from "../../src/engine/run-environment.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
 import type { DeadLetter } from "../../src/triggers/dead-letter.ts";
@@ -99,6 +101,23 @@ describe("handleQueue: one run per message", () => {
     const { env: other, letters } = recordingEnv();
     await deliver([{ id: "msg-key-3", body: { ...body, input: { ...INPUT, ticketId: "T-other" } } }], other);
     expect(letters.map((l) => l.cause)).toEqual(["idempotency_conflict"]);
+  });
+
+  it("a message's idempotencyKey is the HTTP Idempotency-Key: a run started over HTTP with the key is the queue's run too", async () => {
+    const { env: target, letters } = recordingEnv();
+    const key = "order-http-then-queue";
+    const http = await startTenantRun(env, wire(env) as ApiServices, "acme", {
+      workflowId: "support.summarize-ticket",
+      input: INPUT,
+      idempotencyKey: key,
+      triggerKind: "http",
+    });
+    const body = { workflowId: "support.summarize-ticket", input: INPUT, idempotencyKey: key, tenant: "acme" };
+    const { outcomes, result } = await consume([{ id: "msg-after-http", body }], target);
+    expect(result.explicitAcks).toEqual(["msg-after-http"]);
+    expect(outcomes[0]).toEqual({ messageId: "msg-after-http", outcome: "already_started", runId: http.runId, tenant: "acme" });
+    expect(await runStub(http.runId, "acme").events({ types: ["RunRequested"] })).toHaveLength(1);
+    expect(letters).toEqual([]);
   });
 
   it("a body the input schema refuses is acknowledged and dead-lettered with input_schema_error, never retried", async () => {
