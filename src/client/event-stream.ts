@@ -1,3 +1,4 @@
+import { isTerminalType } from "../ports/run-events.ts";
 import { isEndedStatus } from "../ports/run-status.ts";
 import type { RunEvent } from "./api-types.ts";
 import { LittleClientError } from "./client-error.ts";
@@ -18,7 +19,6 @@ export type EventStreamOptions = {
 /** The reconnect delay when the server has not set one with `retry:`, and the longest one honoured. */
 const DEFAULT_RETRY_MS = 1000;
 const MAX_RETRY_MS = 10_000;
-const TERMINAL_TYPES: ReadonlySet<string> = new Set(["RunCompleted", "RunFailed", "RunCancelled"]);
 
 /**
  * A run's events from `GET /v1/runs/:runId/events/stream`, in order, each once, until the
@@ -79,7 +79,7 @@ export async function* followEvents(
             lastSeq = event.seq;
             delivered++;
             yield event;
-            if (TERMINAL_TYPES.has(event.type)) return;
+            if (isTerminalType(event.type)) return;
           }
           if (chunk.done) break;
         }
