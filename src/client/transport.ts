@@ -1,3 +1,4 @@
+import { anySignal } from "./any-signal.ts";
 import { type ClientErrorBody, LittleClientError } from "./client-error.ts";
 
 /** A `fetch`: the global one, a service binding's (`env.LITTLE.fetch.bind(env.LITTLE)`), or a test's. */
@@ -140,7 +141,7 @@ export class Transport {
 
 function signalOf(signal: AbortSignal | undefined, timeoutMs: number): { signal?: AbortSignal } {
   const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-  if (signal && timeout) return { signal: AbortSignal.any([signal, timeout]) };
+  if (signal && timeout) return { signal: anySignal([signal, timeout]) };
   const one = signal ?? timeout;
   return one ? { signal: one } : {};
 }
