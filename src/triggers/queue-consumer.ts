@@ -3,7 +3,7 @@ import { runIdFor } from "../api/run-operations.ts";
 import { startRun } from "../api/start-run.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import { type Wiring, wire } from "../wiring.ts";
-import { type DeadLetter, sendDeadLetter } from "./dead-letter.ts";
+import { type DeadLetter, deadLetterLogLine, sendDeadLetter } from "./dead-letter.ts";
 import { decideFailure } from "./failure-policy.ts";
 import { parseRunMessage } from "./queue-envelope.ts";
 import { isLastAttempt, queueMaxRetries } from "./queue-max-retries.ts";
@@ -48,7 +48,8 @@ export async function consumeRunMessages(batch: MessageBatch<unknown>, env: Env)
 async function consumeOne(message: Message<unknown>, queue: string, env: Env, services: Wiring): Promise<MessageOutcome> {
   if (isDeadLetter(message.body)) {
     // A consumer bound to the dead-letter queue itself: sending the letter back there would loop.
-    console.error(JSON.stringify(message.body));
+    // The letter is not logged whole: its body may hold personal data (deadLetterLogLine).
+    console.error(JSON.stringify({ ...deadLetterLogLine(message.body), dropped: true, droppedMessageId: message.id }));
     message.ack();
     return { messageId: message.id, outcome: "dropped_dead_letter", cause: message.body.cause };
   }

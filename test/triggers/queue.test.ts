@@ -1,11 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import type { ApiServices } from "../../src/api/api-env.ts";
 import { startTenantRun } from "../../src/api/run-operations.ts";
 import { catalogOf } from "../../src/engine/run-environment.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import { digestJson } from "../../src/json/digest.ts";
 import type { DeadLetter } from "../../src/triggers/dead-letter.ts";
 import { BASE_DELAY_SECONDS } from "../../src/triggers/failure-policy.ts";
 import { handleQueue } from "../../src/triggers/handlers.ts";
@@ -264,5 +265,38 @@ describe("handleQueue: one run per message", () => {
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages).toEqual([{ msgId: "msg-dlq-down" }]);
     expect(outcomes[0]).toMatchObject({ outcome: "retried", cause: "dead_letter_send_failed" });
+  });
+
+  it("without a LITTLE_DEAD_LETTERS binding, and for a dropped letter, the log keeps ids, workflow and a body digest, never the body", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const unbound = { ...env, LITTLE_DEAD_LETTERS: undefined } as unknown as Env;
+      const body = { workflowId: "support.summarize-ticket", input: { ticketId: 42, transcript: "Jane Roe, 12 Elm St, card 4111" } };
+      const { outcomes, result } = await consume([{ id: "msg-private", body }], unbound);
+      expect(result.explicitAcks).toEqual(["msg-private"]);
+      expect(outcomes[0]).toMatchObject({ outcome: "dead_lettered", cause: "input_schema_error", to: "logged" });
+      const { env: target, letters } = recordingEnv();
+      await deliver([{ id: "msg-private-2", body }], target);
+      await consume([{ id: "msg-letter-private", body: letters[0] }], target);
+      const lines = errors.mock.calls.map((call) => String(call[0])).filter((line) => line.includes("little.dead-letter"));
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(line).not.toContain("Jane Roe");
+        expect(JSON.parse(line)).toMatchObject({
+          cause: "input_schema_error",
+          workflowId: "support.summarize-ticket",
+          bodyDigest: digestJson(body),
+          findings: expect.arrayContaining([expect.objectContaining({ path: expect.stringContaining("ticketId") })]),
+        });
+      }
+      expect(JSON.parse(lines[0] as string)).toMatchObject({ messageId: "msg-private" });
+      expect(JSON.parse(lines[1] as string)).toMatchObject({
+        messageId: "msg-private-2",
+        dropped: true,
+        droppedMessageId: "msg-letter-private",
+      });
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
