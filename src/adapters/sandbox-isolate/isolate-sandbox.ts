@@ -1,4 +1,7 @@
-import { digestJson, digestPrefix } from "../../identity/digest.ts";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { canonicalJson } from "../../json/canonical-json.ts";
 import type { MemoryStore } from "../../ports/memory-store.ts";
 import type { RunCodeRequest, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions } from "../../ports/sandbox.ts";
 import { checkCodeFiles } from "./check-code-files.ts";
@@ -38,12 +41,15 @@ type RunnerStub = {
  * where workerd has no CPU limit, by loop guards instrumented into the code (loop-guard-source.ts);
  * wall time by the caller.
  * What the isolate answers is checked here (plain JSON within the size limit), never trusted. The
- * isolate id is the digest of files, entrypoint and policy, so equal code reuses a warm isolate.
+ * isolate id is an HMAC (keyed by a random salt of this instance) of files, entrypoint, policy and
+ * declared variables, so equal code reuses a warm isolate and the id reveals nothing of the values.
  * Bash sessions run on {@link JustBashSandbox}, with this loader for their `node` command.
  */
 export class IsolateSandbox implements Sandbox {
   private readonly bash: JustBashSandbox;
   private readonly options: IsolateSandboxOptions;
+  /** Keys the warm-isolate ids: an id over secret values must not be a plain digest anyone can test guesses against. */
+  private readonly idSalt = crypto.getRandomValues(new Uint8Array(32));
 
   constructor(options: IsolateSandboxOptions) {
     this.options = options;
@@ -91,7 +97,7 @@ export class IsolateSandbox implements Sandbox {
     // code may keep what it was given in module state, so a warm isolate is shared only by calls
     // given the same variables (another tenant's run of the same code gets an isolate of its own).
     const env = policy.env === "allow" ? (request.env ?? {}) : undefined;
-    const id = `code-${digestPrefix(digestJson({ files: Object.fromEntries(Object.entries(request.files).map(([n, f]) => [n, f.sha256])), entrypoint: request.entrypoint, policy, hosts: request.networkHosts ?? [], ...(env && Object.keys(env).length > 0 ? { env } : {}) }), 32)}`;
+    const id = this.warmIsolateId(request, env);
     const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
     const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
     const worker = this.options.loader.get(id, () => ({
@@ -126,5 +132,16 @@ export class IsolateSandbox implements Sandbox {
     } finally {
       if (timer) clearTimeout(timer);
     }
+  }
+
+  private warmIsolateId(request: RunCodeRequest, env: Readonly<Record<string, string>> | undefined): string {
+    const keyed = {
+      files: Object.fromEntries(Object.entries(request.files).map(([n, f]) => [n, f.sha256])),
+      entrypoint: request.entrypoint,
+      policy: request.policy,
+      hosts: request.networkHosts ?? [],
+      ...(env && Object.keys(env).length > 0 ? { env } : {}),
+    };
+    return `code-${bytesToHex(hmac(sha256, this.idSalt, utf8ToBytes(canonicalJson(keyed)))).slice(0, 32)}`;
   }
 }

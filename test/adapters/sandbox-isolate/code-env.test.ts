@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestJson, digestPrefix, digestText } from "../../../src/identity/digest.ts";
 import type { RunCodeRequest } from "../../../src/ports/sandbox.ts";
 
 // Keeps what the last call was given in module state: a warm isolate would hand it to the next call.
@@ -44,5 +44,27 @@ describe('isolate sandbox: sandbox.env "allow" (Worker Loader)', () => {
     expect(again).toMatchObject({ ok: true, output: { previous: "tenant-a-secret" } });
     // …other variables never see them.
     expect(b).toMatchObject({ ok: true, output: { token: "tenant-b-secret", previous: null } });
+  });
+
+  it("keys warm isolates by an HMAC with a salt of the sandbox instance: no plain digest over the values, one id per instance", async () => {
+    const ids: string[] = [];
+    const loader = {
+      get: (id: string, config: () => WorkerLoaderWorkerCode) => {
+        ids.push(id);
+        return env.LOADER.get(id, config);
+      },
+    } as WorkerLoader;
+    const first = new IsolateSandbox({ loader });
+    const second = new IsolateSandbox({ loader });
+    const vars = { TOKEN: "tenant-a-secret" };
+    for (const sandbox of [first, first, second]) expect(await sandbox.runCode(request("allow", vars))).toMatchObject({ ok: true });
+    const [a, again, other] = ids;
+    // What the id was before: anyone with the code could test a guessed secret against it.
+    const r = request("allow", vars);
+    const unsalted = `code-${digestPrefix(digestJson({ files: { "stash.js": r.files["stash.js"]?.sha256 }, entrypoint: r.entrypoint, policy: r.policy, hosts: [], env: vars }), 32)}`;
+    expect(a).toMatch(/^code-[0-9a-f]{32}$/);
+    expect(a).not.toBe(unsalted);
+    expect(again).toBe(a);
+    expect(other).not.toBe(a);
   });
 });
