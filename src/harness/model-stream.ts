@@ -6,6 +6,7 @@ import type {
   SharedV4ProviderMetadata,
 } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
+import { streamPartsOf } from "../ports/model-stream-parts.ts";
 
 /**
  * One recorded shape for streamed and generated calls: a streamed answer is folded into the
@@ -16,40 +17,6 @@ import { simulateReadableStream } from "ai";
 export function streamOfResult(result: LanguageModelV4GenerateResult): LanguageModelV4StreamResult {
   // No delays: a replayed call answers at once (TOOLCHAIN.md, "Journaling model and tool calls").
   return { stream: simulateReadableStream({ chunks: streamPartsOf(result), initialDelayInMs: null, chunkDelayInMs: null }) };
-}
-
-/** The parts a live stream carrying `result` would have had, in content order. */
-export function streamPartsOf(result: LanguageModelV4GenerateResult): LanguageModelV4StreamPart[] {
-  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: result.warnings ?? [] }];
-  if (result.response) {
-    const { id, timestamp, modelId } = result.response;
-    parts.push({
-      type: "response-metadata",
-      ...(id !== undefined ? { id } : {}),
-      ...(timestamp ? { timestamp } : {}),
-      ...(modelId ? { modelId } : {}),
-    });
-  }
-  result.content.forEach((part, index) => {
-    const id = String(index);
-    if (part.type === "text" || part.type === "reasoning") {
-      const meta = part.providerMetadata ? { providerMetadata: part.providerMetadata } : {};
-      // The AI SDK keeps the last providerMetadata it saw for a block; carrying it on start and end keeps it.
-      parts.push({ type: `${part.type}-start`, id, ...meta });
-      if (part.text.length > 0) parts.push({ type: `${part.type}-delta`, id, delta: part.text });
-      if (part.type === "text" && part.citations) parts.push({ type: "text-end", id, citations: part.citations, ...meta });
-      else parts.push({ type: `${part.type}-end`, id, ...meta });
-      return;
-    }
-    parts.push(part);
-  });
-  parts.push({
-    type: "finish",
-    finishReason: result.finishReason,
-    usage: result.usage,
-    ...(result.providerMetadata ? { providerMetadata: result.providerMetadata } : {}),
-  });
-  return parts;
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { OfflineLanguageModel } from "../adapters/models/offline-model.ts";
-import { streamPartsOf } from "../harness/model-stream.ts";
 import type { CallableModel, ModelRequest, ModelResolver } from "../ports/model-resolver.ts";
+import { streamPartsOf } from "../ports/model-stream-parts.ts";
 
 /**
  * Every model slot, the planner and the fixer answered by the offline model: deterministic, no

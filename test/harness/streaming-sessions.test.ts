@@ -13,9 +13,9 @@ import { OfflineLanguageModel } from "../../src/adapters/models/offline-model.ts
 import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { type HarnessContext, SliceYieldSignal } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
-import { streamPartsOf } from "../../src/harness/model-stream.ts";
 import { runSession, type SessionSpec } from "../../src/harness/run-session.ts";
 import { digestJson } from "../../src/identity/digest.ts";
+import { streamPartsOf } from "../../src/ports/model-stream-parts.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { result } from "../support/scripted-models.ts";

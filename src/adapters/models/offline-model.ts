@@ -7,7 +7,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
-import { streamPartsOf } from "../../harness/model-stream.ts";
+import { streamPartsOf } from "../../ports/model-stream-parts.ts";
 import { BASH_TOOL, extractPlanTask, SUBMIT_FIX_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../../ports/planner-protocol.ts";
 import { offlineFixerTurn } from "./offline-fixer.ts";
 import { offlinePlan } from "./offline-plan.ts";
