@@ -22,7 +22,7 @@ import { overrideWiring } from "../../src/wiring.ts";
 import { toolCallLwir } from "../support/tool-call-lwir.ts";
 import { call, runEvents } from "./support/api-call.ts";
 
-type Options = { policy?: BodyFailurePolicy; occurrenceTimeoutMs?: number; timeoutMs?: number; description?: string };
+type Options = { policy?: BodyFailurePolicy; occurrenceTimeoutMs?: number; timeoutMs?: number; description?: string; maxText?: number };
 
 /** A section whose body is one `work` call: `{ text }` → `{ echoed }`; "hang" waits until its call is aborted. */
 function slowSection(id: string, o: Options = {}): RegisteredWorkflow {
@@ -30,7 +30,7 @@ function slowSection(id: string, o: Options = {}): RegisteredWorkflow {
     definition: defineWorkflow({
       id,
       description: o.description ?? "Echo each trigger's text, slowly when asked.",
-      input: z.object({ text: z.string() }),
+      input: z.object({ text: o.maxText === undefined ? z.string() : z.string().max(o.maxText) }),
       output: z.object({ echoed: z.string() }),
       models: [model(openai("gpt-4o-mini"), { description: "Unused by the body." })],
       planner: { model: openai("gpt-5"), system: "Plan an echo." },
@@ -206,6 +206,34 @@ describe("sections across a redeploy", () => {
     expect((await call("POST", `/v1/runs/${old}/triggers`, { body: { input: { text: "late" } } })).json.error?.code).toBe("run_ended");
     expect(((await call("GET", "/v1/workflows/life.redeploy/sections?stale=true")).json.sections as unknown[]).length).toBe(0);
     await call("POST", `/v1/runs/${fresh}/cancel`);
+  }, 60_000);
+
+  it("refuses (422) to move in a pending occurrence the live input schema refuses, before ending the old section", async () => {
+    const v1 = slowSection("life.narrowed", { policy: "end" });
+    // The redeploy narrows the input: "parked-long" no longer fits, "ok" does.
+    const v2 = slowSection("life.narrowed", { policy: "end", maxText: 5 });
+    serve([v1]);
+    const old = await startSection(v1);
+    const parked = env.RUNS.idFromName(`dev:${old}`).toString();
+    const park = (events: readonly NewRunEvent[], ctx: DurableObjectState) => {
+      if (ctx.id.toString() === parked && !events.every((e) => e.type === "OccurrenceQueued" || e.type === "RunCancelled"))
+        throw new Error("parked by the test");
+    };
+    serve([v1], park);
+    for (const text of ["ok", "parked-long"])
+      expect((await call("POST", `/v1/runs/${old}/triggers`, { body: { input: { text } } })).status).toBe(202);
+    serve([v2], park);
+    const fresh = await startSection(v2, "new");
+    const refused = await call("POST", `/v1/runs/${old}/supersede`, { body: { into: fresh } });
+    expect([refused.status, refused.json.error?.code]).toEqual([422, "input_schema_error"]);
+    const findings = refused.json.error?.findings as { path: string; message: string }[];
+    expect(findings.map((f) => f.path)).toEqual(["$.occurrences.o3.text"]);
+    expect(findings[0]?.message).toMatch(/^o3: /);
+    // Nothing changed: the old section has not ended, the new one adopted nothing.
+    expect((await runEvents(old)).some((e) => e.type === "RunFailed")).toBe(false);
+    expect((await runEvents(fresh)).filter((e) => e.type === "OccurrenceQueued")).toHaveLength(0);
+    expect(((await call("GET", `/v1/runs/${fresh}`)).json.run as RunBody).status).toBe("waiting");
+    for (const id of [old, fresh]) await call("POST", `/v1/runs/${id}/cancel`);
   }, 60_000);
 
   it("refuses a section with an occurrence running, and a target that is not a live section of the workflow", async () => {

@@ -3,11 +3,13 @@ import { liveHash } from "../../engine/run-host/stale-section.ts";
 import type { RunIndexEntry } from "../../ports/run-index.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
+import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
 import { commonErrors, ErrorBody, json, Run } from "../schemas.ts";
+import { misfitOccurrences, queuedOccurrences } from "../section-pending.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
 
@@ -109,6 +111,10 @@ sectionRoutes.openapi(
     },
     responses: {
       200: json(Superseded, "The superseded section and what `into` adopted"),
+      422: json(
+        ErrorBody,
+        "A pending occurrence's input does not fit the live input schema (`input_schema_error`, findings under `$.occurrences.<id>`); nothing changed",
+      ),
       409: json(
         ErrorBody,
         "Not a section, an occurrence is running, `into` is not a live section of the workflow, or the run ended otherwise",
@@ -125,12 +131,17 @@ sectionRoutes.openapi(
     const target = await tenantRun(services, tenant, into);
     const registered = services.workflows.get(old.entry.workflowId);
     if (!registered?.definition.onTrigger) throw new ApiError("run_not_a_section", `Run "${runId}" is not a section`);
-    const live = (await capabilitiesOf(registered)).definitionHash;
+    const capabilities = await capabilitiesOf(registered);
+    const live = capabilities.definitionHash;
     if (target.entry.workflowId !== old.entry.workflowId || target.entry.definitionHash !== live || isEndedStatus(target.entry.status))
       throw new ApiError(
         "section_not_live",
         `Run "${into}" is not an unfinished section of "${old.entry.workflowId}" under its live definition ${live}`,
       );
+    // Checked before the old section ends: a payload the live schema refuses, moved in, would fail
+    // the new section (input_schema_error under "end") with the old one already gone.
+    const misfits = misfitOccurrences(capabilities.inputSchema, await queuedOccurrences(old.client));
+    if (misfits.length > 0) throw new WorkflowInputValidationError(old.entry.workflowId, misfits, "trigger payload");
     const ended = await old.client.end({
       causeCode: "section_superseded",
       message: `Superseded by section ${into} (definition ${live}); its pending occurrences moved there`,
