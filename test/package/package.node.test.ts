@@ -118,17 +118,29 @@ describe("the package", () => {
       run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project),
       run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.node.json"], project),
     ]);
-    // skipLibCheck is off so the package's own .d.ts are checked; other libraries' declarations
-    // (ai, hono, capnweb need DOM or Node types the projects leave out) are not this package's.
-    // worker-configuration.d.ts is where wrangler types checks the entry's exports (the default
-    // export must be a handler, each other export a class).
-    const ours = (r: Run) =>
-      (r.stdout + r.stderr)
-        .split("\n")
-        .filter((l) => /^(src\/|nodeside\/|node_modules\/little-workflow\/|worker-configuration\.d\.ts).*error TS/.test(l));
+    // A config error (TS5xxx: a bad option, a missing file) has no file prefix and checks nothing:
+    // it counts, as does a tsc that fails without printing any error.
+    expect(ours({ code: 1, stdout: "error TS5058: The specified path does not exist: 'x'.\n", stderr: "" })).toHaveLength(1);
+    expect(ours({ code: 2, stdout: "", stderr: "" })).toHaveLength(1);
     expect(ours(worker)).toEqual([]);
     expect(ours(node)).toEqual([]);
   }, 240_000);
+
+  it("runs on this Node: little-workflow/testing runs a workflow on the offline models; the client calls over a fetch", async () => {
+    const out = await run(process.execPath, ["nodeside/runtime.mjs"], project);
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual(runtimeReport(process.version));
+  }, 120_000);
+
+  it.skipIf(!NODE_20)(
+    `runs on Node 20 too (${NODE_20 ?? "skipped: no Node 20 binary on this machine"})`,
+    async () => {
+      const out = await run(NODE_20 as string, ["nodeside/runtime.mjs"], project);
+      expect(out.code, out.stderr).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual(runtimeReport(expect.stringMatching(/^v20\./)));
+    },
+    120_000,
+  );
 
   it("wrangler bundles a Worker from the package's dist JS (dry run)", async () => {
     const bundled = await run(process.execPath, [join(BIN, "wrangler"), "deploy", "--dry-run", "--outdir", "out"], project);
@@ -139,6 +151,37 @@ describe("the package", () => {
     expect(bundle).toContain("node_modules/little-workflow/dist/src/create-worker.js");
   }, 120_000);
 });
+
+/**
+ * tsc's errors that are this package's: in the projects' files, the package's .d.ts, the configs,
+ * or with no file at all (a config error), and a failing tsc that printed none. skipLibCheck is off
+ * so the package's own .d.ts are checked; other libraries' declarations (ai, hono, capnweb need DOM
+ * or Node types the projects leave out) are not this package's. worker-configuration.d.ts is where
+ * wrangler types checks the entry's exports (the default export must be a handler, each other
+ * export a class).
+ */
+function ours(r: Run): string[] {
+  const lines = (r.stdout + r.stderr).split("\n").filter((l) => /error TS\d+/.test(l));
+  if (r.code !== 0 && lines.length === 0) return [`tsc exited ${r.code} without an error line: ${r.stderr || r.stdout}`];
+  return lines.filter(
+    (l) =>
+      /^(src\/|nodeside\/|node_modules\/little-workflow\/|worker-configuration\.d\.ts|tsconfig[^/(]*\.json)/.test(l) ||
+      !/^[^\s(]+\(\d+,\d+\): error TS/.test(l),
+  );
+}
+
+/** What nodeside/runtime.mjs prints when the package works on a Node. */
+function runtimeReport(node: unknown) {
+  return {
+    node,
+    status: "completed",
+    output: { b: expect.any(String) },
+    versionId: expect.stringMatching(/^wfver_/),
+    events: { first: "RunRequested", last: "RunCompleted" },
+    client: { status: "completed", url: "http://localhost:8787/v1/runs/run_1" },
+    errorsAreLittleErrors: true,
+  };
+}
 
 describe.skipIf(!NODE_20)(`the CLI from the tarball on Node 20 (${NODE_20 ?? "no Node 20 binary on this machine"})`, () => {
   const little = (args: string[], input?: string) =>
@@ -223,6 +266,7 @@ function writeProject(dir: string): void {
   );
   writeFileSync(join(dir, "src/index.ts"), WORKER_ENTRY);
   writeFileSync(join(dir, "nodeside/workflow.test.ts"), NODE_TEST);
+  writeFileSync(join(dir, "nodeside/runtime.mjs"), NODE_RUNTIME);
 }
 
 // Each @ts-expect-error fails the check if the line type-checks, i.e. if an import had resolved to `any`.
@@ -302,4 +346,47 @@ export async function check(): Promise<RunResult[]> {
   void LittleClientError;
   return [await runWorkflow(wf, { a: "x" }, { world: mocked }), await runWorkflow(wf, { a: "y" }, { world: offline })];
 }
+`;
+
+// Run, not just type-checked: the package's JS under plain Node (no TypeScript, no vitest), as a
+// user's script or test imports it. The client's call passes a signal, so the caller's signal and
+// the timeout are combined (AbortSignal.any, or its fallback on Node < 20.3).
+const NODE_RUNTIME = `import { z } from "zod";
+import { defineWorkflow, LittleError, model, ModelUnavailableError, RunTerminatedError } from "little-workflow";
+import { MemoryWorld, OfflineLanguageModel, offlineModels, runWorkflow } from "little-workflow/testing";
+import { createClient } from "little-workflow/client";
+
+const fast = new OfflineLanguageModel({ modelId: "gpt-4o-mini" });
+const wf = defineWorkflow({
+  id: "acme.echo",
+  description: "Echo.",
+  input: z.object({ a: z.string() }),
+  output: z.object({ b: z.string() }),
+  models: [model(fast, { description: "Fast." })],
+  planner: { model: fast, system: "Plan." },
+});
+const world = new MemoryWorld({ models: offlineModels() });
+const result = await runWorkflow(wf, { a: "x" }, { world });
+const events = await world.events(result.runId);
+
+const urls = [];
+const client = createClient({
+  baseUrl: "http://localhost:8787",
+  token: "t",
+  fetch: async (input) => {
+    urls.push(String(input));
+    return new Response(JSON.stringify({ run: { runId: "run_1", status: "completed" } }), { headers: { "content-type": "application/json" } });
+  },
+});
+const { run } = await client.getRun("run_1", { signal: new AbortController().signal, timeoutMs: 5_000 });
+
+console.log(JSON.stringify({
+  node: process.version,
+  status: result.status,
+  output: result.output,
+  versionId: result.versionId,
+  events: { first: events[0]?.type, last: events.at(-1)?.type },
+  client: { status: run.status, url: urls[0] },
+  errorsAreLittleErrors: ModelUnavailableError.prototype instanceof LittleError && RunTerminatedError.prototype instanceof LittleError,
+}));
 `;
