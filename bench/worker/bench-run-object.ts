@@ -12,7 +12,7 @@
 import { RunObject } from "../../durable-objects/run.ts";
 import { DurableObjectEventLog } from "../../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../../src/engine/drive-run.ts";
-import { canonicalJson } from "../../src/identity/canonical-json.ts";
+import { canonicalJson } from "../../src/json/canonical-json.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import type { EventLog } from "../../src/ports/event-log.ts";
 import { isTerminalType, type NewRunEvent, type RunEvent } from "../../src/ports/run-events.ts";

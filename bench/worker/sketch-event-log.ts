@@ -8,7 +8,7 @@
  * - `none`: no sync at all — not durable; it measures what is left of a step when the syncs are
  *   gone (the engine's own work), i.e. the floor under "sync only before side effects".
  */
-import { canonicalJson } from "../../src/identity/canonical-json.ts";
+import { canonicalJson } from "../../src/json/canonical-json.ts";
 import type { EventLog } from "../../src/ports/event-log.ts";
 import type { NewRunEvent, RunEvent } from "../../src/ports/run-events.ts";
 

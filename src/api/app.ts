@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { CANONICALIZER_ID } from "../identity/canonical-json.ts";
 import { inspectorRoutes } from "../inspector/routes.ts";
+import { CANONICALIZER_ID } from "../json/canonical-json.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";

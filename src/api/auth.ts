@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { matchedRoutes } from "hono/route";
-import { digestText } from "../identity/digest.ts";
+import { digestText } from "../json/digest.ts";
 import { TOKEN_SCOPES, type TokenScope, type TokenStore } from "../ports/token-store.ts";
 import type { ApiEnv, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";

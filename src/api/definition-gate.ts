@@ -1,5 +1,5 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { digestJson } from "../identity/digest.ts";
+import { digestJson } from "../json/digest.ts";
 import { DefinitionNotApprovedError } from "../sdk/errors/definition-not-approved-error.ts";
 import { SecretsKeyMissingError } from "../sdk/errors/secrets-key-missing-error.ts";
 import type { ApiServices } from "./api-env.ts";

@@ -1,4 +1,4 @@
-import { digestJson, digestPrefix } from "../identity/digest.ts";
+import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunView } from "../ports/run-handle.ts";
 import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";

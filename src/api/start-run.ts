@@ -1,5 +1,5 @@
 import { canonicalBytes } from "../engine/run-quotas.ts";
-import { digestJson } from "../identity/digest.ts";
+import { digestJson } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunView } from "../ports/run-handle.ts";
 import type { RunPlacement } from "../ports/run-index.ts";

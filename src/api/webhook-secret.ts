@@ -1,4 +1,4 @@
-import { digestText } from "../identity/digest.ts";
+import { digestText } from "../json/digest.ts";
 import type { WebhookConfig } from "../sdk/define-workflow.ts";
 import type { ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";

@@ -1,6 +1,6 @@
-import { canonicalJson } from "../identity/canonical-json.ts";
-import { type Digest, digestText, isDigest } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
+import { type Digest, digestText, isDigest } from "../json/digest.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import { RunFailure } from "./run-failure.ts";
 

@@ -2,8 +2,8 @@ import { appendEvents, type HarnessContext } from "../harness/harness-context.ts
 import { harnessFor } from "../harness/harness-registry.ts";
 import type { OuterLoopContext } from "../harness/planner-prompt.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { type Digest, digestJson } from "../identity/digest.ts";
 import { manifestHash, type PlannerManifest, plannerManifest } from "../identity/planner-manifest.ts";
+import { type Digest, digestJson } from "../json/digest.ts";
 import { compileAndLock, type LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { RunEventPayloads } from "../ports/run-events.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";

@@ -1,5 +1,5 @@
-import { canonicalJson } from "../identity/canonical-json.ts";
 import type { ModelOverrides } from "../identity/model-overrides.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 import type { RegisteredWorkflow, WorkflowCatalog } from "./run-environment.ts";
 
 /** Per base workflow, its copies by overrides key: one object per (workflow, configuration). */

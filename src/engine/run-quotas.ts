@@ -1,4 +1,4 @@
-import { canonicalJson } from "../identity/canonical-json.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 import type { EventLog } from "../ports/event-log.ts";
 import type { RunEvent } from "../ports/run-events.ts";
 import { RunFailure } from "./run-failure.ts";

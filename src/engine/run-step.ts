@@ -1,5 +1,5 @@
 import { appendEvents, SliceYieldSignal } from "../harness/harness-context.ts";
-import { digestJson, digestPrefix } from "../identity/digest.ts";
+import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable } from "./blob-refs.ts";

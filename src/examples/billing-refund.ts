@@ -1,6 +1,6 @@
 import { openai } from "@ai-sdk/openai";
 import { z } from "zod";
-import { digestJson, digestPrefix } from "../identity/digest.ts";
+import { digestJson, digestPrefix } from "../json/digest.ts";
 import { defineWorkflow } from "../sdk/define-workflow.ts";
 import { model } from "../sdk/model.ts";
 import { tool } from "../sdk/tool.ts";

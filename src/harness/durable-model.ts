@@ -6,8 +6,8 @@ import type {
 } from "@ai-sdk/provider";
 import { AISDKError } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
-import { type Digest, digestJson } from "../identity/digest.ts";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
+import { type Digest, digestJson } from "../json/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
 import { ModelTimeoutError } from "../sdk/errors/model-timeout-error.ts";

@@ -1,5 +1,5 @@
 import { hasToolCall, jsonSchema, type StopCondition, type ToolSet } from "ai";
-import { type Digest, digestText } from "../identity/digest.ts";
+import { type Digest, digestText } from "../json/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import { FIX_TASK_CLOSE, FIX_TASK_OPEN, type FixTask, SUBMIT_FIX_TOOL } from "../ports/planner-protocol.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";

@@ -1,4 +1,4 @@
-import { digestText } from "../identity/digest.ts";
+import { digestText } from "../json/digest.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "../lwir/types.ts";
 import type { PlanTask } from "./planner-prompt.ts";
 

@@ -1,7 +1,7 @@
 import { jsonSchema, type StopCondition, type ToolSet } from "ai";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import type { Digest } from "../identity/digest.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
+import type { Digest } from "../json/digest.ts";
 import { checkLwir } from "../lwir/check-lwir.ts";
 import { lwirJsonSchema, providerLwirSchema } from "../lwir/lwir-json-schema.ts";
 import { lwirReferenceMarkdown } from "../lwir/lwir-reference.ts";

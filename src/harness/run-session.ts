@@ -3,9 +3,9 @@ import type { CallableModel } from "../ports/model-resolver.ts";
 
 type OutputSpec = Output.Output;
 
-import { canonicalJson } from "../identity/canonical-json.ts";
-import type { Digest } from "../identity/digest.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
+import type { Digest } from "../json/digest.ts";
 import type { HarnessRole, HarnessTaskKind, RunCauseCode } from "../ports/run-events.ts";
 import { CapabilityDriftError, diffManifests } from "../sdk/errors/capability-drift-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";

@@ -1,5 +1,5 @@
 import { jsonSchema, Output, stepCountIs } from "ai";
-import type { Digest } from "../identity/digest.ts";
+import type { Digest } from "../json/digest.ts";
 import type { AiGenerateStep } from "../lwir/types.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";

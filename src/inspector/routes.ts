@@ -5,7 +5,7 @@ import type { ApiEnv } from "../api/api-env.ts";
 import { ApiError } from "../api/api-error.ts";
 import { authenticate, bearerToken, type Principal, SESSION_COOKIE } from "../api/auth.ts";
 import { routeAccess, scopesAllow } from "../api/route-scopes.ts";
-import { digestText } from "../identity/digest.ts";
+import { digestText } from "../json/digest.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
 import { ASSET_PATHS, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";

@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
 import { D1RunIndex } from "../../src/adapters/d1/d1-run-index.ts";
-import { digestJson, digestPrefix } from "../../src/identity/digest.ts";
+import { digestJson, digestPrefix } from "../../src/json/digest.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 
 // Model configuration through the real Worker: the wiring reads `modelEnv` exactly as it reads the

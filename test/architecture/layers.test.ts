@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importCycles } from "./cycles.ts";
-import { importsOf } from "./imports.ts";
 import { applyExceptions, checkLayers, describeViolation, type Exception, layerOf, PACKAGES, parseLayerTable } from "./layers.ts";
 import { REPO_ROOT, readSourceTree, type SourceFile } from "./source-tree.ts";
 
@@ -17,9 +16,6 @@ const layers = parseLayerTable(readFileSync(join(REPO_ROOT, "docs/architecture.m
  * that matches nothing fails the test until it is deleted.
  */
 const EXCEPTIONS: readonly Exception[] = [];
-
-/** Files of src/ and durable-objects/ that still import canonical JSON or digests through identity/. Lower it as they move. */
-const SHIM_IMPORTERS = 44;
 
 /** Files that still import each other in a loop, each loop with why it is still here. Only shrinks. */
 const LOOPS: Readonly<Record<string, string>> = {
@@ -49,12 +45,6 @@ describe("layers (docs/architecture.md)", () => {
     const loops = importCycles(readSourceTree()).map((set) => set.join(" "));
     expect(loops.filter((l) => !(l in LOOPS))).toEqual([]);
     expect(Object.keys(LOOPS).filter((l) => !loops.includes(l))).toEqual([]);
-  });
-
-  it("the identity re-exports of src/json/ gain no importer (they go once the last one moves)", () => {
-    const shims = new Set(["src/identity/canonical-json.ts", "src/identity/digest.ts"]);
-    const importers = readSourceTree().filter((f) => importsOf(f).some((ref) => ref.target !== null && shims.has(ref.target)));
-    expect(importers.length).toBeLessThanOrEqual(SHIM_IMPORTERS);
   });
 
   it("places the folders being moved where the table says", () => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { blobKey, R2BlobStore } from "../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../src/engine/blob-refs.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { IsolateSandbox } from "../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import type { SandboxSessionOptions } from "../../src/ports/sandbox.ts";
 import type { SecretStore } from "../../src/ports/secret-store.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";

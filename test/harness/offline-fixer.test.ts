@@ -3,7 +3,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provid
 import { afterEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { INVOICE_TOTALS_SOURCE } from "../../src/examples/billing-invoice-totals.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { overrideWiring } from "../../src/wiring.ts";

@@ -14,7 +14,7 @@ import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { type HarnessContext, SliceYieldSignal } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
 import { runSession, type SessionSpec } from "../../src/harness/run-session.ts";
-import { digestJson } from "../../src/identity/digest.ts";
+import { digestJson } from "../../src/json/digest.ts";
 import { streamPartsOf } from "../../src/ports/model-stream-parts.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";

@@ -5,8 +5,8 @@ import {
   canonicalJson,
   type JsonValue,
   MAX_CANONICAL_DEPTH,
-} from "../../src/identity/canonical-json.ts";
-import { digestJson } from "../../src/identity/digest.ts";
+} from "../../src/json/canonical-json.ts";
+import { digestJson } from "../../src/json/digest.ts";
 import { CanonicalJsonError, type CanonicalJsonRejection } from "../../src/sdk/errors/canonical-json-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 

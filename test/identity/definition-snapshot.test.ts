@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
 import { type DefinitionCapabilities, skillsHash, snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
-import { digestJson, digestText } from "../../src/identity/digest.ts";
+import { digestJson, digestText } from "../../src/json/digest.ts";
 import { normalizeSchema } from "../../src/schema/normalize-schema.ts";
 import { defineWorkflow, type WorkflowDefinitionInput } from "../../src/sdk/define-workflow.ts";
 import { WorkflowMissingToolError } from "../../src/sdk/errors/workflow-missing-tool-error.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/identity/canonical-json.ts";
-import { type Digest, digestJson, digestPrefix, digestText, isDigest } from "../../src/identity/digest.ts";
+import { canonicalJson } from "../../src/json/canonical-json.ts";
+import { type Digest, digestJson, digestPrefix, digestText, isDigest } from "../../src/json/digest.ts";
 import { CanonicalJsonError } from "../../src/sdk/errors/canonical-json-error.ts";
 import seedComputeScore from "../fixtures/lwir/seed-compute-score-step.json";
 

@@ -3,8 +3,8 @@ import type { LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
-import { digestJson, digestPrefix } from "../../src/identity/digest.ts";
 import { resolveModelSlots, SLOT_ANIMALS, slotBaseName } from "../../src/identity/model-slots.ts";
+import { digestJson, digestPrefix } from "../../src/json/digest.ts";
 import { SLOT_ID_PATTERN } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
-import { digestJson } from "../../src/identity/digest.ts";
+import { digestJson } from "../../src/json/digest.ts";
 import { bindLwir } from "../../src/lwir/bind-lwir.ts";
 import { validateLwir } from "../../src/lwir/validate-lwir.ts";
 import { normalizeJsonSchema } from "../../src/schema/normalize-schema.ts";

@@ -2,7 +2,7 @@
  * One small mutation of a valid LWIR document per finding code (shared by the validator's tests
  * and the JSON Schema's agreement test).
  */
-import { MAX_CANONICAL_DEPTH } from "../../src/identity/canonical-json.ts";
+import { MAX_CANONICAL_DEPTH } from "../../src/json/canonical-json.ts";
 import type { LwirFindingCode } from "../../src/lwir/finding-codes.ts";
 import { MAX_LWIR_BYTES, MAX_STEPS } from "../../src/lwir/validate-lwir.ts";
 import {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CANONICALIZER_ID, canonicalJson } from "../../src/identity/canonical-json.ts";
 import { LWIR_VALIDATOR_ID } from "../../src/identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
-import { digestJson } from "../../src/identity/digest.ts";
+import { CANONICALIZER_ID, canonicalJson } from "../../src/json/canonical-json.ts";
+import { digestJson } from "../../src/json/digest.ts";
 import { compileAndLock, registerWorkflowVersion } from "../../src/lwir/register-workflow-version.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { LwirInvalidError } from "../../src/sdk/errors/lwir-invalid-error.ts";

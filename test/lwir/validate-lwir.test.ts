@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import { bindLwir } from "../../src/lwir/bind-lwir.ts";
 import { LWIR_FINDING_CODES, type LwirFindingCode } from "../../src/lwir/finding-codes.ts";
 import { findCycle, terminalSteps, upstreamSets } from "../../src/lwir/graph.ts";

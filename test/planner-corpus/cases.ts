@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the corpus writes ${…} on purpose, as models do
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import type { Finding } from "../../src/sdk/finding.ts";
 import { type Draft, digestFromFindings, edit, renameKey, step } from "./edit.ts";
 import { CHUNK_SOURCE, type Json, summarizeFanOutPlan, type WorkflowId } from "./plans.ts";

@@ -1,5 +1,5 @@
 import type { PlanTask } from "../../src/harness/planner-prompt.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 
 /**
  * The plan a capable model means to write for each shipped example, built only from what the

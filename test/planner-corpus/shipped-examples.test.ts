@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { plannerPromptSizes, submitLwirParameters } from "../../bench/planner-prompt-size.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import type { RunView } from "../../src/ports/run-handle.ts";
 import type { JsonSchema } from "../../src/schema/normalize-schema.ts";
 import { validateJson } from "../../src/schema/validate-json.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/identity/canonical-json.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { canonicalJson } from "../../src/json/canonical-json.ts";
+import { digestText } from "../../src/json/digest.ts";
 import type { BlobOwner, BlobStore } from "../../src/ports/blob-store.ts";
 
 /** Opens the store of one run (the wiring's `blobsFor`); the data behind stores may be shared. */

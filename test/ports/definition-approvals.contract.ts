@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Digest } from "../../src/identity/digest.ts";
+import type { Digest } from "../../src/json/digest.ts";
 import type { DefinitionApprovals } from "../../src/ports/definition-approvals.ts";
 
 /** Makes the store under test; stores may share data, so every test uses its own tenant. */

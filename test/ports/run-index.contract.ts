@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Digest } from "../../src/identity/digest.ts";
+import type { Digest } from "../../src/json/digest.ts";
 import { RUN_STATUS_RANK, type RunStatus } from "../../src/ports/run-events.ts";
 import type { RunCursor, RunIndex, RunIndexEntry } from "../../src/ports/run-index.ts";
 

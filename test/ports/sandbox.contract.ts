@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../src/adapters/memory/memory-memory-store.ts";
-import { digestText } from "../../src/identity/digest.ts";
+import { digestText } from "../../src/json/digest.ts";
 import type { MemoryStore } from "../../src/ports/memory-store.ts";
 import type { Sandbox } from "../../src/ports/sandbox.ts";
 

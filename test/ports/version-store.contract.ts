@@ -6,9 +6,9 @@ import {
   snapshotDefinition,
   type WorkflowDefinitionSnapshot,
 } from "../../src/identity/definition-snapshot.ts";
-import { type Digest, digestJson } from "../../src/identity/digest.ts";
 import { manifestHash, plannerManifest } from "../../src/identity/planner-manifest.ts";
 import { contentAddress, type WorkflowVersion } from "../../src/identity/workflow-version.ts";
+import { type Digest, digestJson } from "../../src/json/digest.ts";
 import { compileAndLock } from "../../src/lwir/register-workflow-version.ts";
 import type { VersionStore } from "../../src/ports/version-store.ts";
 

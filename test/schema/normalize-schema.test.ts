@@ -2,7 +2,7 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import { jsonSchema, zodSchema } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { digestJson } from "../../src/identity/digest.ts";
+import { digestJson } from "../../src/json/digest.ts";
 import { hashJsonSchema, normalizeJsonSchema, normalizeSchema } from "../../src/schema/normalize-schema.ts";
 import { LiveValidatorRejectedError } from "../../src/sdk/errors/live-validator-rejected-error.ts";
 import { UnsupportedSchemaError } from "../../src/sdk/errors/unsupported-schema-error.ts";

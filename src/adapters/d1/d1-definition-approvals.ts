@@ -1,8 +1,8 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { CANONICALIZER_ID, canonicalJson } from "../../identity/canonical-json.ts";
-import { type Digest, isDigest } from "../../identity/digest.ts";
 import { versionIdOf } from "../../identity/workflow-version.ts";
+import { CANONICALIZER_ID, canonicalJson } from "../../json/canonical-json.ts";
+import { type Digest, isDigest } from "../../json/digest.ts";
 import type {
   ApprovalAuditEntry,
   ApproveRequest,

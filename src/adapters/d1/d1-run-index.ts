@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { Digest } from "../../identity/digest.ts";
+import type { Digest } from "../../json/digest.ts";
 import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery } from "../../ports/run-index.ts";
 import { isWaitReason, type WaitReason } from "../../ports/run-status.ts";

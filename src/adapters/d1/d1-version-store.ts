@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { CANONICALIZER_ID, canonicalJson } from "../../identity/canonical-json.ts";
 import type { CompilerLock } from "../../identity/compiler-lock.ts";
 import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snapshot.ts";
-import { type Digest, digestText } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
 import { versionIdOf, type WorkflowVersion } from "../../identity/workflow-version.ts";
+import { CANONICALIZER_ID, canonicalJson } from "../../json/canonical-json.ts";
+import { type Digest, digestText } from "../../json/digest.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
 import { VersionIdCollisionError } from "../../sdk/errors/version-id-collision-error.ts";
 import { compilerLocks, plannerManifests, workflowDefinitions, workflowVersions } from "./schema.ts";

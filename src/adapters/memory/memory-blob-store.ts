@@ -1,4 +1,4 @@
-import type { Digest } from "../../identity/digest.ts";
+import type { Digest } from "../../json/digest.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
 /** In-memory {@link BlobStore}: one run's blobs (a world keeps one per run, like R2's prefixes). */

@@ -1,4 +1,4 @@
-import type { Digest } from "../../identity/digest.ts";
+import type { Digest } from "../../json/digest.ts";
 import type {
   ApprovalAuditEntry,
   ApproveRequest,

@@ -1,9 +1,9 @@
-import { canonicalJson } from "../../identity/canonical-json.ts";
 import type { CompilerLock } from "../../identity/compiler-lock.ts";
 import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snapshot.ts";
-import type { Digest } from "../../identity/digest.ts";
 import type { PlannerManifest } from "../../identity/planner-manifest.ts";
 import type { WorkflowVersion } from "../../identity/workflow-version.ts";
+import { canonicalJson } from "../../json/canonical-json.ts";
+import type { Digest } from "../../json/digest.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
 import { VersionIdCollisionError } from "../../sdk/errors/version-id-collision-error.ts";
 

@@ -1,4 +1,4 @@
-import { digestJson, digestPrefix } from "../../identity/digest.ts";
+import { digestJson, digestPrefix } from "../../json/digest.ts";
 
 type Schema = Record<string, unknown> | boolean;
 

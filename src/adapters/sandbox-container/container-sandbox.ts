@@ -1,4 +1,4 @@
-import { digestPrefix, digestText } from "../../identity/digest.ts";
+import { digestPrefix, digestText } from "../../json/digest.ts";
 import type { MemoryStore } from "../../ports/memory-store.ts";
 import type { RunCodeRequest, RunCodeResult, Sandbox, SandboxSession, SandboxSessionOptions } from "../../ports/sandbox.ts";
 import { MountedMemory } from "../sandbox-isolate/mounted-memory.ts";

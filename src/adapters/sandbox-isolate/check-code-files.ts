@@ -1,4 +1,4 @@
-import { digestText } from "../../identity/digest.ts";
+import { digestText } from "../../json/digest.ts";
 import type { RunCodeErrorCode, RunCodeRequest } from "../../ports/sandbox.ts";
 
 /** Relative paths of letters, digits, `_`, `.` and `-`, with no `.` or `..` segment. */

@@ -1,4 +1,4 @@
-import { digestPrefix, digestText } from "../../identity/digest.ts";
+import { digestPrefix, digestText } from "../../json/digest.ts";
 import { SecretUndecryptableError } from "../../sdk/errors/secret-undecryptable-error.ts";
 import { SecretsKeyInvalidError } from "../../sdk/errors/secrets-key-invalid-error.ts";
 

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { isDigest } from "../../identity/digest.ts";
 import { versionIdOf } from "../../identity/workflow-version.ts";
+import { isDigest } from "../../json/digest.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
-import { type Digest, digestJson } from "../../identity/digest.ts";
 import { versionIdOf } from "../../identity/workflow-version.ts";
+import { type Digest, digestJson } from "../../json/digest.ts";
 import { compileAndLock } from "../../lwir/register-workflow-version.ts";
 import type { ApprovalAuditEntry, DefinitionApproval } from "../../ports/definition-approvals.ts";
 import { DefinitionProjectionMissingError } from "../../sdk/errors/definition-projection-missing-error.ts";

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { digestPrefix, digestText } from "../../identity/digest.ts";
+import { digestPrefix, digestText } from "../../json/digest.ts";
 import { TOKEN_SCOPES, type TokenRecord } from "../../ports/token-store.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { digestJson, digestPrefix } from "../../identity/digest.ts";
+import { digestJson, digestPrefix } from "../../json/digest.ts";
 import type { WebhookConfig } from "../../sdk/define-workflow.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";

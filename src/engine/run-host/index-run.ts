@@ -1,4 +1,4 @@
-import type { Digest } from "../../identity/digest.ts";
+import type { Digest } from "../../json/digest.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { RunCauseCode, RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex } from "../../ports/run-index.ts";

@@ -1,4 +1,4 @@
-import { canonicalJson } from "../../identity/canonical-json.ts";
+import { canonicalJson } from "../../json/canonical-json.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { deriveRunState } from "../run-state.ts";

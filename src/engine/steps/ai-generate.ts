@@ -1,7 +1,7 @@
 import { NoObjectGeneratedError } from "ai";
 import { harnessFor } from "../../harness/harness-registry.ts";
 import type { runWorkerSession } from "../../harness/worker-session.ts";
-import { digestJson } from "../../identity/digest.ts";
+import { digestJson } from "../../json/digest.ts";
 import { renderTemplate } from "../../lwir/evaluate-template.ts";
 import type { AiGenerateStep } from "../../lwir/types.ts";
 import { StepAttemptError } from "../step-failure.ts";

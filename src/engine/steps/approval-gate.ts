@@ -1,5 +1,5 @@
 import { appendEvents, SliceYieldSignal } from "../../harness/harness-context.ts";
-import { digestJson, digestPrefix } from "../../identity/digest.ts";
+import { digestJson, digestPrefix } from "../../json/digest.ts";
 import type { ToolCallStep } from "../../lwir/types.ts";
 import type { ToolDefinition } from "../../sdk/tool.ts";
 import { deriveRunState } from "../run-state.ts";

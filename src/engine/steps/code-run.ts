@@ -1,5 +1,5 @@
 import { harnessFor } from "../../harness/harness-registry.ts";
-import { digestJson, digestText } from "../../identity/digest.ts";
+import { digestJson, digestText } from "../../json/digest.ts";
 import { renderValue } from "../../lwir/evaluate-template.ts";
 import type { CodeRunStep } from "../../lwir/types.ts";
 import type { RunCodeResult } from "../../ports/sandbox.ts";

@@ -6,7 +6,7 @@ import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolve
 import { OFFLINE_REPAIRS, offlineRepair, type RepairableFailure } from "../../../src/adapters/models/offline-repairs.ts";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { RunCodeResult } from "../../../src/ports/sandbox.ts";
 import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { model } from "../../../src/sdk/model.ts";

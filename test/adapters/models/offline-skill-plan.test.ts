@@ -7,7 +7,7 @@ import { invoiceTotals, invoiceTotalsRecipe } from "../../../src/examples/billin
 import { planTask } from "../../../src/harness/planner-prompt.ts";
 import { checkDraft } from "../../../src/harness/planner-session.ts";
 import { snapshotDefinition } from "../../../src/identity/definition-snapshot.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 
 const INPUT = { invoiceId: "INV-1", lineItems: [{ description: "x", quantity: 1, unitCents: 100 }], taxRate: 0 };
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ContainerSandbox } from "../../../src/adapters/sandbox-container/container-sandbox.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { CodePolicy, RunCodeRequest } from "../../../src/ports/sandbox.ts";
 import { LocalContainer, localContainerUnavailable } from "./support/local-container.ts";
 

@@ -7,7 +7,7 @@ import { HELPER_SH } from "../../../src/adapters/sandbox-container/container-lay
 import { ContainerSandbox, sandboxId } from "../../../src/adapters/sandbox-container/container-sandbox.ts";
 import { HELPER_SH_SOURCE } from "../../../src/adapters/sandbox-container/helper-scripts.ts";
 import { shellQuote } from "../../../src/adapters/sandbox-container/shell-quote.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { RunCodeRequest } from "../../../src/ports/sandbox.ts";
 import { type CodeCall, FakeContainer, parseQuotedWords } from "./support/fake-container.ts";
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ContainerClient } from "../../../src/adapters/sandbox-container/container-client.ts";
 import { ContainerSandbox } from "../../../src/adapters/sandbox-container/container-sandbox.ts";
 import { HelperShell } from "../../../src/adapters/sandbox-container/helper-shell.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import { LocalContainer, localContainerUnavailable } from "./support/local-container.ts";
 
 // Issue 15, item 10: `@cloudflare/sandbox`'s control server listens on the container's network

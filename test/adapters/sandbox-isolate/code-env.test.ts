@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
-import { digestJson, digestPrefix, digestText } from "../../../src/identity/digest.ts";
+import { digestJson, digestPrefix, digestText } from "../../../src/json/digest.ts";
 import type { RunCodeRequest } from "../../../src/ports/sandbox.ts";
 
 // Keeps what the last call was given in module state: a warm isolate would hand it to the next call.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../../src/adapters/memory/memory-memory-store.ts";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { JustBashSandbox } from "../../../src/adapters/sandbox-isolate/just-bash-sandbox.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { RunCodeRequest, RunCodeResult, SandboxSession } from "../../../src/ports/sandbox.ts";
 
 // Escape and exfiltration attempts against the isolate sandbox: code.run (policy deny) and `node`

@@ -6,7 +6,7 @@ import { JustBashSandbox } from "../../../src/adapters/sandbox-isolate/just-bash
 import { type FixerSessionSpec, runFixerSession } from "../../../src/harness/fixer-session.ts";
 import type { HarnessContext } from "../../../src/harness/harness-context.ts";
 import { Journal } from "../../../src/harness/journal.ts";
-import { digestJson } from "../../../src/identity/digest.ts";
+import { digestJson } from "../../../src/json/digest.ts";
 import type { MemoryStore } from "../../../src/ports/memory-store.ts";
 import { result, toolResults } from "../../support/scripted-models.ts";
 

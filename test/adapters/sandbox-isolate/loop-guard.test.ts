@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { JustBashSandbox } from "../../../src/adapters/sandbox-isolate/just-bash-sandbox.ts";
 import { instrumentModule } from "../../../src/adapters/sandbox-isolate/loop-guard-instrument.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { RunCodeRequest, RunCodeResult } from "../../../src/ports/sandbox.ts";
 
 // Issue 15, item 11: local workerd enforces no CPU limit and runs every isolate on one thread, so

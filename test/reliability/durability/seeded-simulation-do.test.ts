@@ -16,7 +16,7 @@ import { APICallError } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { catalogOf } from "../../../src/engine/run-environment.ts";
-import { digestJson } from "../../../src/identity/digest.ts";
+import { digestJson } from "../../../src/json/digest.ts";
 import type { CallableModel, ModelResolver } from "../../../src/ports/model-resolver.ts";
 import type { RunEvent } from "../../../src/ports/run-events.ts";
 import { overrideWiring } from "../../../src/wiring.ts";

@@ -14,9 +14,9 @@ import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolve
 import { blobKey, R2BlobStore } from "../../../src/adapters/r2/r2-blob-store.ts";
 import { isBlobRef } from "../../../src/engine/blob-refs.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../../src/engine/run-environment.ts";
-import { canonicalJson } from "../../../src/identity/canonical-json.ts";
 import { snapshotDefinition } from "../../../src/identity/definition-snapshot.ts";
-import { type Digest, digestText } from "../../../src/identity/digest.ts";
+import { canonicalJson } from "../../../src/json/canonical-json.ts";
+import { type Digest, digestText } from "../../../src/json/digest.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "../../../src/lwir/types.ts";
 import type { RunEvent } from "../../../src/ports/run-events.ts";
 import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, type JsonValue, MAX_CANONICAL_DEPTH } from "../../../src/identity/canonical-json.ts";
-import { digestJson, digestText } from "../../../src/identity/digest.ts";
+import { canonicalJson, type JsonValue, MAX_CANONICAL_DEPTH } from "../../../src/json/canonical-json.ts";
+import { digestJson, digestText } from "../../../src/json/digest.ts";
 import { CanonicalJsonError, type CanonicalJsonRejection } from "../../../src/sdk/errors/canonical-json-error.ts";
 import { pathOf } from "../../../src/sdk/json-path.ts";
 import { containerPaths, permuteKeys, randomJson, referenceCanonical, setOwn, valueAt } from "./support/json-documents.ts";

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../../src/engine/run-environment.ts";
 import { snapshotDefinition } from "../../../src/identity/definition-snapshot.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "../../../src/lwir/types.ts";
 import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { model } from "../../../src/sdk/model.ts";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { api } from "./support/api-call.ts";
 import { liveSeed } from "./support/seed-lwir.ts";

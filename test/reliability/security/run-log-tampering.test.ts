@@ -1,6 +1,6 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { RunEvent } from "../../../src/ports/run-events.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { driveToEnd, rawRunStub, runStub } from "../../support/drive.ts";

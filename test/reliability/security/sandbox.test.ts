@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../../src/adapters/memory/memory-memory-store.ts";
 import { IsolateSandbox } from "../../../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { hostAllowed } from "../../../src/adapters/sandbox-isolate/network-gate.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import type { CodePolicy, RunCodeRequest, RunCodeResult } from "../../../src/ports/sandbox.ts";
 import {
   BUILTIN_MODULES,

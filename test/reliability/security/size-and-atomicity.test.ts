@@ -8,7 +8,7 @@ import { R2BlobStore } from "../../../src/adapters/r2/r2-blob-store.ts";
 import { INLINE_OUTPUT_LIMIT, isBlobRef, recordable, resolveRecorded } from "../../../src/engine/blob-refs.ts";
 import { runWorkflow } from "../../../src/engine/run-workflow.ts";
 import { summarizeTicket } from "../../../src/examples/support-summarize-ticket.ts";
-import { digestText } from "../../../src/identity/digest.ts";
+import { digestText } from "../../../src/json/digest.ts";
 import { MAX_LWIR_BYTES } from "../../../src/lwir/validate-lwir.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { MemoryWorld } from "../../../src/worlds/memory-world.ts";

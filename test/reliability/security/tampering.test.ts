@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { D1VersionStore } from "../../../src/adapters/d1/d1-version-store.ts";
 import { StoredArtifactTamperedError } from "../../../src/adapters/d1/stored-artifact-tampered-error.ts";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
-import { type Digest, digestJson } from "../../../src/identity/digest.ts";
+import { type Digest, digestJson } from "../../../src/json/digest.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { api } from "./support/api-call.ts";
 import { Rng, reportFigure, tortureSeeds, tortureTimeout } from "./support/random.ts";

@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import type { RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
 import { extractPlanTask } from "../../../../src/harness/planner-prompt.ts";
-import { digestJson, digestText } from "../../../../src/identity/digest.ts";
+import { digestJson, digestText } from "../../../../src/json/digest.ts";
 import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
 import { defineWorkflow } from "../../../../src/sdk/define-workflow.ts";
 import { model } from "../../../../src/sdk/model.ts";

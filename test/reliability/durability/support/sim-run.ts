@@ -7,7 +7,7 @@ import { MemoryVersionStore } from "../../../../src/adapters/memory/memory-versi
 import { driveRun } from "../../../../src/engine/drive-run.ts";
 import { catalogOf } from "../../../../src/engine/run-environment.ts";
 import { deriveRunState } from "../../../../src/engine/run-state.ts";
-import { digestJson } from "../../../../src/identity/digest.ts";
+import { digestJson } from "../../../../src/json/digest.ts";
 import type { RunEvent } from "../../../../src/ports/run-events.ts";
 import { defineWorkflow } from "../../../../src/sdk/define-workflow.ts";
 import { RunTerminatedError } from "../../../../src/sdk/errors/run-terminated-error.ts";

@@ -2,7 +2,7 @@ import { openai } from "@ai-sdk/openai";
 import { z } from "zod";
 import type { RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
 import { snapshotDefinition } from "../../../../src/identity/definition-snapshot.ts";
-import { digestText } from "../../../../src/identity/digest.ts";
+import { digestText } from "../../../../src/json/digest.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "../../../../src/lwir/types.ts";
 import { defineWorkflow } from "../../../../src/sdk/define-workflow.ts";
 import { model } from "../../../../src/sdk/model.ts";

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../../../src/identity/canonical-json.ts";
+import type { JsonValue } from "../../../../src/json/canonical-json.ts";
 import type { Rng } from "./random.ts";
 
 // Keys chosen to stress RFC 8785's ordering (UTF-16 code units: astral characters sort before
