@@ -1,6 +1,6 @@
 import type { Redactor } from "../harness/redact-secrets.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
-import type { CycleFailure, RunCauseCode } from "../ports/run-events.ts";
+import type { CycleFailure, RunCauseCode, RunEvent, SucceededStep } from "../ports/run-events.ts";
 import type { RunFailure } from "./run-failure.ts";
 
 /**
@@ -85,4 +85,37 @@ export function cycleFailureOf(failure: RunFailure, redact: Redactor | undefined
 export function failureSummary(cycle: number, failure: CycleFailure): string {
   const where = failure.stepId !== undefined ? ` at step "${failure.stepId}"` : "";
   return `Cycle ${cycle} failed (${failure.causeCode})${where}: ${failure.message}`;
+}
+
+/** Each succeeded step's output goes to the next planner whole up to this many characters of JSON. */
+export const SUCCEEDED_OUTPUT_CAP = 2_000;
+/** At most this many succeeded steps are listed (a wide fan-out would crowd the prompt). */
+export const SUCCEEDED_STEPS_CAP = 50;
+
+/**
+ * The failure record with the steps of its cycle that succeeded before it failed, read from the
+ * log (so a run resumed before the record was journaled derives the same one), their outputs
+ * redacted and capped. Unchanged when none succeeded, so such records keep their bytes.
+ */
+export function withSucceededSteps(
+  record: CycleFailure,
+  events: readonly RunEvent[],
+  cycle: number,
+  redact: Redactor | undefined,
+): CycleFailure {
+  const prefix = `c${cycle}/`;
+  const steps: SucceededStep[] = [];
+  for (const e of events) {
+    if (e.type !== "StepSucceeded" || steps.length >= SUCCEEDED_STEPS_CAP) continue;
+    const { stepPath, output } = e.payload as { stepPath: string; output: unknown };
+    if (!stepPath.startsWith(prefix)) continue;
+    const clean = redact ? redact.value(output) : output;
+    const json = JSON.stringify(clean) ?? "null";
+    steps.push({
+      stepId: stepIdOf(stepPath),
+      stepPath,
+      ...(json.length <= SUCCEEDED_OUTPUT_CAP ? { output: clean } : { outputPreview: json.slice(0, SUCCEEDED_OUTPUT_CAP) }),
+    });
+  }
+  return steps.length > 0 ? { ...record, succeededSteps: steps } : record;
 }

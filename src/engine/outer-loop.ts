@@ -5,7 +5,7 @@ import type { CycleFailure, RunEventPayloads } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import type { SuperviseDecision } from "../sdk/define-workflow.ts";
 import { compileCycle } from "./compile-cycle.ts";
-import { cycleFailureOf, failureSummary, replannable } from "./cycle-failure.ts";
+import { cycleFailureOf, failureSummary, replannable, withSucceededSteps } from "./cycle-failure.ts";
 import { executeVersion } from "./execute-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
@@ -128,7 +128,7 @@ function failureToReplan(error: unknown, args: OuterLoopArgs, cycle: number): Ru
  */
 async function superviseFailure(args: OuterLoopArgs, cycle: number, failure: RunFailure): Promise<void> {
   const { ctx, capabilities } = args;
-  const record = cycleFailureOf(failure, ctx.redact);
+  const record = withSucceededSteps(cycleFailureOf(failure, ctx.redact), await args.env.log.all(), cycle, ctx.redact);
   const request = args.state.request as NonNullable<RunState["request"]>;
   const supervise = args.workflow.definition.outerLoop?.supervise;
   const decision: SuperviseDecision = supervise

@@ -32,8 +32,12 @@ export function planTask(capabilities: DefinitionCapabilities, input: unknown, o
 function replanNote(task: PlanTask): string {
   const failed = task.outerLoopContext?.priorCycles.filter((c) => c.failure !== undefined) ?? [];
   if (failed.length === 0) return "";
+  // Only when a failed cycle had succeeded steps: other re-plans keep their request hashes.
+  const effects = failed.some((c) => (c.failure?.succeededSteps?.length ?? 0) > 0)
+    ? " Steps listed in failure.succeededSteps already ran (a tool's effects happened) and will run again if the new plan includes them: leave out what must not be repeated, and use their outputs."
+    : "";
   return `
-An earlier plan of this run failed: outerLoopContext.priorCycles[].failure gives its cause code, the failed step (stepId) and the error. Write a plan that avoids that failure; do not submit the failed plan again.`;
+An earlier plan of this run failed: outerLoopContext.priorCycles[].failure gives its cause code, the failed step (stepId) and the error. Write a plan that avoids that failure; do not submit the failed plan again.${effects}`;
 }
 
 /** Where the planner's bash finds the contract and the task (every path listed here exists). */

@@ -31,6 +31,20 @@ export type CycleFailure = {
   readonly stepId?: string;
   readonly stepPath?: string;
   readonly details?: unknown;
+  /**
+   * Steps of the failed cycle that succeeded before it failed (their effects, a tool's included,
+   * already happened; the next cycle's idempotency keys differ). Present only when there were any.
+   */
+  readonly succeededSteps?: readonly SucceededStep[];
+};
+
+/** A step that succeeded in a failed cycle: its output (redacted), or a preview when it is large. */
+export type SucceededStep = {
+  readonly stepId: string;
+  readonly stepPath: string;
+  readonly output?: unknown;
+  /** The first characters of the output's JSON, when the whole is over the cap. */
+  readonly outputPreview?: string;
 };
 
 /** Token usage, summed per call and per run. */

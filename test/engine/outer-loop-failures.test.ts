@@ -200,6 +200,68 @@ describe("outer loop: a failed cycle re-plans", () => {
   });
 });
 
+describe("outer loop: the next planner is told what the failed cycle already did", () => {
+  it("steps that succeeded before the failure are listed (redacted, capped) in the journaled failure and the next plan task", async () => {
+    const charges: string[] = [];
+    const charge = tool({
+      description: "Charges the customer (not idempotent)",
+      inputSchema: z.object({ ticketId: z.string() }),
+      outputSchema: z.object({ chargeId: z.string(), receipt: z.string() }),
+      execute: async ({ ticketId }: { ticketId: string }) => {
+        charges.push(ticketId);
+        return { chargeId: `ch_${ticketId}`, receipt: "r".repeat(5_000) };
+      },
+    });
+    const { definition } = replanWorkflow(2, (c) => (c.status === "failed" ? { decision: "replan", summary: "" } : { decision: "accept" }));
+    const withCharge = { ...definition, tools: { ...definition.tools, charge } };
+    const planner = scriptedPlanner([
+      (options) => {
+        if (planTaskOf(options).outerLoopContext?.cycleNumber !== 1) return seedLwirFor(options);
+        const lwir = lookupLwirFor(options);
+        const [lookup] = lwir.steps as Record<string, unknown>[];
+        return {
+          ...lwir,
+          permissions: { models: [], tools: ["charge", "crm"], secrets: ["CRM_TOKEN"], network: [] },
+          steps: [
+            {
+              id: "charge",
+              uses: "tool.call",
+              needs: [],
+              with: { tool: "charge", input: { ticketId: "{{ input.ticketId }}" } },
+              output: { mode: "json" },
+            },
+            { ...lookup, needs: ["charge"] },
+          ],
+        };
+      },
+    ]);
+    const { world } = await worldWith(planner);
+    const result = await runWorkflow(withCharge, INPUT, { world, runId: "run_replan_effects" });
+    expect(result.status).toBe("completed");
+    expect(charges).toEqual(["T-9"]);
+    const events = await world.events("run_replan_effects");
+    const [failed] = payloads<{
+      failure: { succeededSteps?: { stepId: string; stepPath: string; output?: unknown; outputPreview?: string }[] };
+    }>(events, "OuterLoopCycleCompleted");
+    expect(failed?.failure.succeededSteps).toEqual([{ stepId: "charge", stepPath: "c1/charge", outputPreview: expect.any(String) }]);
+    const preview = failed?.failure.succeededSteps?.[0]?.outputPreview ?? "";
+    expect(preview.length).toBe(2_000);
+    expect(preview).toContain('"chargeId":"ch_T-9"');
+    const c2 = planner.doGenerateCalls.find((call) => planTaskOf(call).outerLoopContext?.cycleNumber === 2);
+    expect(planTaskOf(c2 as NonNullable<typeof c2>).outerLoopContext?.priorCycles[0]?.failure?.succeededSteps?.[0]?.stepId).toBe("charge");
+    expect(promptText(c2 as NonNullable<typeof c2>)).toContain("failure.succeededSteps already ran");
+  });
+
+  it("a failed cycle with no succeeded step records no succeededSteps (its record keeps the bytes it had)", async () => {
+    const { definition } = replanWorkflow(2, (c) => (c.status === "failed" ? { decision: "replan", summary: "" } : { decision: "accept" }));
+    const { world, planner } = await worldWith();
+    await runWorkflow(definition, INPUT, { world, runId: "run_replan_no_effects" });
+    const [failed] = payloads<{ failure: Record<string, unknown> }>(await world.events("run_replan_no_effects"), "OuterLoopCycleCompleted");
+    expect(Object.keys(failed?.failure ?? {}).sort()).toEqual(["causeCode", "details", "message", "stepId", "stepPath"]);
+    for (const call of planner.doGenerateCalls) expect(promptText(call)).not.toContain("succeededSteps");
+  });
+});
+
 describe("outer loop: a supervise that throws ends the run with a named cause, not internal_error", () => {
   it("a supervise written before failed cycles were supervised (reads output) ends the run with the cycle's own failure", async () => {
     const { definition, supervised } = replanWorkflow(3, (c) =>
