@@ -10,8 +10,6 @@ import type { HarnessContext } from "./harness-context.ts";
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 import { type MemoryModes, sessionMemoryMounts } from "./session-memory.ts";
 
-export { extractFixTask, FIX_TASK_CLOSE, FIX_TASK_OPEN, type FixTask, SUBMIT_FIX_TOOL } from "../ports/planner-protocol.ts";
-
 const MAX_FIXER_TURNS = 12;
 
 export type FixerSessionSpec = {

@@ -28,9 +28,6 @@ import {
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 import { sessionMemoryMounts } from "./session-memory.ts";
 
-/** The protocol's tool names (src/ports/planner-protocol.ts), under the names the harness uses. */
-export { BASH_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../ports/planner-protocol.ts";
-
 const MAX_PLANNER_TURNS = 16;
 
 /** What `submit_lwir` answers; `remainingRevisions` counts the submissions still allowed after this one. */

@@ -5,9 +5,6 @@ import { missingKeysOfDeclared } from "./declared-model-keys.ts";
 import { OfflineLanguageModel } from "./offline-model.ts";
 import { gatewayModel, type ModelEnv, missingFor, PROVIDERS, type ProviderEntry } from "./provider-registry.ts";
 
-export type { ModelMode } from "../../ports/model-resolver.ts";
-export { PROVIDER_KEYS } from "./declared-model-keys.ts";
-
 /** Reads `LITTLE_MODELS` leniently: unknown values mean `live`, the safe choice. */
 export function parseModelMode(value: string | undefined): ModelMode {
   return value === "offline" || value === "auto" ? value : "live";
