@@ -6,6 +6,8 @@ const migrationsDir = resolve(import.meta.dirname, "migrations");
 
 // Two projects: `workers` runs inside workerd with the real bindings from wrangler.toml (D1 with
 // migrations applied, Durable Objects, Worker Loader); `node` runs the CLI as a user would.
+// They run one after the other (sequence.groupOrder), each with its own parallelism: see
+// "How the suite is kept fast" in CONTRIBUTING.md.
 export default defineConfig({
   test: {
     projects: [
@@ -39,6 +41,14 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/cli/**", "test/e2e/**", "test/architecture/**", "test/**/*.node.test.ts"],
           setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/worker-registry.ts"],
+          // One workerd (Miniflare) per pool worker, reused from file to file with its module graph:
+          // a fresh one per file spent most of the project's time loading zod/ai/drizzle again. Files
+          // therefore share D1 and Durable Objects: a test makes its own ids and tenants, and restores
+          // what it overrides (overrideWiring) in afterEach.
+          isolate: false,
+          // Two workerds on two cores: the project is CPU-bound.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
           // Importing zod/ai/drizzle into workerd costs seconds on a file's first test.
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -51,7 +61,10 @@ export default defineConfig({
           // architecture: reads src/ and docs/architecture.md from disk, so it runs in Node.
           // *.node.test.ts: tests of any area that need Node (a child process, tsc, the file system).
           include: ["test/cli/**/*.test.ts", "test/e2e/**/*.test.ts", "test/architecture/**/*.test.ts", "test/**/*.node.test.ts"],
-          // e2e: each file starts a real `wrangler dev` (migrations + startup take seconds).
+          // e2e: each file starts a real `wrangler dev` (startup takes seconds) and mostly waits on
+          // it, so files run four at a time even on two cores (vitest's default is cores − 1).
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

@@ -447,12 +447,14 @@ describe("little run", () => {
   });
 
   it("a run waiting for an approval keeps --wait polling, prints `waiting (approval)` and says where to decide", async () => {
-    const r = await little(["run", "wf.approval", "--input", "{}", "--wait", "1"]);
+    // --wait 3, not 1: a poll comes only when the start answered with a poll interval (500 ms) to
+    // spare before the deadline, and a child process on a busy machine can take longer than that.
+    const r = await little(["run", "wf.approval", "--input", "{}", "--wait", "3"]);
     expect(r.code).toBe(0);
     expect(only("GET", "/v1/runs/run_1").length).toBeGreaterThanOrEqual(1);
     expect(r.stdout).toMatch(/^status\s+waiting \(approval\)$/m);
     expect(r.stdout).toMatch(/^waits until\s+2025-03-02T12:00:00.000Z$/m);
-    expect(r.stderr).toContain("run run_1 is still waiting (approval) after 1s; it waits for an approval: little approvals run_1");
+    expect(r.stderr).toContain("run run_1 is still waiting (approval) after 3s; it waits for an approval: little approvals run_1");
   });
 
   it("a section waiting for its next trigger is settled: --wait stops at once", async () => {
