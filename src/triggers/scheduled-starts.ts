@@ -53,11 +53,14 @@ export async function startScheduledRuns(
     if (schedule) due.push({ workflowId, schedule });
   }
   if (due.length === 0) console.warn(JSON.stringify({ kind: "little.cron-tick", cron: tick.cron, outcome: "no_workflow_scheduled" }));
-  const trigger = { kind: "cron", id: `${key}@${new Date(tick.scheduledTime).toISOString()}` } as const;
+  // A tick handed on with `Fetcher.scheduled({ scheduledTime: Date })` arrives as a Date, not the
+  // number Cloudflare's cron sends: one number either way, so the run id is the same.
+  const scheduledTime = new Date(tick.scheduledTime).getTime();
+  const trigger = { kind: "cron", id: `${key}@${new Date(scheduledTime).toISOString()}` } as const;
   const sleep = options.sleep ?? realSleep;
   return Promise.all(
     due.map(async ({ workflowId, schedule }): Promise<ScheduledStart> => {
-      const runId = scheduledRunId(workflowId, key, tick.scheduledTime);
+      const runId = scheduledRunId(workflowId, key, scheduledTime);
       for (let attempt = 1; ; attempt++) {
         let tenant = schedule.tenant ?? "default";
         try {

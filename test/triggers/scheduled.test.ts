@@ -68,6 +68,14 @@ describe("handleScheduled: cron ticks start runs", () => {
     expect(next[0]?.outcome).toBe("started");
   });
 
+  it("a tick handed on as a Date (Fetcher.scheduled) is the same tick as its number", async () => {
+    const scheduledTime = Date.UTC(2026, 11, 14, 8, 0);
+    const first = await startScheduledRuns({ cron: WEEKDAYS_8AM, scheduledTime }, env);
+    const asDate = { cron: WEEKDAYS_8AM, scheduledTime: new Date(scheduledTime) as unknown as number };
+    expect(first.map((s) => s.outcome)).toEqual(["started"]);
+    expect(await startScheduledRuns(asDate, env)).toEqual([{ ...first[0], outcome: "already_started" }]);
+  });
+
   it("a cron no workflow is scheduled on starts nothing", async () => {
     const before = await wire(env).runs.list({ tenant: "default", limit: 200 });
     await handleScheduled(
