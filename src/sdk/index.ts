@@ -33,6 +33,7 @@ export { SecretMissingError } from "./errors/secret-missing-error.ts";
 export { SecretUndecryptableError } from "./errors/secret-undecryptable-error.ts";
 export { SecretsKeyInvalidError } from "./errors/secrets-key-invalid-error.ts";
 export { SecretsKeyMissingError } from "./errors/secrets-key-missing-error.ts";
+export { TriggerTenantInvalidError } from "./errors/trigger-tenant-invalid-error.ts";
 export { UnsupportedSchemaError } from "./errors/unsupported-schema-error.ts";
 export { VersionIdCollisionError } from "./errors/version-id-collision-error.ts";
 export { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
