@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
+import { catalogOf } from "../../src/engine/run-environment.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import type { RunView } from "../../src/ports/run-handle.ts";
 import { isSettledStatus } from "../../src/ports/run-status.ts";
@@ -178,6 +179,48 @@ describe("onTrigger sections", () => {
       expect(echoCalls.get(`q-${tag}`)).toBe(1);
     },
   );
+
+  it("a crash after the body's last step, resumed past occurrenceTimeoutMs, completes the occurrence (the log's times decide)", async () => {
+    const tag = crypto.randomUUID().slice(0, 6);
+    const clock = { offset: 0, now: () => Date.now() + clock.offset };
+    const timed = sectionWorkflow("section.timed", "end", undefined, 60_000);
+    overrideWiring({
+      models: offline,
+      workflows: catalogOf([timed]),
+      clock,
+      // o2's step succeeded well within its minute; the object dies before OccurrenceCompleted, and
+      // comes back an hour later.
+      afterAppend: (batch, ctx) => {
+        if (
+          batch.some((e) => e.type === "StepSucceeded" && (e.payload as { stepPath: string }).stepPath === "o2/c1/echo") &&
+          !crashed.has(`t-${tag}`)
+        ) {
+          crashed.add(`t-${tag}`);
+          clock.offset = 3_600_000;
+          ctx.abort("crash after o2's last step");
+        }
+      },
+    });
+    const runId = `sec_${crypto.randomUUID().slice(0, 12)}`;
+    await runStub(runId).start({
+      runId,
+      workflowId: "section.timed",
+      input: { text: `u-${tag}`, fail: false },
+      trigger: { kind: "programmatic" },
+      lwir: await sectionLwir(timed),
+    });
+    await settle(runId);
+    await trigger(runId, `v-${tag}`);
+    const view = await settle(runId);
+    expect(crashed.has(`t-${tag}`)).toBe(true);
+    expect(view.status).toBe("waiting");
+    expect(view.occurrences?.latest.map((o) => [o.occurrenceId, o.status])).toEqual([
+      ["o1", "completed"],
+      ["o2", "completed"],
+    ]);
+    expect(echoCalls.get(`v-${tag}`)).toBe(1);
+    expectDense(await events(runId));
+  });
 
   it.each([
     ["section.end", "failed"],

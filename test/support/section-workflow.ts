@@ -13,7 +13,12 @@ export const echoCalls = new Map<string, number>();
  * A section workflow whose body is one `echo` tool call: `{ text, fail }` in, `{ echoed }` out; a
  * payload with `fail: true` makes the occurrence fail (not retried).
  */
-export function sectionWorkflow(id: string, onBodyFailure?: BodyFailurePolicy, maxOccurrences?: number): RegisteredWorkflow {
+export function sectionWorkflow(
+  id: string,
+  onBodyFailure?: BodyFailurePolicy,
+  maxOccurrences?: number,
+  occurrenceTimeoutMs?: number,
+): RegisteredWorkflow {
   return {
     definition: defineWorkflow({
       id,
@@ -34,7 +39,11 @@ export function sectionWorkflow(id: string, onBodyFailure?: BodyFailurePolicy, m
           },
         }),
       },
-      onTrigger: { ...(onBodyFailure ? { onBodyFailure } : {}), ...(maxOccurrences ? { maxOccurrences } : {}) },
+      onTrigger: {
+        ...(onBodyFailure ? { onBodyFailure } : {}),
+        ...(maxOccurrences ? { maxOccurrences } : {}),
+        ...(occurrenceTimeoutMs ? { occurrenceTimeoutMs } : {}),
+      },
       // Takes webhooks addressed to its runs (tests sign with the shared local LITTLE_WEBHOOK_SECRET).
       webhook: { secret: "SECTION_WEBHOOK_SECRET" },
     }),
