@@ -204,14 +204,26 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
 };
 
 /**
- * Builds the timeline of a run's events (in seq order).
+ * A timeline built one event at a time, for a page that follows a live run: each event is folded
+ * once when it arrives, so following a run of n events costs n steps, not the n²/2 of folding the
+ * whole log again on every render. The entries are updated in place (an open entry closes later).
  *
  * @example
- * timelineOf(events).map((e) => `${e.label} ${durationOf(e)} ms`) // ["compile 812 ms", "model gpt-4o-mini 301 ms", …]
+ * const timeline = new TimelineBuilder();
+ * for (const event of batch) timeline.add(event);
+ * draw(timeline.entries);
  */
-export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
-  const t = new Timeline();
-  for (const event of events) {
+export class TimelineBuilder {
+  private readonly timeline = new Timeline();
+
+  /** The entries so far, in the order of the events that opened them. */
+  get entries(): readonly TimelineEntry[] {
+    return this.timeline.entries;
+  }
+
+  /** Folds the run's next event (in seq order) into the entries. */
+  add(event: RunEvent): void {
+    const t = this.timeline;
     t.state = applyRunStateEvent(t.state, event);
     const entry = ENTRIES[event.type] as Entry<RunEventType> | undefined;
     if (entry) entry(t, event);
@@ -220,5 +232,16 @@ export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
       t.instant(event, /section|occurrence/i.test(type) ? "section" : "other", type, "info", null);
     }
   }
-  return t.entries;
+}
+
+/**
+ * Builds the timeline of a run's events (in seq order).
+ *
+ * @example
+ * timelineOf(events).map((e) => `${e.label} ${durationOf(e)} ms`) // ["compile 812 ms", "model gpt-4o-mini 301 ms", …]
+ */
+export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
+  const builder = new TimelineBuilder();
+  for (const event of events) builder.add(event);
+  return [...builder.entries];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { durationOf, timelineOf } from "../../src/inspector/timeline.ts";
-import type { RunEvent } from "../../src/ports/run-events.ts";
-import { completedRun, logOf } from "./events.ts";
+import { durationOf, TimelineBuilder, type TimelineEntry, timelineOf } from "../../src/inspector/timeline.ts";
+import type { NewRunEvent, RunEvent } from "../../src/ports/run-events.ts";
+import { completedRun, logOf, usage } from "./events.ts";
 
 describe("timelineOf", () => {
   it("pairs start and end events into entries with durations, in the order they began", () => {
@@ -140,5 +140,102 @@ describe("timelineOf, on the engine's fold", () => {
       ["compile cycle 2", 100, "ok", null],
       ["cycle 2 started", 0, "info", null],
     ]);
+  });
+});
+
+/** A worker session that makes `turns` model calls: a long log, as a chatty live run writes. */
+function longRun(turns: number): RunEvent[] {
+  const calls = Array.from({ length: turns }, (_, i): NewRunEvent[] => [
+    {
+      type: "harness.model.called",
+      payload: {
+        sessionId: "w1",
+        callId: `c${i}`,
+        turn: i + 1,
+        requestHash: `sha256:${"b".repeat(64)}`,
+        modelSlotId: "m",
+        providerId: "p",
+        modelId: "x",
+      },
+    },
+    {
+      type: "harness.model.responded",
+      payload: {
+        sessionId: "w1",
+        callId: `c${i}`,
+        response: {},
+        usage: usage(1, 1),
+        model: { providerId: "p", modelId: "x", offline: true },
+      },
+    },
+  ]);
+  return logOf([...completedRun.slice(0, 10), ...calls.flat(), ...completedRun.slice(12)]);
+}
+
+/** `events`, each counting how often its `type` is read (every fold step reads it). */
+function counted(events: readonly RunEvent[]): { events: RunEvent[]; reads: number[] } {
+  const reads = events.map(() => 0);
+  const wrapped = events.map((event, i) => {
+    const copy = { ...event };
+    Object.defineProperty(copy, "type", {
+      enumerable: true,
+      get: () => {
+        reads[i] = (reads[i] ?? 0) + 1;
+        return event.type;
+      },
+    });
+    return copy as RunEvent;
+  });
+  return { events: wrapped, reads };
+}
+
+/** The live page: each event arrives, then the page renders the timeline; the reads of the first event. */
+function followLive(
+  events: readonly RunEvent[],
+  render: (seen: readonly RunEvent[], builder: TimelineBuilder) => readonly TimelineEntry[],
+) {
+  const live = counted(events);
+  const builder = new TimelineBuilder();
+  let entries: readonly TimelineEntry[] = [];
+  live.events.forEach((event, i) => {
+    builder.add(event);
+    entries = render(live.events.slice(0, i + 1), builder);
+  });
+  return { firstReads: live.reads[0] ?? 0, maxReads: Math.max(...live.reads), totalReads: live.reads.reduce((a, b) => a + b, 0), entries };
+}
+
+describe("TimelineBuilder, for a page that follows a live run", () => {
+  it("has, after each event, the entries timelineOf builds from the events so far", () => {
+    const log = logOf([
+      ...completedRun.slice(0, 9),
+      {
+        type: "StepRetried",
+        payload: { stepPath: "c1/a", attempt: 1, retryAt: 2_500, error: { name: "E", message: "flaky", retriable: true } },
+      },
+      { type: "StepStarted", payload: { stepPath: "c1/a", attempt: 2 } },
+      ...completedRun.slice(9, 13),
+      { type: "StepSucceeded", payload: { stepPath: "c1/a", attempt: 2, output: { text: "A" } } },
+      ...completedRun.slice(14),
+    ]);
+    const builder = new TimelineBuilder();
+    for (const [i, event] of log.entries()) {
+      builder.add(event);
+      expect(builder.entries, `after seq ${event.seq}`).toEqual(timelineOf(log.slice(0, i + 1)));
+    }
+    expect(builder.entries.at(-1)).toMatchObject({ label: "run completed", outcome: "ok" });
+  });
+
+  it("folds each event once however long the run grows (rebuilding on every render would read it once per render)", () => {
+    const incremental = (_seen: readonly RunEvent[], builder: TimelineBuilder) => builder.entries;
+    const short = followLive(longRun(20), incremental);
+    const long = followLive(longRun(400), incremental);
+    // An event is read as often in a run of 816 events as in one of 56: the work per event is constant.
+    expect(long.firstReads).toBe(short.firstReads);
+    expect(long.maxReads).toBe(short.maxReads);
+    expect(long.totalReads).toBeLessThanOrEqual(short.maxReads * longRun(400).length);
+    expect(long.entries).toEqual(timelineOf(longRun(400)));
+    // What the page did before: folding the whole log on every render reads the first event once per render.
+    const refold = followLive(longRun(20), (seen) => timelineOf(seen));
+    expect(refold.firstReads).toBeGreaterThanOrEqual(longRun(20).length);
   });
 });

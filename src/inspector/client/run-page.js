@@ -1,7 +1,7 @@
 import { isEndedStatus } from "../../ports/run-status.ts";
 import { redactForDisplay } from "../redact.ts";
 import { applyRunEvent, emptyRunView } from "../run-view.ts";
-import { durationOf, timelineOf } from "../timeline.ts";
+import { durationOf, TimelineBuilder } from "../timeline.ts";
 import { getJson, readEventStream } from "./api.js";
 import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
@@ -15,7 +15,15 @@ const VERSION_RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
 /** The run page: one SSE stream from seq 0 replays the log, then keeps the page live until the run ends. */
 export async function runPage(runId) {
   const $ = (id) => document.getElementById(id);
-  const page = { run: null, view: emptyRunView(), events: [], version: null, versionLoading: null, lwirSteps: new Map(), selected: null };
+  const page = {
+    run: null,
+    view: emptyRunView(),
+    timeline: new TimelineBuilder(),
+    version: null,
+    versionLoading: null,
+    lwirSteps: new Map(),
+    selected: null,
+  };
   let renderQueued = false;
 
   const select = (stepId) => {
@@ -42,7 +50,7 @@ export async function runPage(runId) {
   const onEvents = (batch) => {
     for (const event of batch) {
       if (event.seq <= page.view.lastSeq) continue;
-      page.events.push(event);
+      page.timeline.add(event);
       applyRunEvent(page.view, event);
     }
     if (page.view.versionId && page.version?.id !== page.view.versionId) void loadVersion(page, page.view.versionId, select, queueRender);
@@ -82,7 +90,7 @@ function renderPage(page) {
       renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
     }
   }
-  renderTimeline($("timeline"), timelineOf(page.events), view);
+  renderTimeline($("timeline"), page.timeline.entries, view);
 }
 
 // The event naming a version can arrive before the run index links the run to it (the index is
