@@ -1,11 +1,12 @@
 import type { Digest } from "../json/digest.ts";
 import type { DefinitionApproval } from "../ports/definition-approvals.ts";
 import type { RunCursor } from "../ports/run-index.ts";
+import { isEndedStatus, RUN_STATUSES } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
 import type { Principal } from "./auth.ts";
 
-/** Statuses of runs that have not ended: the ones a revocation can still stop. */
-const UNFINISHED = ["pending", "compiling", "running", "waiting"] as const;
+/** Statuses of runs that have started and not ended: the ones a revocation can still stop (an anchor, `minted`, has not started). */
+const UNFINISHED = RUN_STATUSES.filter((s) => s !== "minted" && !isEndedStatus(s));
 const PAGE = 100;
 
 /** Who asked, as the audit records it: a token id, `dev` for the dev token, `admin` for the admin token. */

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { liveHash } from "../../engine/run-host/stale-section.ts";
 import type { RunIndexEntry } from "../../ports/run-index.ts";
-import { isEndedStatus } from "../../ports/run-status.ts";
+import { isEndedStatus, RUN_STATUSES } from "../../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiEnv } from "../api-env.ts";
@@ -24,8 +24,8 @@ export const sectionRoutes = new OpenAPIHono<ApiEnv>();
 sectionRoutes.use("/workflows/*", requireTenant());
 sectionRoutes.use("/runs/*", requireTenant());
 
-/** Statuses of a section that has not ended: it waits for a trigger, or runs an occurrence. */
-const UNFINISHED = ["waiting", "running", "compiling", "pending"] as const;
+/** Statuses of a section that has started and not ended: it waits for a trigger, or runs an occurrence (`minted` is an anchor, not yet a run). */
+const UNFINISHED = RUN_STATUSES.filter((s) => s !== "minted" && !isEndedStatus(s));
 const PAGE = 200;
 
 const SectionSummary = z
