@@ -81,6 +81,18 @@ describe("live projections", () => {
     serve(gatedSection("lineage.freeze", `freeze ${crypto.randomUUID()}`));
     const hash = (await listedHashes(token))["lineage.freeze"] as string;
     await env.DB.prepare("DELETE FROM workflow_definitions WHERE definition_hash = ?").bind(hash).run();
+    // The approval's batch refused (a trigger fails the approval row's insert): neither row is written.
+    const gate = `refuse_${tenant}`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${gate} BEFORE INSERT ON definition_approvals WHEN NEW.tenant = '${tenant}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    ).run();
+    const failed = await call("POST", `/v1/definitions/${hash}/approve`, { token }).finally(() =>
+      env.DB.prepare(`DROP TRIGGER ${gate}`).run(),
+    );
+    expect(failed.status).toBe(500);
+    expect(await projectionRow(hash)).toBeNull();
+    expect(await new D1DefinitionApprovals(env.DB).get(tenant, hash as Digest)).toBeNull();
+    // Approved: the projection row the approval froze is written by its batch (the route records nothing before it).
     const approved = await call("POST", `/v1/definitions/${hash}/approve`, { token });
     expect(approved.status).toBe(200);
     expect(JSON.parse((await projectionRow(hash)) as string)).toMatchObject({ id: "lineage.freeze", approval: "required" });

@@ -110,7 +110,8 @@ definitionRoutes.openapi(
   async (c) => {
     const { services, tenant } = c.var;
     const hash = c.req.valid("param").hash as Digest;
-    const snapshot = await storedProjection(services, tenant, hash);
+    // Not re-recorded on the way: the approval's own batch writes the projection it freezes.
+    const snapshot = await storedProjection(services, tenant, hash, { record: false });
     // The projection is frozen with the approval: one D1 transaction writes both (and the audit row).
     await services.approvals.approve({
       tenant,
@@ -225,7 +226,7 @@ async function liveCapabilities(services: ApiServices, hash: Digest): Promise<De
 }
 
 /** The stored projection, checked against its hash; a known hash without one is a named 409. */
-async function storedProjection(services: ApiServices, tenant: string, hash: Digest) {
+async function storedProjection(services: ApiServices, tenant: string, hash: Digest, options: { record: boolean } = { record: true }) {
   const [snapshot, approval, live] = await Promise.all([
     services.versions.getDefinition(hash),
     services.approvals.get(tenant, hash),
@@ -234,7 +235,7 @@ async function storedProjection(services: ApiServices, tenant: string, hash: Dig
   if (!snapshot) {
     // A live definition is this Worker's own: its projection is recorded again, never asked for.
     if (live) {
-      await services.versions.putDefinition(live.snapshot, hash, services.clock.now());
+      if (options.record) await services.versions.putDefinition(live.snapshot, hash, services.clock.now());
       return live.snapshot;
     }
     // Known (approved) but no longer deployed here: only a re-deploy can say what it launches as.
