@@ -8,6 +8,8 @@ import { ApiError } from "./api-error.ts";
 /** What a start carries into the run after the gate: the approved hash and the pinned version. */
 export type AdmittedDefinition = {
   readonly approvedDefinitionHash?: DefinitionCapabilities["definitionHash"];
+  /** Which approval of it (its `approvedAt`), so a revoke and re-approve is told apart. */
+  readonly approvedAt?: number;
   readonly pinnedVersionId?: string;
   /** The pinned version's full hash (the run looks up and executes exactly it). */
   readonly pinnedVersionHash?: DefinitionCapabilities["definitionHash"];
@@ -52,7 +54,7 @@ export async function admitDefinition(
     await services.secrets.reveal(tenant, secretNames);
   }
   return {
-    ...(approval ? { approvedDefinitionHash: hash } : {}),
+    ...(approval ? { approvedDefinitionHash: hash, approvedAt: approval.approvedAt } : {}),
     ...(approval?.pinnedVersionId ? { pinnedVersionId: approval.pinnedVersionId } : {}),
     ...(approval?.pinnedVersionHash ? { pinnedVersionHash: approval.pinnedVersionHash } : {}),
   };

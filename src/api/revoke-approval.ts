@@ -44,7 +44,7 @@ export async function revokeApproval(
               causeCode: "definition_approval_revoked",
               message: `The approval of definition ${hash} was revoked (by ${by}); runs started under it fail closed`,
               details: { definitionHash: hash, revokedBy: by },
-              only: { approvedDefinitionHash: hash },
+              only: { approvedDefinitionHash: hash, approvedAt: revoked.approvedAt },
             });
             return result.ok && result.ended ? r.runId : null;
           }),

@@ -143,6 +143,7 @@ async function createRun(
     placement,
     ...(args.lwir !== undefined ? { lwir: args.lwir } : {}),
     ...(admitted.approvedDefinitionHash ? { approvedDefinitionHash: admitted.approvedDefinitionHash } : {}),
+    ...(admitted.approvedDefinitionHash && admitted.approvedAt !== undefined ? { approvedAt: admitted.approvedAt } : {}),
     ...(admitted.pinnedVersionId && args.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
     ...(admitted.pinnedVersionHash && args.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
   });

@@ -11,7 +11,9 @@ import { RunFailure } from "./run-failure.ts";
 export async function approvalRevoked(env: RunEnvironment, request: RunEventPayloads["RunRequested"]): Promise<RunFailure | null> {
   const hash = request.approvedDefinitionHash;
   if (hash === undefined || !env.approvals) return null;
-  if (await env.approvals.get(request.tenant, hash)) return null;
+  const current = await env.approvals.get(request.tenant, hash);
+  // Approved again after a revocation is another approval: a run started under the first still fails.
+  if (current && (request.approvedAt === undefined || current.approvedAt === request.approvedAt)) return null;
   return new RunFailure(
     "definition_approval_revoked",
     `The approval of definition ${hash} this run was started under was revoked; the run fails closed`,

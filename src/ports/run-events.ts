@@ -102,6 +102,12 @@ export type RunEventPayloads = {
     lwir?: unknown;
     /** The approved definition hash the start was checked against (workflows with `requireApproval`). */
     approvedDefinitionHash?: Digest;
+    /**
+     * Which approval of that hash (its `approvedAt`): a revocation followed by a re-approval of the
+     * same hash is another approval, and a run started under the first fails closed. Absent in logs
+     * from before it (those match by hash alone).
+     */
+    approvedAt?: number;
     /** The version pinned for the approved definition (its display id): the run executes it with no planner. */
     pinnedVersionId?: string;
     /** The pinned version's full hash: what the run looks up and executes (absent in logs from before it). */

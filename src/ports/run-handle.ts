@@ -13,6 +13,8 @@ export type StartRunRequest = {
   /** LWIR to run as is, without a planner (`POST /v1/lwir/runs`). */
   lwir?: unknown;
   approvedDefinitionHash?: Digest;
+  /** Which approval of that hash admitted the start (its `approvedAt`). */
+  approvedAt?: number;
   pinnedVersionId?: string;
   /** The pinned version's full hash: what the run executes. */
   pinnedVersionHash?: Digest;
@@ -71,7 +73,8 @@ export type EndRunRequest = {
   causeCode: "definition_approval_revoked" | "section_superseded";
   message: string;
   details?: unknown;
-  only?: { approvedDefinitionHash?: Digest; waitingSection?: boolean };
+  /** `approvedAt` narrows `approvedDefinitionHash` to one approval of it (a run that recorded another is left alone). */
+  only?: { approvedDefinitionHash?: Digest; approvedAt?: number; waitingSection?: boolean };
 };
 
 /** An occurrence queued and never started: what a superseding section adopts. */

@@ -13,6 +13,7 @@ import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environ
 import type { WorkflowDefinitionSnapshot } from "../../src/identity/definition-snapshot.ts";
 import { type Digest, digestJson } from "../../src/json/digest.ts";
 import { overrideWiring } from "../../src/wiring.ts";
+import { runStub } from "../support/drive.ts";
 import { sectionLwir, sectionWorkflow } from "../support/section-workflow.ts";
 import { call, runEvents, tenantToken } from "./support/api-call.ts";
 
@@ -185,6 +186,46 @@ describe("DELETE /v1/definitions/:hash/approve", () => {
     const events = await runEvents(runId, token);
     expect(events.at(-1)).toMatchObject({ type: "RunFailed", payload: { causeCode: "definition_approval_revoked" } });
     expect(events.filter((e) => e.type === "StepStarted" && String(e.payload.stepPath).startsWith("o2/"))).toEqual([]);
+  }, 60_000);
+
+  it("revoked and approved again is another approval: a run started under the first fails closed at its next slice", async () => {
+    const tenant = `reapprove_${crypto.randomUUID().slice(0, 8)}`;
+    const token = await tenantToken(tenant);
+    const { hash, runId } = await approvedSection(token);
+    const approvals = new D1DefinitionApprovals(env.DB);
+    const first = await approvals.get(tenant, hash as Digest);
+    // Revoked behind the API's back (the sweep missed the run), then approved again before its next slice.
+    await approvals.revoke({ tenant, definitionHash: hash as Digest, at: Date.now() });
+    await approvals.approve({ tenant, definitionHash: hash as Digest, workflowId: "lineage.revoke", at: (first?.approvedAt ?? 0) + 1 });
+    const r = await call("POST", `/v1/runs/${runId}/triggers?wait=20`, { token, body: { input: { text: "second", fail: false } } });
+    expect((r.json.run as { status: string }).status).toBe("failed");
+    expect((await runEvents(runId, token)).at(-1)).toMatchObject({
+      type: "RunFailed",
+      payload: { causeCode: "definition_approval_revoked" },
+    });
+  }, 60_000);
+
+  it("a sweep of the first approval leaves a run started under the re-approval alone", async () => {
+    const tenant = `resweep_${crypto.randomUUID().slice(0, 8)}`;
+    const token = await tenantToken(tenant);
+    const { hash, runId: old } = await approvedSection(token);
+    const approvals = new D1DefinitionApprovals(env.DB);
+    const first = (await approvals.get(tenant, hash as Digest))?.approvedAt as number;
+    await approvals.revoke({ tenant, definitionHash: hash as Digest, at: Date.now() });
+    const { runId: fresh } = await approvedSection(token);
+    const second = (await approvals.get(tenant, hash as Digest))?.approvedAt as number;
+    expect(second).not.toBe(first);
+    const requested = (await runEvents(fresh, token)).find((e) => e.type === "RunRequested");
+    expect(requested?.payload).toMatchObject({ approvedDefinitionHash: hash, approvedAt: second });
+    // The first revocation's sweep, still running: it ends the run started under the first approval only.
+    const sweep = {
+      causeCode: "definition_approval_revoked",
+      message: "revoked",
+      only: { approvedDefinitionHash: hash as Digest, approvedAt: first },
+    } as const;
+    expect(await runStub(fresh, tenant).end(sweep)).toMatchObject({ ok: false, code: "run_not_under_approval" });
+    expect(await runStub(old, tenant).end(sweep)).toMatchObject({ ok: true, ended: true });
+    expect(((await call("GET", `/v1/runs/${fresh}`, { token })).json.run as { status: string }).status).toBe("waiting");
   }, 60_000);
 
   it("leaves runs of another definition alone", async () => {

@@ -47,6 +47,11 @@ function guard(state: RunState, request: EndRunRequest): Extract<EndRunResult, {
   const approved = request.only?.approvedDefinitionHash;
   if (approved !== undefined && state.request?.approvedDefinitionHash !== approved)
     return { ok: false, code: "run_not_under_approval", message: `The run was not started under the approval of ${approved}` };
+  // Same hash, another approval of it (revoked and approved again): not the one being revoked.
+  const at = request.only?.approvedAt;
+  const recorded = state.request?.approvedAt;
+  if (approved !== undefined && at !== undefined && recorded !== undefined && recorded !== at)
+    return { ok: false, code: "run_not_under_approval", message: `The run was started under another approval of ${approved}` };
   if (request.only?.waitingSection) {
     if (!state.section) return { ok: false, code: "run_not_a_section", message: "The run is not a section" };
     const running = state.occurrences.find((o) => o.status === "running");

@@ -36,6 +36,7 @@ export async function startRun(ports: RunHostPorts, request: StartRunRequest): P
         ...(Object.keys(placement).length > 0 ? { placement } : {}),
         ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
         ...(request.approvedDefinitionHash !== undefined ? { approvedDefinitionHash: request.approvedDefinitionHash } : {}),
+        ...(request.approvedDefinitionHash !== undefined && request.approvedAt !== undefined ? { approvedAt: request.approvedAt } : {}),
         ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
         ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
         schemaNormalizer: SCHEMA_NORMALIZER,
