@@ -5,16 +5,22 @@
  * and revoking an approval fails closed the runs started under it.
  */
 import { env } from "cloudflare:workers";
+import { openai } from "@ai-sdk/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { D1DefinitionApprovals } from "../../src/adapters/d1/d1-definition-approvals.ts";
 import { D1VersionStore } from "../../src/adapters/d1/d1-version-store.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import type { WorkflowDefinitionSnapshot } from "../../src/identity/definition-snapshot.ts";
 import { type Digest, digestJson } from "../../src/json/digest.ts";
+import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
+import { model } from "../../src/sdk/model.ts";
+import { tool } from "../../src/sdk/tool.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { runStub } from "../support/drive.ts";
 import { sectionLwir, sectionWorkflow } from "../support/section-workflow.ts";
+import { toolCallLwir } from "../support/tool-call-lwir.ts";
 import { call, runEvents, tenantToken } from "./support/api-call.ts";
 
 const offline = new EnvModelResolver({ mode: "offline", secrets: {} });
@@ -23,6 +29,47 @@ const offline = new EnvModelResolver({ mode: "offline", secrets: {} });
 function gatedSection(id: string, description: string): RegisteredWorkflow {
   const base = sectionWorkflow(id, "continue");
   return { ...base, definition: { ...base.definition, description, requireApproval: true } };
+}
+
+/** Lets the `hold` tool return; set by each call as it starts (the slice is then mid-call). */
+let releaseHold: (() => void) | null = null;
+
+/**
+ * A workflow requiring approval whose tools stop a run midway: `pay` waits for a person's decision
+ * (a tool approval), `hold` stays in flight (the slice is mid-call) until released or aborted.
+ */
+function gatedTools(description: string): RegisteredWorkflow {
+  return {
+    definition: defineWorkflow({
+      id: "lineage.tools",
+      description,
+      input: z.object({ text: z.string() }),
+      output: z.object({ done: z.string() }),
+      models: [model(openai("gpt-4o-mini"), { description: "Unused." })],
+      planner: { model: openai("gpt-5"), system: "Plan it." },
+      requireApproval: true,
+      tools: {
+        pay: tool({
+          description: "Pay (a person approves each payment)",
+          inputSchema: z.object({ text: z.string() }),
+          outputSchema: z.object({ done: z.string() }),
+          needsApproval: true,
+          execute: async ({ text }: { text: string }) => ({ done: text }),
+        }),
+        hold: tool({
+          description: "Hold until released",
+          inputSchema: z.object({ text: z.string() }),
+          outputSchema: z.object({ done: z.string() }),
+          execute: ({ text }: { text: string }, options?: { abortSignal?: AbortSignal }) =>
+            new Promise((resolve, reject) => {
+              releaseHold = () => resolve({ done: text });
+              options?.abortSignal?.addEventListener("abort", () => reject(new Error("aborted")));
+            }),
+        }),
+      },
+    }),
+    tools: {},
+  };
 }
 
 function serve(...workflows: RegisteredWorkflow[]) {
@@ -227,6 +274,43 @@ describe("DELETE /v1/definitions/:hash/approve", () => {
     expect(await runStub(old, tenant).end(sweep)).toMatchObject({ ok: true, ended: true });
     expect(((await call("GET", `/v1/runs/${fresh}`, { token })).json.run as { status: string }).status).toBe("waiting");
   }, 60_000);
+
+  it.each(["pay", "hold"] as const)(
+    "fails closed a run in the middle of its work (%s: waiting on a tool approval / mid-slice in a call)",
+    async (toolName) => {
+      const tenant = `revmid_${toolName}_${crypto.randomUUID().slice(0, 8)}`;
+      const token = await tenantToken(tenant);
+      const w = gatedTools(`tools ${crypto.randomUUID()}`);
+      serve(w);
+      releaseHold = null;
+      const hash = (await listedHashes(token))["lineage.tools"] as string;
+      expect((await call("POST", `/v1/definitions/${hash}/approve`, { token })).status).toBe(200);
+      const started = await call("POST", "/v1/lwir/runs", {
+        token,
+        body: { lwir: await toolCallLwir(w, toolName, { text: "{{ input.text }}" }), input: { text: "x" } },
+      });
+      const runId = (started.json.run as { runId: string }).runId;
+      // Until the run is where the case needs it: waiting for a decision, or inside the held call.
+      for (let i = 0; i < 200; i++) {
+        const events = await runEvents(runId, token);
+        if (toolName === "pay" ? events.some((e) => e.type === "ApprovalRequested") : releaseHold !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      if (toolName === "pay") {
+        const run = (await call("GET", `/v1/runs/${runId}`, { token })).json.run as { status: string; waitReason?: string };
+        expect(run).toMatchObject({ status: "waiting", waitReason: "approval" });
+      } else expect(releaseHold).not.toBeNull();
+      const revoked = await call("DELETE", `/v1/definitions/${hash}/approve`, { token });
+      expect(revoked.json.endedRuns).toEqual([runId]);
+      (releaseHold as (() => void) | null)?.(); // a call that returns after the end records nothing
+      const view = (await call("GET", `/v1/runs/${runId}?wait=20`, { token })).json.run as { status: string };
+      expect(view.status).toBe("failed");
+      const events = await runEvents(runId, token);
+      expect(events.at(-1)).toMatchObject({ type: "RunFailed", payload: { causeCode: "definition_approval_revoked" } });
+      expect(events.filter((e) => e.type === "StepSucceeded")).toEqual([]);
+    },
+    60_000,
+  );
 
   it("leaves runs of another definition alone", async () => {
     const tenant = `revother_${crypto.randomUUID().slice(0, 8)}`;
