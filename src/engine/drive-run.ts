@@ -3,7 +3,6 @@ import { checkHarnesses } from "../harness/harness-registry.ts";
 import { Journal } from "../harness/journal.ts";
 import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { snapshotDefinition } from "../identity/definition-snapshot.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import { type Digest, isDigest } from "../json/digest.ts";
@@ -15,6 +14,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
+import { definitionCapabilities } from "./definition-capabilities.ts";
 import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
@@ -162,7 +162,7 @@ async function pinnedLwir(env: RunEnvironment, pinned: string): Promise<unknown>
 
 async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNormalizerId): Promise<DefinitionCapabilities> {
   try {
-    const capabilities = await snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer);
+    const capabilities = await definitionCapabilities(workflow, normalizer);
     // Both harnesses resolve before any model call (an unknown worker harness would fail only after the planner ran).
     const { plannerConfig, workerConfig } = capabilities.snapshot;
     checkHarnesses(capabilities.snapshot.id, { planner: plannerConfig.harnessId, worker: workerConfig.harnessId });

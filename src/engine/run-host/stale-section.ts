@@ -1,12 +1,9 @@
-import { snapshotDefinition } from "../../identity/definition-snapshot.ts";
 import type { Digest } from "../../json/digest.ts";
 import { LEGACY_SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../../schema/normalize-schema.ts";
+import { definitionCapabilities } from "../definition-capabilities.ts";
 import type { RegisteredWorkflow } from "../run-environment.ts";
 import { deriveRunState } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
-
-/** Live definition hashes per workflow and normalizer, computed once per isolate (definitions are code). */
-const live = new WeakMap<RegisteredWorkflow, Map<SchemaNormalizerId, Promise<Digest | null>>>();
 
 /**
  * Why a section may not take a trigger, or null: its body was locked against a definition this
@@ -31,18 +28,8 @@ export async function staleSection(ports: RunHostPorts): Promise<string | null> 
 
 /** The hash a workflow's live definition has under a schema normalizer (null: it does not snapshot). */
 export function liveHash(workflow: RegisteredWorkflow, normalizer: SchemaNormalizerId): Promise<Digest | null> {
-  let byNormalizer = live.get(workflow);
-  if (!byNormalizer) {
-    byNormalizer = new Map();
-    live.set(workflow, byNormalizer);
-  }
-  let pending = byNormalizer.get(normalizer);
-  if (!pending) {
-    pending = snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer).then(
-      (caps) => caps.definitionHash,
-      () => null,
-    );
-    byNormalizer.set(normalizer, pending);
-  }
-  return pending;
+  return definitionCapabilities(workflow, normalizer).then(
+    (caps) => caps.definitionHash,
+    () => null,
+  );
 }
