@@ -57,8 +57,10 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   }
 
   async start(request: StartRunRequest): Promise<RunView & { created: boolean }> {
-    const { created } = await startRun(this.host(request.runId, request.tenant ?? "default"), request);
-    return { ...(await this.status()), created };
+    const started = await startRun(this.host(request.runId, request.tenant ?? "default"), request);
+    // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
+    const view = started.created ? await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now()) : await this.status();
+    return { ...view, created: started.created };
   }
 
   async status(): Promise<RunView> {

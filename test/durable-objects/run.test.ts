@@ -100,6 +100,21 @@ describe("a run in its Durable Object: the seed example with a scripted planner"
     expect(index).toEqual({ status: "completed", version_id: versionId, trigger_kind: "http" });
   });
 
+  it("a new run's start answers from the event it appended: pending, one event, its request as logged", async () => {
+    const started = await startRun("run_start_answer");
+    expect(started).toMatchObject({
+      created: true,
+      status: "pending",
+      eventCount: 1,
+      workflowId: "support.summarize-ticket",
+      tenant: "default",
+      input: INPUT,
+    });
+    const [requested] = await runStub("run_start_answer").events({ after: 0, limit: 1 });
+    expect(requested).toMatchObject({ seq: 1, type: "RunRequested", payload: { input: INPUT } });
+    expect(started.createdAt).toBe(requested?.at);
+  });
+
   it("starting the same run id again makes no model call and returns the same version", async () => {
     const { view, planner, worker } = await goldenRun("run_seed_again");
     const again = await startRun("run_seed_again");

@@ -1,4 +1,5 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
+import type { RunEvent } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { deriveRunState } from "../run-state.ts";
@@ -17,9 +18,13 @@ const RUN_OWN_OCCURRENCE = occurrenceId(1);
  * Starts the run: `RunRequested`, then its index row. A log that holds anything already is the
  * run as it was started (`created: false`). What the log cannot hold (a lone surrogate, a NaN) is
  * refused before anything is armed, and the alarm is armed before the request is appended: a
- * crash between the two still resumes the run.
+ * crash between the two still resumes the run. A created run comes back with the events it
+ * appended, so its host can answer the start without reading the log again.
  */
-export async function startRun(ports: RunHostPorts, request: StartRunRequest): Promise<{ created: boolean }> {
+export async function startRun(
+  ports: RunHostPorts,
+  request: StartRunRequest,
+): Promise<{ created: false } | { created: true; events: readonly RunEvent[] }> {
   if ((await ports.log.page({ after: 0, limit: 1 })).length > 0) return { created: false };
   const tenant = request.tenant ?? "default";
   const placement = request.placement ?? {};
@@ -45,7 +50,7 @@ export async function startRun(ports: RunHostPorts, request: StartRunRequest): P
   ]);
   const state = deriveRunState(requested);
   await indexRun(ports, state, "pending", { updatedAt: state.requestedAt });
-  return { created: true };
+  return { created: true, events: requested };
 }
 
 /**
