@@ -3,11 +3,12 @@ import { digestJson } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunView } from "../ports/run-handle.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
+import type { StartAdmission } from "../ports/start-quota.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
-import { admitDefinition } from "./definition-gate.ts";
+import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
 import { QuotaExceededError } from "./quota-exceeded.ts";
 import { type QuotaVars, startLimits } from "./quota-limits.ts";
@@ -82,12 +83,10 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   // live mode: a slot without its key is refused here, before the first write below.
   assertModelsAvailable(args.services.models, registered, capabilities, { plans: args.lwir === undefined });
   // A given LWIR replaces the planner; a pinned version only applies when none is given.
-  const admitted = await admitDefinition(args.services, args.tenant, capabilities, args.services.clock.now());
+  const { admitted, admission } = await gateAndAdmit(args, capabilities);
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = args.location ?? (args.continent ? HINT_BY_CONTINENT[args.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
-  // The tenant's start quotas, last before any write: a refused start leaves nothing behind.
-  const admission = await args.services.startQuota.admit(args.tenant, args.services.clock.now(), startLimits(args.env as QuotaVars));
   if (!admission.admitted) {
     // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
     // gets its run back, not a 429. Looked up only here, on the refusal path.
@@ -114,6 +113,30 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
       () => undefined,
     );
   }
+}
+
+/**
+ * The definition gate (approval, pin, secrets) and the tenant's start quotas, last before the run
+ * is created. Their D1 round trips are independent, so they go out together; the gate's refusal
+ * still wins over the quota's, and a start the gate refuses gives back the slot it was admitted
+ * to: a refused start leaves nothing behind.
+ */
+async function gateAndAdmit(
+  args: StartRunArgs,
+  capabilities: Awaited<ReturnType<typeof capabilitiesOf>>,
+): Promise<{ admitted: AdmittedDefinition; admission: StartAdmission }> {
+  const now = args.services.clock.now();
+  const [gate, quota] = await Promise.allSettled([
+    admitDefinition(args.services, args.tenant, capabilities, now),
+    args.services.startQuota.admit(args.tenant, now, startLimits(args.env as QuotaVars)),
+  ]);
+  if (gate.status === "rejected") {
+    if (quota.status === "fulfilled" && quota.value.admitted)
+      await args.services.startQuota.release(args.tenant, quota.value.windowStart).catch(() => undefined);
+    throw gate.reason;
+  }
+  if (quota.status === "rejected") throw quota.reason;
+  return { admitted: gate.value, admission: quota.value };
 }
 
 /** An anchor cancelled before any start stays cancelled: no run object may be created for it (409 `run_ended`). */

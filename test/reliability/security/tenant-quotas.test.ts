@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { app } from "../../../src/api/app.ts";
 import { DEFAULT_QUOTAS, startLimits } from "../../../src/api/quota-limits.ts";
+import { catalogOf, type RegisteredWorkflow } from "../../../src/engine/run-environment.ts";
+import { summarizeTicketDefinition } from "../../../src/examples/support-summarize-ticket.ts";
 import { START_WINDOW_MS } from "../../../src/ports/start-quota.ts";
+import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { liveSeed } from "./support/seed-lwir.ts";
 
@@ -57,6 +60,31 @@ async function insideOneWindow(margin = 8_000): Promise<void> {
   const left = START_WINDOW_MS - (Date.now() % START_WINDOW_MS);
   if (left < margin) await new Promise((r) => setTimeout(r, left + 50));
 }
+
+describe("a start the definition gate refuses", () => {
+  it("gives back the start it was admitted to (the gate and the quota are asked together): the next start still fits", async () => {
+    await insideOneWindow();
+    const gated: RegisteredWorkflow = {
+      definition: defineWorkflow({ ...summarizeTicketDefinition, id: "gated.quota", requireApproval: true }),
+      tools: {},
+    };
+    overrideWiring({
+      models: OFFLINE,
+      workflows: catalogOf([gated, { definition: defineWorkflow(summarizeTicketDefinition), tools: {} }]),
+    });
+    const tenant = `gate_${crypto.randomUUID().slice(0, 8)}`;
+    const token = await tenantToken(tenant);
+    const vars = { LITTLE_QUOTA_STARTS_PER_MINUTE: "1" };
+    const refused = await call(vars, "POST", "/v1/workflows/gated.quota/runs", token, { input: INPUT });
+    expect(refused.status).toBe(403);
+    expect(code(refused)).toBe("definition_not_approved");
+    const window = await env.DB.prepare("SELECT starts, in_flight FROM tenant_start_windows WHERE tenant = ?").bind(tenant).first();
+    expect(window ?? { starts: 0, in_flight: 0 }).toEqual({ starts: 0, in_flight: 0 });
+    const started = await call(vars, "POST", `/v1/workflows/${WORKFLOW}/runs`, token, { input: INPUT });
+    expect(started.status).toBe(202);
+    expect(await indexRows(tenant)).toHaveLength(1);
+  });
+});
 
 describe("starts per minute", () => {
   it("16 concurrent clients over a limit of 5: 5 runs, 11 × 429 quota_exceeded with Retry-After, nothing half-created", async () => {
