@@ -135,11 +135,13 @@ export function toRun(view: RunView): Omit<RunView, "tenant"> {
   return run;
 }
 
-function encodeCursor(createdAt: number, runId: string): string {
+/** A page position as the API hands it out (`nextCursor`): opaque to callers. */
+export function encodeCursor(createdAt: number, runId: string): string {
   return btoa(JSON.stringify([createdAt, runId])).replaceAll("=", "");
 }
 
-function decodeCursor(cursor: string): { createdAt: number; runId: string } {
+/** The page position a `cursor` names; 400 `invalid_cursor` when it is not one this API returned. */
+export function decodeCursor(cursor: string): { createdAt: number; runId: string } {
   try {
     const [createdAt, runId] = JSON.parse(atob(cursor)) as [unknown, unknown];
     if (typeof createdAt === "number" && typeof runId === "string") return { createdAt, runId };

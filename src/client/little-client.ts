@@ -152,10 +152,23 @@ export class LittleClient {
     });
   }
 
-  /** A section workflow's unfinished runs, each marked `stale` when its definition is no longer the live one (`listSections`). */
-  listSections(workflowId: string, query: { stale?: boolean } = {}, options: CallOptions = {}): Promise<ResponseOf<"listSections">> {
+  /**
+   * A page of a section workflow's unfinished runs, each marked `stale` when its definition is no
+   * longer the live one (`listSections`); pass `nextCursor` back as `cursor` for the next page.
+   */
+  listSections(
+    workflowId: string,
+    query: { stale?: boolean; limit?: number; cursor?: string } = {},
+    options: CallOptions = {},
+  ): Promise<ResponseOf<"listSections">> {
     const stale = query.stale === undefined ? undefined : String(query.stale);
-    return this.transport.json({ ...options, method: "GET", path: `/v1/workflows/${segment(workflowId)}/sections`, query: { stale } });
+    const limit = query.limit === undefined ? undefined : String(query.limit);
+    return this.transport.json({
+      ...options,
+      method: "GET",
+      path: `/v1/workflows/${segment(workflowId)}/sections`,
+      query: { stale, limit, cursor: query.cursor },
+    });
   }
 
   /** Ends a waiting section (`section_superseded`) and queues its pending occurrences in `into` (`supersedeSection`). */

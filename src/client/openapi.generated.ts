@@ -405,7 +405,7 @@ export interface paths {
         };
         /**
          * A section workflow's unfinished runs, and which are stale after a redeploy
-         * @description The tenant's section runs of this workflow that have not ended (newest first), each with the definition hash it locked and `stale: true` when that is no longer the live hash. `?stale=true` lists only those. Supersede a stale one with `POST /v1/runs/{runId}/supersede`.
+         * @description The tenant's section runs of this workflow that have not ended (newest first), each with the definition hash it locked and `stale: true` when that is no longer the live hash. `?stale=true` lists only those. Follow `nextCursor` (pass it as `cursor`) for the next page, as for `GET /v1/runs`. Supersede a stale one with `POST /v1/runs/{runId}/supersede`.
          */
         get: operations["listSections"];
         put?: never;
@@ -2329,6 +2329,10 @@ export interface operations {
         parameters: {
             query?: {
                 stale?: "true" | "false";
+                /** @description Sections per page (default 200) */
+                limit?: number;
+                /** @description A `nextCursor` from the previous page */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -2338,7 +2342,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sections */
+            /** @description A page of sections */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2347,6 +2351,8 @@ export interface operations {
                     "application/json": {
                         liveDefinitionHash: string;
                         sections: components["schemas"]["SectionSummary"][];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2461,6 +2467,15 @@ export interface operations {
             };
             /** @description Not a section, an occurrence is running, `into` is not a live section of the workflow, or the run ended otherwise */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A pending occurrence's input does not fit the live input schema (`input_schema_error`, findings under `$.occurrences.<id>`); nothing changed */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,7 @@ import { catalogOf } from "../../src/engine/run-environment.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { sectionLwir, sectionWorkflow } from "../support/section-workflow.ts";
-import { call, runEvents } from "./support/api-call.ts";
+import { call, runEvents, tenantToken } from "./support/api-call.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const continuing = sectionWorkflow("api.section", "continue");
@@ -124,4 +124,35 @@ describe("POST /v1/runs/:runId/triggers", () => {
     const byHash = await call("GET", `/v1/definitions/${live.json.definitionHash as string}`);
     expect(byHash.json.snapshot).toEqual(live.json.snapshot);
   });
+});
+
+describe("GET /v1/workflows/:workflowId/sections", () => {
+  it("pages with nextCursor, newest first across statuses, like GET /v1/runs", async () => {
+    const token = await tenantToken(`secpage_${crypto.randomUUID().slice(0, 8)}`);
+    const started: string[] = [];
+    for (const text of ["a", "b", "c"]) {
+      const r = await call("POST", "/v1/lwir/runs?wait=20", {
+        token,
+        body: { lwir: await sectionLwir(continuing), input: { text, fail: false } },
+      });
+      started.push((r.json.run as RunBody).runId);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r = await call("GET", `/v1/workflows/api.section/sections?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token });
+      expect(r.status, r.text).toBe(200);
+      const sections = r.json.sections as { runId: string; createdAt: number }[];
+      expect(sections.length).toBeLessThanOrEqual(2);
+      seen.push(...sections.map((s) => s.runId));
+      cursor = r.json.nextCursor as string | null;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(2);
+    expect([...seen].sort()).toEqual([...started].sort());
+    expect(new Set(seen).size).toBe(3);
+    const bad = await call("GET", "/v1/workflows/api.section/sections?cursor=not-a-cursor", { token });
+    expect([bad.status, bad.json.error?.code]).toEqual([400, "invalid_cursor"]);
+  }, 60_000);
 });

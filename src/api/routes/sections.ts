@@ -1,14 +1,16 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { liveHash } from "../../engine/run-host/stale-section.ts";
 import type { RunIndexEntry } from "../../ports/run-index.ts";
-import { isEndedStatus, RUN_STATUSES } from "../../ports/run-status.ts";
+import { isEndedStatus } from "../../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
+import { decodeCursor, encodeCursor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, json, Run } from "../schemas.ts";
+import { unfinishedPage } from "../section-list.ts";
 import { misfitOccurrences, queuedOccurrences } from "../section-pending.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
@@ -23,10 +25,6 @@ import { toRun } from "./runs.ts";
 export const sectionRoutes = new OpenAPIHono<ApiEnv>();
 sectionRoutes.use("/workflows/*", requireTenant());
 sectionRoutes.use("/runs/*", requireTenant());
-
-/** Statuses of a section that has started and not ended: it waits for a trigger, or runs an occurrence (`minted` is an anchor, not yet a run). */
-const UNFINISHED = RUN_STATUSES.filter((s) => s !== "minted" && !isEndedStatus(s));
-const PAGE = 200;
 
 const SectionSummary = z
   .object({
@@ -48,13 +46,24 @@ sectionRoutes.openapi(
     tags: ["runs"],
     summary: "A section workflow's unfinished runs, and which are stale after a redeploy",
     description:
-      "The tenant's section runs of this workflow that have not ended (newest first), each with the definition hash it locked and `stale: true` when that is no longer the live hash. `?stale=true` lists only those. Supersede a stale one with `POST /v1/runs/{runId}/supersede`.",
+      "The tenant's section runs of this workflow that have not ended (newest first), each with the definition hash it locked and `stale: true` when that is no longer the live hash. `?stale=true` lists only those. Follow `nextCursor` (pass it as `cursor`) for the next page, as for `GET /v1/runs`. Supersede a stale one with `POST /v1/runs/{runId}/supersede`.",
     request: {
       params: z.object({ workflowId: z.string() }),
-      query: z.object({ stale: z.enum(["true", "false"]).optional() }),
+      query: z.object({
+        stale: z.enum(["true", "false"]).optional(),
+        limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: "Sections per page (default 200)" }),
+        cursor: z.string().optional().openapi({ description: "A `nextCursor` from the previous page" }),
+      }),
     },
     responses: {
-      200: json(z.object({ liveDefinitionHash: z.string(), sections: z.array(SectionSummary) }), "The sections"),
+      200: json(
+        z.object({
+          liveDefinitionHash: z.string(),
+          sections: z.array(SectionSummary),
+          nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page; null on the last" }),
+        }),
+        "A page of sections",
+      ),
       409: json(ErrorBody, "The workflow has no onTrigger section"),
       ...commonErrors,
     },
@@ -68,21 +77,26 @@ sectionRoutes.openapi(
     const live = (await capabilitiesOf(registered)).definitionHash;
     // A run started before schemas were order-free hashed its definition with the legacy normalizer.
     const legacy = await liveHash(registered, LEGACY_SCHEMA_NORMALIZER);
-    const rows: RunIndexEntry[] = [];
-    for (const status of UNFINISHED) rows.push(...(await services.runs.list({ tenant, workflowId, status, limit: PAGE })));
-    const sections = rows
-      .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1))
-      .map((r) => ({
-        runId: r.runId,
-        status: r.status,
-        definitionHash: r.definitionHash,
-        versionId: r.versionId,
-        stale: r.definitionHash !== null && r.definitionHash !== live && r.definitionHash !== legacy,
-        createdAt: r.createdAt,
-        updatedAt: r.updatedAt,
-      }))
-      .filter((s) => c.req.valid("query").stale !== "true" || s.stale);
-    return c.json({ liveDefinitionHash: live, sections }, 200);
+    const query = c.req.valid("query");
+    const isStale = (r: RunIndexEntry) => r.definitionHash !== null && r.definitionHash !== live && r.definitionHash !== legacy;
+    const { rows, next } = await unfinishedPage(services, {
+      tenant,
+      workflowId,
+      limit: query.limit ?? 200,
+      ...(query.cursor ? { before: decodeCursor(query.cursor) } : {}),
+      keep: (r) => query.stale !== "true" || isStale(r),
+    });
+    const sections = rows.map((r) => ({
+      runId: r.runId,
+      status: r.status,
+      definitionHash: r.definitionHash,
+      versionId: r.versionId,
+      stale: isStale(r),
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    }));
+    const nextCursor = next ? encodeCursor(next.createdAt, next.runId) : null;
+    return c.json({ liveDefinitionHash: live, sections, nextCursor }, 200);
   },
 );
 

@@ -19,7 +19,16 @@ export async function sectionsCommand(args: readonly string[]): Promise<number> 
     print(`usage: little ${SECTIONS_USAGE}`);
     return 0;
   }
-  const body = await clientFrom(values).listSections(positionals[0] as string, values.stale ? { stale: true } : {});
+  // Every page: the API pages at 200 sections; the command lists them all.
+  const client = clientFrom(values);
+  const first = await client.listSections(positionals[0] as string, values.stale ? { stale: true } : {});
+  const body = { ...first, sections: [...first.sections] };
+  for (let cursor = first.nextCursor; cursor; ) {
+    const page = await client.listSections(positionals[0] as string, { ...(values.stale ? { stale: true } : {}), cursor });
+    body.sections.push(...page.sections);
+    cursor = page.nextCursor;
+  }
+  body.nextCursor = null;
   if (values.json) {
     print(JSON.stringify(body, null, 2));
     return 0;
