@@ -15,9 +15,28 @@ const CLIENTS = 16;
 const ALONE = 20;
 const COMPLETE_WITHIN_MS = 300_000;
 const CHECKERS = 8;
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 const ENDED = new Set(["completed", "failed", "cancelled", "complete", "errored", "terminated"]);
 
-type Breakdown = { objectStartMs: number; routeMs: number };
+type Breakdown = {
+  objectStartMs: number;
+  routeMs: number;
+  approvalReadMs: number;
+  quotaAdmitMs: number;
+  quotaSettleMs: number;
+  indexReadMs: number;
+  indexUpsertMs: number;
+  objectStatusMs: number;
+};
+/** The start path's I/O, each alone (`/bench/ack-breakdown`); workerd's clock steps in whole ms, so the mean is shown. */
+const PHASES: readonly [keyof Breakdown, string][] = [
+  ["approvalReadMs", "approval read (D1)"],
+  ["quotaAdmitMs", "quota admit (D1 write)"],
+  ["quotaSettleMs", "quota settle (D1 write)"],
+  ["indexReadMs", "index read (D1)"],
+  ["indexUpsertMs", "index upsert (D1 write)"],
+  ["objectStatusMs", "run object `status` RPC (read + fold)"],
+];
 type Window = { windowMs: number; accepted: string[]; acks: number[]; refused: Record<string, number> };
 type Completion = { ended: Record<string, number>; allDoneMs: number };
 
@@ -143,6 +162,10 @@ export const triggerThroughput: Scenario = {
         ours: `${cell(summarize(breakdown.map((b) => b.routeMs)), 1)} / ${cell(summarize(breakdown.map((b) => b.objectStartMs)), 1)}`,
       },
       {
+        figure: `one ack's I/O one at a time (one client alone, mean of ${ALONE}), ms: ${PHASES.map(([, name]) => name).join(" / ")}`,
+        ours: PHASES.map(([key]) => mean(breakdown.map((b) => b[key] ?? Number.NaN)).toFixed(1)).join(" / "),
+      },
+      {
         figure: "accepted runs that completed",
         ours: done(oursWindow, oursDone, "completed"),
         peer: done(peerWindow, peerDone, "complete"),
@@ -172,6 +195,7 @@ export const triggerThroughput: Scenario = {
       notes,
       raw: {
         aloneMs: alone,
+        breakdown,
         ours: { ...oursWindow, accepted: oursWindow.accepted.length, ...oursDone },
         peer: { ...peerWindow, accepted: peerWindow.accepted.length, ...peerDone },
       },

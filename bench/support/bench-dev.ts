@@ -166,10 +166,15 @@ export async function warnOnConfigDrift(dir: string): Promise<void> {
     );
 }
 
-/** The committed sources, bench/ from disk, node_modules linked. */
+/**
+ * The committed sources, bench/ from disk, node_modules linked. `BENCH_REF=<commit>` measures an
+ * earlier commit with today's bench/ (a before/after pair in one sitting); HEAD by default.
+ */
 export async function snapshot(dir: string): Promise<void> {
   await mkdir(dir);
-  await execFileText("sh", ["-c", `git archive --format=tar HEAD ${COMMITTED_ENTRIES.join(" ")} | tar -x -C "$0"`, dir], ROOT);
+  const ref = process.env.BENCH_REF ?? "HEAD";
+  if (!/^[\w./~^-]+$/.test(ref)) throw new Error(`BENCH_REF is not a git revision: ${ref}`);
+  await execFileText("sh", ["-c", `git archive --format=tar "$1" ${COMMITTED_ENTRIES.join(" ")} | tar -x -C "$0"`, dir, ref], ROOT);
   await cp(join(ROOT, "bench"), join(dir, "bench"), { recursive: true, filter: (src) => !src.includes("/bench/results") });
   await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
 }
