@@ -27,6 +27,7 @@ type Breakdown = {
   indexReadMs: number;
   indexUpsertMs: number;
   objectStatusMs: number;
+  freshObjectMs: number;
 };
 /** The start path's I/O, each alone (`/bench/ack-breakdown`); workerd's clock steps in whole ms, so the mean is shown. */
 const PHASES: readonly [keyof Breakdown, string][] = [
@@ -36,6 +37,7 @@ const PHASES: readonly [keyof Breakdown, string][] = [
   ["indexReadMs", "index read (D1)"],
   ["indexUpsertMs", "index upsert (D1 write)"],
   ["objectStatusMs", "run object `status` RPC (read + fold)"],
+  ["freshObjectMs", "first RPC to a new run object (creates its SQLite)"],
 ];
 type Window = { windowMs: number; accepted: string[]; acks: number[]; refused: Record<string, number> };
 type Completion = { ended: Record<string, number>; allDoneMs: number };

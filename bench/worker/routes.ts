@@ -102,7 +102,7 @@ benchRoutes.post("/bench/run", async (c) => {
 /**
  * Where one acknowledgement's time goes, in-process: the run object's `start` alone (alarm, append
  * + sync, run index write, status), then the whole `POST /v1/lwir/runs` for a second run, then
- * each D1 statement of the start path and the object's `status` RPC alone. (The
+ * each D1 statement of the start path, the object's `status` RPC, and the first RPC to a new object. (The
  * route's pure CPU parts — LWIR validation and binding — cannot be timed apart here: workerd's
  * clocks advance only across I/O.)
  */
@@ -142,6 +142,9 @@ benchRoutes.post("/bench/ack-breakdown", async (c) => {
   const t7 = performance.now();
   await client.status();
   const t8 = performance.now();
+  // A run object no run has used: its first RPC creates the object and its SQLite database.
+  await runClient(c.env.RUNS, TENANT, `bench_fresh_${crypto.randomUUID()}`).status();
+  const t9 = performance.now();
   return c.json({
     objectStartMs: t1 - t0,
     routeMs: t2 - t1,
@@ -151,6 +154,7 @@ benchRoutes.post("/bench/ack-breakdown", async (c) => {
     indexReadMs: t6 - t5,
     indexUpsertMs: t7 - t6,
     objectStatusMs: t8 - t7,
+    freshObjectMs: t9 - t8,
   });
 });
 
