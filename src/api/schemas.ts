@@ -54,12 +54,9 @@ export const Run = z
       description:
         "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).",
     }),
-    waitingUntil: z
-      .number()
-      .optional()
-      .openapi({
-        description: "When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry.",
-      }),
+    waitingUntil: z.number().optional().openapi({
+      description: "When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry.",
+    }),
     versionId: z.string().optional(),
     output: z.unknown().optional(),
     cause: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
