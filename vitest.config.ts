@@ -24,6 +24,10 @@ export default defineConfig({
                 TEST_MIGRATIONS: await readD1Migrations(migrationsDir),
                 // Local development: the example values and the shared webhook secret are allowed.
                 LITTLE_ENV: "development",
+                // Pinned here so a developer's .dev.vars (which wrangler's config reader loads)
+                // cannot change what the suite sees: live models unless a test wires others, as on CI.
+                LITTLE_MODELS: "live",
+                LITTLE_OFFLINE_LATENCY_MS: "0",
                 LITTLE_DEV_TOKEN: "test-dev-token",
                 LITTLE_ADMIN_TOKEN: "test-admin-token",
                 LITTLE_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",

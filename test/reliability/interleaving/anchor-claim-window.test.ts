@@ -10,12 +10,15 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import type { RunIndex } from "../../../src/ports/run-index.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { call, tenantToken } from "../../api/support/api-call.ts";
 import { runStub } from "../../support/drive.ts";
 
 const WF = "support.summarize-ticket";
+// The offline model: the start must reach the claim, not stop at a live model without its key.
+const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
 const input = { ticketId: "T-window", transcript: "I cannot log in since Monday." };
 
 /** The D1 run index with `between` run once, right before the first `claimAnchor` of `runId`. */
@@ -61,6 +64,7 @@ describe("an anchor's lookup-to-claim window (item 12)", () => {
     let runId = "";
     let cancel: Awaited<ReturnType<typeof call>> | undefined;
     overrideWiring({
+      models: OFFLINE,
       runs: claimWindow(
         () => runId,
         async () => {
@@ -71,7 +75,7 @@ describe("an anchor's lookup-to-claim window (item 12)", () => {
     runId = await mint(token);
     const started = await call("POST", `/v1/workflows/${WF}/runs`, { token, body: { runId, input } });
     // The cancel really ran inside the window, and was accepted there.
-    expect(cancel?.status).toBe(200);
+    expect(cancel?.status, `start answered ${started.status} ${started.text}`).toBe(200);
     expect((cancel?.json.run as { status?: string } | undefined)?.status).toBe("cancelled");
     expect(started.status).toBe(409);
     expect(started.json.error?.code).toBe("run_ended");
@@ -89,6 +93,7 @@ describe("an anchor's lookup-to-claim window (item 12)", () => {
     let runId = "";
     let inner: Awaited<ReturnType<typeof call>> | undefined;
     overrideWiring({
+      models: OFFLINE,
       runs: claimWindow(
         () => runId,
         async () => {
