@@ -16,6 +16,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withPackLock } from "./support/pack-lock.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const ENABLED = process.env.LITTLE_ADOPTION !== "0";
@@ -84,7 +85,7 @@ async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
 beforeAll(async () => {
   if (!ENABLED) return;
   work = mkdtempSync(join(tmpdir(), "little-adoption-"));
-  const packed = await timed("npm pack", () => run("npm", ["pack", "--json", "--pack-destination", work], ROOT));
+  const packed = await timed("npm pack", () => withPackLock(() => run("npm", ["pack", "--json", "--pack-destination", work], ROOT)));
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
   const pack = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string; size: number }[];
   tarball = join(work, pack[0]?.filename as string);

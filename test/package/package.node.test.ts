@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withPackLock } from "./support/pack-lock.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules/.bin");
@@ -53,7 +54,7 @@ let pack: { filename: string; size: number; files: { path: string }[] };
 beforeAll(async () => {
   mkdirSync(join(ROOT, "test-output"), { recursive: true });
   work = mkdtempSync(join(ROOT, "test-output", "package-"));
-  const packed = await run("npm", ["pack", "--json", "--pack-destination", work], ROOT);
+  const packed = await withPackLock(() => run("npm", ["pack", "--json", "--pack-destination", work], ROOT));
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}\n${packed.stdout}`);
   pack = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as (typeof pack)[])[0] as typeof pack;
   project = join(work, "adopter");
