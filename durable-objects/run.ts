@@ -30,8 +30,6 @@ import type {
 import { isSettledStatus } from "../src/ports/run-status.ts";
 import { runObjectLog, wire } from "../src/wiring.ts";
 
-/** Statuses a waiter is woken for: the run ended, or a section has nothing queued. */
-
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
  * the append-only event log; what a run does is the run host's (`src/engine/run-host.ts`). This
