@@ -87,10 +87,6 @@ export function overrideWiring(next: WiringOverrides): void {
   built = new WeakMap();
 }
 
-export function currentOverrides(): Readonly<WiringOverrides> {
-  return overrides;
-}
-
 export type Wiring = {
   readonly versions: VersionStore;
   readonly approvals: DefinitionApprovals;
