@@ -43,7 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === "--version" || command === "-v" || command === "version") {
-    process.stdout.write(`${await (await import("./version.ts")).packageVersion()}\n`);
+    process.stdout.write(`${(await import("./version.ts")).packageVersion()}\n`);
     return 0;
   }
   const api = Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
