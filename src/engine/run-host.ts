@@ -4,9 +4,8 @@
  * until the run yields. The Durable Object (`durable-objects/run.ts`) adds only storage, its alarm,
  * SSE and RPC; the in-memory world (`src/worlds/memory-world.ts`) drives the same functions in a loop.
  */
-export { driveSlice, driveToEnd, MAX_DRIVE_FAILURES, onDriveError, RESUME_AFTER_MS, type SliceOutcome } from "./run-host/drive-slices.ts";
+export { driveSlice, driveToEnd, onDriveError } from "./run-host/drive-slices.ts";
 export { endRun } from "./run-host/end-run.ts";
-export { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./run-host/host-ports.ts";
-export { type IndexFields, indexRun, latestVersionId } from "./run-host/index-run.ts";
-export { cancelRun, decideApproval, occurrenceId, startRun, triggerRun } from "./run-host/run-commands.ts";
-export { approvalView, emptyRunView, viewRun } from "./run-host/run-view.ts";
+export { noAlarm, type RunAlarm, type RunHostPorts } from "./run-host/host-ports.ts";
+export { cancelRun, decideApproval, startRun, triggerRun } from "./run-host/run-commands.ts";
+export { emptyRunView, viewRun } from "./run-host/run-view.ts";

@@ -2,17 +2,16 @@ import { canonicalJson } from "../../json/canonical-json.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
-import { deriveRunState } from "../run-state.ts";
+import { deriveRunState, FIRST_OCCURRENCE_ID } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestVersionId } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
 import { staleSection } from "./stale-section.ts";
 
-/** A section's occurrence ids, in arrival order: `o1` is the run's own request. */
-export function occurrenceId(ordinal: number): string {
+/** A section's occurrence ids, in arrival order: the first ({@link FIRST_OCCURRENCE_ID}) is the run's own request. */
+function occurrenceId(ordinal: number): string {
   return `o${ordinal}`;
 }
-const RUN_OWN_OCCURRENCE = occurrenceId(1);
 
 /**
  * Starts the run: `RunRequested`, then its index row. A log that holds anything already is the
@@ -72,7 +71,7 @@ export async function triggerRun(
     id === undefined
       ? undefined
       : state.occurrences.find(
-          (o) => o.trigger.kind === request.trigger.kind && o.trigger.id === id && o.occurrenceId !== RUN_OWN_OCCURRENCE,
+          (o) => o.trigger.kind === request.trigger.kind && o.trigger.id === id && o.occurrenceId !== FIRST_OCCURRENCE_ID,
         );
   if (seen) return { ok: true, occurrenceId: seen.occurrenceId, created: false };
   if (stale) return { ok: false, code: "section_stale", message: stale };
