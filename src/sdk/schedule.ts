@@ -44,7 +44,7 @@ export function parseSchedule(
 }
 
 /** Every problem of a schedule, as findings (`schedule.*` codes); none when it is absent. */
-export function scheduleFindings(inputSchema: unknown, schedule: ScheduleInput | undefined): Finding[] {
+function scheduleFindings(inputSchema: unknown, schedule: ScheduleInput | undefined): Finding[] {
   if (schedule === undefined) return [];
   const findings: Finding[] = [];
   const fail = (path: string, code: string, message: string) => findings.push({ severity: "error", code, path, message });
