@@ -5,7 +5,6 @@ import { TENANT_PATTERN } from "../sdk/names.ts";
 import { wire } from "../wiring.ts";
 import type { ApiServices, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
-import { parseEventTypeFilter } from "./event-type-filter.ts";
 import { assertSecureConfiguration } from "./insecure-configuration.ts";
 import { toRpcError } from "./rpc-error.ts";
 import {
@@ -18,7 +17,7 @@ import {
   type RpcRunsPage,
 } from "./rpc-types.ts";
 import { tenantRun } from "./run-access.ts";
-import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
+import { cancelTenantRun, listTenantEvents, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
 import { StartRunBody } from "./schemas.ts";
 import { queueOccurrence } from "./trigger-run.ts";
 import { zodFindings } from "./zod-findings.ts";
@@ -133,12 +132,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   async listEvents(runId: string, query: z.input<typeof EventsQuery> = {}): Promise<RpcEventsPage> {
     return this.call(async (services, tenant) => {
       const q = parse(EventsQuery, query, "query");
-      const limit = q.limit ?? 100;
-      const types = parseEventTypeFilter(q.type);
-      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
-      const events = await client.events({ after: q.after ?? 0, limit, ...(types ? { types } : {}) });
-      const last = events.at(-1);
-      return asJson<RpcEventsPage>({ events, nextAfter: events.length === limit && last ? last.seq : null });
+      return asJson<RpcEventsPage>(await listTenantEvents(services, tenant, parse(RunId, runId, "runId"), q));
     });
   }
 

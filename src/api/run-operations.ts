@@ -5,6 +5,7 @@ import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
 import { isEndedStatus, type RunStatus, type WaitReason } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import { parseEventTypeFilter } from "./event-type-filter.ts";
 import { tenantRun } from "./run-access.ts";
 import { startRun } from "./start-run.ts";
 
@@ -79,6 +80,25 @@ export async function readRun(services: ApiServices, tenant: string, runId: stri
       ? live
       : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
   return { view, entry };
+}
+
+/**
+ * A page of a tenant's run's events: `seq > after`, at most `limit` (default 100), `type` read by
+ * `parseEventTypeFilter`; `nextAfter` is the last seq when the page is full, else null.
+ */
+export async function listTenantEvents(
+  services: ApiServices,
+  tenant: string,
+  runId: string,
+  query: { readonly after?: number | undefined; readonly limit?: number | undefined; readonly type?: string | undefined },
+) {
+  const limit = query.limit ?? 100;
+  // Validated before the run is looked up: an unknown type is the client's mistake, whatever the run.
+  const types = parseEventTypeFilter(query.type);
+  const { client } = await tenantRun(services, tenant, runId);
+  const events = await client.events({ after: query.after ?? 0, limit, ...(types ? { types } : {}) });
+  const last = events.at(-1);
+  return { events, nextAfter: events.length === limit && last ? last.seq : null };
 }
 
 /** Cancels a tenant's run; a run that has ended is answered unchanged. */

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
-import { parseEventTypeFilter } from "../event-type-filter.ts";
 import { tenantRun } from "../run-access.ts";
+import { listTenantEvents } from "../run-operations.ts";
 import { commonErrors, json, RunEventSchema } from "../schemas.ts";
 
 export const eventRoutes = new OpenAPIHono<ApiEnv>();
@@ -32,14 +32,7 @@ const pageRoute = createRoute({
 
 eventRoutes.openapi(pageRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const query = c.req.valid("query");
-  const limit = query.limit ?? 100;
-  // Validated before the run is looked up: an unknown type is the client's mistake, whatever the run.
-  const types = parseEventTypeFilter(query.type);
-  const { client } = await tenantRun(c.get("services"), c.get("tenant"), runId);
-  const events = await client.events({ after: query.after ?? 0, limit, ...(types ? { types } : {}) });
-  const last = events.at(-1);
-  return c.json({ events, nextAfter: events.length === limit && last ? last.seq : null }, 200);
+  return c.json(await listTenantEvents(c.get("services"), c.get("tenant"), runId, c.req.valid("query")), 200);
 });
 
 const streamRoute = createRoute({
