@@ -5,8 +5,8 @@
  */
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { OfflineLanguageModel } from "../adapters/models/offline-model.ts";
+import { streamOfResult } from "../harness/model-stream.ts";
 import type { CallableModel, ModelRequest, ModelResolver } from "../ports/model-resolver.ts";
-import { streamPartsOf } from "../ports/model-stream-parts.ts";
 
 /**
  * Every model slot, the planner and the fixer answered by the offline model: deterministic, no
@@ -99,17 +99,8 @@ export function mockModel(...answers: MockAnswer[]): MockModel {
     supportedUrls: {},
     calls,
     doGenerate: generate,
-    doStream: async (options) => {
-      const parts = streamPartsOf(await generate(options));
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
-    },
+    // The harness's own playback of a whole answer as stream parts.
+    doStream: async (options) => streamOfResult(await generate(options)),
   };
 }
 
