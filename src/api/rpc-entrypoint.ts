@@ -105,9 +105,8 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   async waitForRun(runId: string, seconds = 60): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
       const wait = parse(z.number().min(0).max(60), seconds, "seconds");
-      const { view } = await readRun(services, tenant, parse(RunId, runId, "runId"));
+      const { view, client } = await readRun(services, tenant, parse(RunId, runId, "runId"));
       if (isSettledStatus(view.status, view.waitReason) || view.status === "minted") return asJson<RpcRun>(toRun(view));
-      const { client } = await tenantRun(services, tenant, runId);
       return asJson<RpcRun>(toRun(await client.waitForEnd(wait * 1_000)));
     });
   }

@@ -1,6 +1,6 @@
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
-import type { RunView } from "../ports/run-handle.ts";
+import type { RunHandle, RunView } from "../ports/run-handle.ts";
 import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
 import { isEndedStatus, type RunStatus, type WaitReason } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
@@ -71,7 +71,11 @@ export async function startTenantRun(env: Env, services: ApiServices, tenant: st
 }
 
 /** A tenant's run as it is now; a minted anchor (no run object yet) is its index row. */
-export async function readRun(services: ApiServices, tenant: string, runId: string): Promise<{ view: RunView; entry: RunIndexEntry }> {
+export async function readRun(
+  services: ApiServices,
+  tenant: string,
+  runId: string,
+): Promise<{ view: RunView; entry: RunIndexEntry; client: RunHandle }> {
   const { client, entry } = await tenantRun(services, tenant, runId);
   // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
   const live = entry.status === "minted" ? null : await client.status();
@@ -79,7 +83,7 @@ export async function readRun(services: ApiServices, tenant: string, runId: stri
     live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
       ? live
       : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
-  return { view, entry };
+  return { view, entry, client };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks, tenantRun } from "../run-access.ts";
+import { runIdFor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
@@ -117,7 +118,7 @@ lwirRoutes.openapi(
     if (!hasNoErrors(findings))
       throw new ApiError("lwir_invalid", `The LWIR does not bind to workflow "${workflowId}"`, { findings, status: 400 });
     const tenant = c.var.tenant;
-    const runId = body.runId ?? `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    const runId = runIdFor(tenant, workflowId, body.runId, undefined);
     const started = await startRun({
       env: c.env,
       services: c.var.services,
