@@ -90,16 +90,18 @@ function copyRunFields(view: RunView, prior: RunState, event: RunEvent): void {
       view.version = { versionHash: latest.versionHash, lockHash: latest.lockHash, definitionHash: latest.definitionHash };
     }
   }
-  if (state.section && (state.occurrences !== prior.occurrences || !prior.section))
-    view.occurrences = state.occurrences.map((o) => occurrenceView(view, o, event));
+  if (state.section && (state.occurrences !== prior.occurrences || !prior.section)) {
+    // By id: a long section rebuilds every occurrence on each of its events, so no search per one.
+    const seen = new Map(view.occurrences.map((v) => [v.id, v]));
+    view.occurrences = state.occurrences.map((o) => occurrenceView(view, o, event, seen.get(o.occurrenceId)));
+  }
   if (state.cyclesCompleted !== prior.cyclesCompleted)
     view.cycles = state.cyclesCompleted.map((c, i) => ({ ...c, endedAt: view.cycles[i]?.endedAt ?? event.at }));
   if (state.terminal && state.terminal !== prior.terminal) copyEnd(view, state.terminal);
 }
 
 /** A section's occurrence as the fold has it, with the times the page saw. */
-function occurrenceView(view: RunView, o: OccurrenceProgress, event: RunEvent): OccurrenceView {
-  const seen = view.occurrences.find((v) => v.id === o.occurrenceId);
+function occurrenceView(view: RunView, o: OccurrenceProgress, event: RunEvent, seen: OccurrenceView | undefined): OccurrenceView {
   const payload: unknown = event.payload;
   const named = typeof payload === "object" && payload !== null && "occurrenceId" in payload && payload.occurrenceId === o.occurrenceId;
   const now = named ? event.at : null;
