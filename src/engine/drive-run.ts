@@ -6,7 +6,7 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import { encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import { type Digest, isDigest } from "../json/digest.ts";
-import type { RunEvent, RunStatus, TokenUsage } from "../ports/run-events.ts";
+import type { RunStatus } from "../ports/run-events.ts";
 import type { WaitReason } from "../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { validateJson } from "../schema/validate-json.ts";
@@ -80,7 +80,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     if (output === SECTION_WAITS) {
       // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
       if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-      await indexRun(env, state, "waiting", { ...latestRegistration(await env.log.all()), waitReason: "trigger" });
+      await indexRun(env, state, "waiting", { ...latestRegistration(deriveRunState(await env.log.all())), waitReason: "trigger" });
       return { status: "waiting", yielded: false, waiting: true, waitReason: "trigger" };
     }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
@@ -181,9 +181,8 @@ async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNo
  * next slice's `running` write moves it back once the wait is over.
  */
 async function yielded(env: RunEnvironment, state: RunState, wakeAt: number | undefined): Promise<DriveResult> {
-  const events = await env.log.all();
-  const now = deriveRunState(events);
-  if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(events), waitReason: now.waitReason });
+  const now = deriveRunState(await env.log.all());
+  if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {
     status: now.status,
     yielded: true,
@@ -194,29 +193,28 @@ async function yielded(env: RunEnvironment, state: RunState, wakeAt: number | un
 
 type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };
 
-function latestRegistration(events: readonly RunEvent[]): { definitionHash: Digest | null; versionId: string | null } {
-  const registered = [...deriveRunState(events).registered.values()].at(-1);
+/** The hashes of the version the run registered last (its current cycle's), for its index row. */
+function latestRegistration(state: RunState): { definitionHash: Digest | null; versionId: string | null } {
+  const registered = [...state.registered.values()].at(-1);
   return { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null };
 }
 
 async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
-  const events = await env.log.all();
-  const registered = [...deriveRunState(events).registered.values()].at(-1);
+  const now = deriveRunState(await env.log.all());
+  const registration = latestRegistration(now);
   if (ending.type === "RunCompleted") {
     await appendEvents(ctx, [
       {
         type: "RunCompleted",
         payload: {
           output: await recordable(ending.output, env.blobs, ctx.redact?.value),
-          usage: usageOf(events),
-          versionId: registered?.versionId ?? "",
+          // Not ended yet, so the fold's usage is the sum over the model responses so far.
+          usage: now.usage,
+          versionId: registration.versionId ?? "",
         },
       },
     ]);
-    await indexRun(env, state, "completed", {
-      definitionHash: registered?.definitionHash ?? null,
-      versionId: registered?.versionId ?? null,
-    });
+    await indexRun(env, state, "completed", registration);
     return { status: "completed", yielded: false };
   }
   const { failure } = ending;
@@ -230,25 +228,6 @@ async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState,
       },
     },
   ]);
-  await indexRun(env, state, "failed", {
-    definitionHash: registered?.definitionHash ?? null,
-    versionId: registered?.versionId ?? null,
-    causeCode: failure.causeCode,
-  });
+  await indexRun(env, state, "failed", { ...registration, causeCode: failure.causeCode });
   return { status: "failed", yielded: false };
-}
-
-/** Tokens summed over every model response in the log. */
-export function usageOf(events: readonly RunEvent[]): TokenUsage {
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let costUsd: number | null = 0;
-  for (const e of events) {
-    if (e.type !== "harness.model.responded") continue;
-    inputTokens += e.payload.usage.inputTokens;
-    outputTokens += e.payload.usage.outputTokens;
-    const cost = e.payload.usage.costUsd ?? null;
-    costUsd = costUsd === null || cost === null ? null : costUsd + cost;
-  }
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd };
 }

@@ -31,7 +31,7 @@ export type RunState = {
    * runs `offline`, so a run never passes off a fake answer as a real one.
    */
   readonly offlineModels: readonly string[];
-  /** RunCompleted's usage; before it, the sum over the model responses so far (see `usageOf` in drive-run.ts). */
+  /** RunCompleted's usage; before it, the sum over the model responses so far. */
   readonly usage: TokenUsage;
   /**
    * Steps that wait, by step path: for a decision on their approval, or out their retry backoff.
