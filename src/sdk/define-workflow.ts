@@ -2,11 +2,11 @@ import type { LanguageModel } from "ai";
 import type { ZodType } from "zod";
 import {
   type AttachedMemory,
-  type Fail as CheckFail,
   checkHarnesses,
   checkMemory,
   checkSandbox,
   checkSkills,
+  type Fail,
   type MemoryConfig,
   type SandboxConfig,
 } from "./check-runtime-config.ts";
@@ -293,8 +293,6 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   }
   return findings;
 }
-
-type Fail = CheckFail;
 
 function checkModels(models: unknown, fail: Fail): void {
   if (!Array.isArray(models) || models.length === 0) {
