@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { LittleError } from "../sdk/errors/little-error.ts";
+import type { Finding } from "../sdk/finding.ts";
 import { ApiError } from "./api-error.ts";
 import { type ErrorCode, isErrorCode, isInternal, statusOf } from "./error-status.ts";
 
@@ -13,17 +14,13 @@ export type ApiErrorBody = { error: { code: string; message: string; findings?: 
  * table (error-status.ts); an internal code, or anything else, to a logged 500 `internal_error`.
  */
 export function errorResponse(c: Context, error: unknown): Response {
-  if (error instanceof ApiError)
+  const known = namedError(error);
+  if (known)
     return c.json<ApiErrorBody>(
-      body(error.code, error.message, error.findings),
-      error.status,
-      error.headers ? { ...error.headers } : undefined,
+      body(known.code, known.message, known.findings),
+      known.status,
+      known.headers ? { ...known.headers } : undefined,
     );
-  if (LittleError.is(error) && !(isErrorCode(error.code) && isInternal(error.code))) {
-    const findings = (error as { findings?: unknown }).findings;
-    // A named error from a package with codes of its own (not in the table): a 400, as always.
-    return c.json<ApiErrorBody>(body(error.code, error.message, findings), isErrorCode(error.code) ? statusOf(error.code) : 400);
-  }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     if (status === 413) return named(c, "payload_too_large", "The request body is too large");
@@ -33,6 +30,31 @@ export function errorResponse(c: Context, error: unknown): Response {
   }
   console.error("unhandled error", error);
   return named(c, "internal_error", "An internal error occurred; it has been logged.");
+}
+
+/** A named error as the API answers it: what the HTTP handler and the RPC entrypoint (rpc-error.ts) both send. */
+export type NamedError = {
+  readonly code: string;
+  readonly message: string;
+  readonly status: ContentfulStatusCode;
+  readonly findings: readonly Finding[] | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+};
+
+/**
+ * An `ApiError`, or a `LittleError` whose code is not internal, with the status the table gives
+ * its code; undefined for anything else (an internal code, a bug): the caller logs it and answers
+ * `internal_error`.
+ */
+export function namedError(error: unknown): NamedError | undefined {
+  if (error instanceof ApiError)
+    return { code: error.code, message: error.message, status: error.status, findings: error.findings, headers: error.headers };
+  if (LittleError.is(error) && !(isErrorCode(error.code) && isInternal(error.code))) {
+    const findings = (error as { findings?: readonly Finding[] }).findings;
+    // A named error from a package with codes of its own (not in the table): a 400, as always.
+    return { code: error.code, message: error.message, status: isErrorCode(error.code) ? statusOf(error.code) : 400, findings };
+  }
+  return undefined;
 }
 
 /** A JSON error response for a code of the table, with the status the table gives it. */

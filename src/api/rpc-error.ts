@@ -1,7 +1,7 @@
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
-import { ApiError } from "./api-error.ts";
-import { type ErrorCode, isErrorCode, isInternal, statusOf } from "./error-status.ts";
+import { type ErrorCode, statusOf } from "./error-status.ts";
+import { namedError } from "./errors.ts";
 
 /**
  * What a {@link LittleWorkflowEntrypoint} method throws: the same stable `code`, `status` and
@@ -34,11 +34,8 @@ export class LittleRpcError extends LittleError {
  */
 export function toRpcError(error: unknown): LittleRpcError {
   if (error instanceof LittleRpcError) return error;
-  if (error instanceof ApiError) return new LittleRpcError(error.code, error.message, error.status, error.findings);
-  if (LittleError.is(error) && !(isErrorCode(error.code) && isInternal(error.code))) {
-    const findings = (error as { findings?: readonly Finding[] }).findings;
-    return new LittleRpcError(error.code, error.message, isErrorCode(error.code) ? statusOf(error.code) : 400, findings);
-  }
+  const known = namedError(error);
+  if (known) return new LittleRpcError(known.code, known.message, known.status, known.findings);
   console.error("unhandled error in an RPC call", error);
   const code: ErrorCode = "internal_error";
   return new LittleRpcError(code, "An internal error occurred; it has been logged.", statusOf(code));
