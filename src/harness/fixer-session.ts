@@ -1,7 +1,7 @@
 import { hasToolCall, jsonSchema, type StopCondition, type ToolSet } from "ai";
 import { type Digest, digestText } from "../json/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
-import { FIX_TASK_CLOSE, FIX_TASK_OPEN, type FixTask, SUBMIT_FIX_TOOL } from "../ports/planner-protocol.ts";
+import { BASH_TOOL, FIX_TASK_CLOSE, FIX_TASK_OPEN, type FixTask, SUBMIT_FIX_TOOL } from "../ports/planner-protocol.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import { bashTool } from "./bash-tool.ts";
 import type { ModelSlotRef } from "./durable-model.ts";
@@ -49,7 +49,7 @@ export async function runFixerSession(spec: FixerSessionSpec, ctx: HarnessContex
     return session;
   };
   const tools: Record<string, HarnessTool> = {
-    bash: bashTool("Run a bash command in your scratch directory. The failed code is at /mnt/task.", openSandbox, ctx),
+    [BASH_TOOL]: bashTool("Run a bash command in your scratch directory. The failed code is at /mnt/task.", openSandbox, ctx),
     [SUBMIT_FIX_TOOL]: {
       description: `Submit the repaired content of ${spec.task.entrypoint}: a module exporting run({ input }) whose return value matches the output schema.`,
       inputSchema: jsonSchema({

@@ -2,6 +2,7 @@ import { jsonSchema, Output, stepCountIs } from "ai";
 import type { Digest } from "../json/digest.ts";
 import type { AiGenerateStep } from "../lwir/types.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
+import { BASH_TOOL } from "../ports/planner-protocol.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
 import { schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { validateJson } from "../schema/validate-json.ts";
@@ -105,7 +106,7 @@ function workerSkills(
   return {
     system: `${author}${author ? "\n\n" : ""}Skills (bash runs in /mnt/scratch/own; read a skill before you rely on it):\n${skillFrontmatter(skills)}`,
     tools: {
-      bash: bashTool("Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills.", open, ctx),
+      [BASH_TOOL]: bashTool("Run a bash command in your scratch directory (/mnt/scratch/own). Skills are under .agents/skills.", open, ctx),
     },
   };
 }

@@ -8,7 +8,7 @@ import type { CycleFailure } from "./run-events.ts";
  * back out of the prompt with them, without importing the harness.
  */
 
-/** The planner's and the fixer's shell tool. */
+/** The shell tool of the planner, the fixer and a worker with skills. */
 export const BASH_TOOL = "bash";
 /** The planner submits a draft LWIR document with this tool (`{ lwir }`). */
 export const SUBMIT_LWIR_TOOL = "submit_lwir";
