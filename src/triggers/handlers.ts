@@ -4,7 +4,7 @@
  * beside this file.
  */
 import { consumeRunMessages } from "./queue-consumer.ts";
-import { startScheduledRuns } from "./scheduled-starts.ts";
+import { type ScheduledStart, startScheduledRuns } from "./scheduled-starts.ts";
 
 /**
  * Starts a run for every registered workflow whose `schedule` has this tick's cron expression.
@@ -13,10 +13,10 @@ import { startScheduledRuns } from "./scheduled-starts.ts";
  */
 export async function handleScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
   const starts = await startScheduledRuns(controller, env);
-  const failed = starts.filter((s) => s.outcome === "failed");
+  const failed = starts.filter((s): s is Extract<ScheduledStart, { outcome: "failed" }> => s.outcome === "failed");
   if (failed.length > 0)
     throw new Error(
-      `Cron "${controller.cron}": ${failed.length} of ${starts.length} scheduled runs did not start (${failed.map((f) => `${f.workflowId}: ${"code" in f ? f.code : ""}`).join(", ")})`,
+      `Cron "${controller.cron}": ${failed.length} of ${starts.length} scheduled runs did not start (${failed.map((f) => `${f.workflowId}: ${f.code}`).join(", ")})`,
     );
 }
 
