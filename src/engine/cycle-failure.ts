@@ -105,10 +105,15 @@ export function withSucceededSteps(
 ): CycleFailure {
   const prefix = `c${cycle}/`;
   const steps: SucceededStep[] = [];
+  let omitted = 0;
   for (const e of events) {
-    if (e.type !== "StepSucceeded" || steps.length >= SUCCEEDED_STEPS_CAP) continue;
+    if (e.type !== "StepSucceeded") continue;
     const { stepPath, output } = e.payload as { stepPath: string; output: unknown };
     if (!stepPath.startsWith(prefix)) continue;
+    if (steps.length >= SUCCEEDED_STEPS_CAP) {
+      omitted++;
+      continue;
+    }
     const clean = redact ? redact.value(output) : output;
     const json = JSON.stringify(clean) ?? "null";
     steps.push({
@@ -117,5 +122,6 @@ export function withSucceededSteps(
       ...(json.length <= SUCCEEDED_OUTPUT_CAP ? { output: clean } : { outputPreview: json.slice(0, SUCCEEDED_OUTPUT_CAP) }),
     });
   }
-  return steps.length > 0 ? { ...record, succeededSteps: steps } : record;
+  if (steps.length === 0) return record;
+  return { ...record, succeededSteps: steps, ...(omitted > 0 ? { succeededStepsOmitted: omitted } : {}) };
 }

@@ -34,7 +34,7 @@ function replanNote(task: PlanTask): string {
   if (failed.length === 0) return "";
   // Only when a failed cycle had succeeded steps: other re-plans keep their request hashes.
   const effects = failed.some((c) => (c.failure?.succeededSteps?.length ?? 0) > 0)
-    ? " Steps listed in failure.succeededSteps already ran (a tool's effects happened) and will run again if the new plan includes them: leave out what must not be repeated, and use their outputs."
+    ? " Steps listed in failure.succeededSteps already ran (a tool's effects happened) and will run again if the new plan includes them: leave out what must not be repeated. Templates cannot read outerLoopContext: copy a value you need into the plan as a literal (a [redacted:…] value or an outputPreview is not the value). failure.succeededStepsOmitted counts succeeded steps the list leaves out."
     : "";
   return `
 An earlier plan of this run failed: outerLoopContext.priorCycles[].failure gives its cause code, the failed step (stepId) and the error. Write a plan that avoids that failure; do not submit the failed plan again.${effects}`;

@@ -36,6 +36,8 @@ export type CycleFailure = {
    * already happened; the next cycle's idempotency keys differ). Present only when there were any.
    */
   readonly succeededSteps?: readonly SucceededStep[];
+  /** How many more steps succeeded than `succeededSteps` lists (it is capped); absent when none were left out. */
+  readonly succeededStepsOmitted?: number;
 };
 
 /** A step that succeeded in a failed cycle: its output (redacted), or a preview when it is large. */

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { cycleFailureOf, failureSummary, replannable, stepIdOf } from "../../src/engine/cycle-failure.ts";
+import {
+  cycleFailureOf,
+  failureSummary,
+  replannable,
+  SUCCEEDED_STEPS_CAP,
+  stepIdOf,
+  withSucceededSteps,
+} from "../../src/engine/cycle-failure.ts";
 import { RunFailure } from "../../src/engine/run-failure.ts";
 import { secretRedactor } from "../../src/harness/redact-secrets.ts";
-import type { RunCauseCode } from "../../src/ports/run-events.ts";
+import type { RunCauseCode, RunEvent } from "../../src/ports/run-events.ts";
 
 // The table in docs/runs.md ("The outer loop"): which failures a new plan may avoid.
 
@@ -94,5 +101,24 @@ describe("the recorded failure", () => {
     expect(stepIdOf("c12/notify@3[7]")).toBe("notify");
     expect(stepIdOf("o4/c1/score")).toBe("score");
     expect(stepIdOf("odd")).toBe("odd");
+  });
+});
+
+describe("withSucceededSteps", () => {
+  const succeeded = (stepPath: string) =>
+    ({ type: "StepSucceeded", payload: { stepPath, output: { ok: stepPath } } }) as unknown as RunEvent;
+
+  it("lists at most SUCCEEDED_STEPS_CAP steps of the failed cycle and counts the ones it leaves out", () => {
+    const events = [succeeded("c0/old"), ...Array.from({ length: SUCCEEDED_STEPS_CAP + 2 }, (_, i) => succeeded(`c1/s${i}`))];
+    const record = withSucceededSteps({ causeCode: "step_failed", message: "x" }, events, 1, undefined);
+    expect(record.succeededSteps).toHaveLength(SUCCEEDED_STEPS_CAP);
+    expect(record.succeededSteps?.[0]?.stepPath).toBe("c1/s0");
+    expect(record.succeededStepsOmitted).toBe(2);
+  });
+
+  it("says nothing of omitted steps when the list is whole", () => {
+    const record = withSucceededSteps({ causeCode: "step_failed", message: "x" }, [succeeded("c1/a")], 1, undefined);
+    expect(record.succeededSteps).toHaveLength(1);
+    expect("succeededStepsOmitted" in record).toBe(false);
   });
 });
