@@ -118,7 +118,8 @@ function projectManifest(text: string, manifest: PackageManifest, dependency: st
     Object.fromEntries(names.flatMap((n) => (from[n] ? [[n, from[n]]] : [])));
   pkg.dependencies = { "little-workflow": dependency, ...pick(DEPENDENCIES, manifest.dependencies) };
   pkg.devDependencies = pick(DEV_DEPENDENCIES, manifest.devDependencies);
-  pkg.engines = { node: ">=22" };
+  // wrangler 4.164 and vitest 5, the project's own tools, need 22.12 or newer.
+  pkg.engines = { node: ">=22.12" };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
