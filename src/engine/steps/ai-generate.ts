@@ -1,6 +1,6 @@
 import { NoObjectGeneratedError } from "ai";
 import { harnessFor } from "../../harness/harness-registry.ts";
-import type { runWorkerSession } from "../../harness/worker-session.ts";
+import type { SessionOutcome } from "../../harness/run-session.ts";
 import { digestJson } from "../../json/digest.ts";
 import { renderTemplate } from "../../lwir/evaluate-template.ts";
 import type { AiGenerateStep } from "../../lwir/types.ts";
@@ -34,7 +34,7 @@ export async function runAiGenerate(step: AiGenerateStep, a: StepAttempt): Promi
     workflowVersionHash: a.locked.version.hash,
     lockHash: a.locked.lockHash,
   };
-  let outcome: Awaited<ReturnType<typeof runWorkerSession>>;
+  let outcome: SessionOutcome;
   try {
     outcome = await harnessFor(capabilities.snapshot.workerConfig.harnessId, "worker", capabilities.snapshot.id).work(
       {
