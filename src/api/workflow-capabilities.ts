@@ -1,15 +1,13 @@
+import { definitionCapabilities } from "../engine/definition-capabilities.ts";
 import type { RegisteredWorkflow } from "../engine/run-environment.ts";
-import { type DefinitionCapabilities, snapshotDefinition } from "../identity/definition-snapshot.ts";
+import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { SCHEMA_NORMALIZER } from "../schema/normalize-schema.ts";
 
-const cache = new WeakMap<RegisteredWorkflow, Promise<DefinitionCapabilities>>();
-
-/** A registered workflow's capabilities, computed once per isolate (definitions are immutable code). */
+/**
+ * A registered workflow's capabilities under the current schema normalizer, computed once per
+ * isolate (definitions are immutable code): the engine's cache, so the API and the run objects of
+ * one isolate share one snapshot.
+ */
 export function capabilitiesOf(workflow: RegisteredWorkflow): Promise<DefinitionCapabilities> {
-  let pending = cache.get(workflow);
-  if (!pending) {
-    pending = snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides);
-    cache.set(workflow, pending);
-    pending.catch(() => cache.delete(workflow));
-  }
-  return pending;
+  return definitionCapabilities(workflow, SCHEMA_NORMALIZER);
 }
