@@ -46,6 +46,7 @@ export async function sendDeadLetter(env: Env, letter: DeadLetter): Promise<"que
  * a producer still holds.
  */
 export function deadLetterLogLine(letter: DeadLetter): Record<string, unknown> {
+  const workflowId = workflowIdOf(letter.body);
   return {
     kind: "little.dead-letter",
     cause: letter.cause,
@@ -53,7 +54,7 @@ export function deadLetterLogLine(letter: DeadLetter): Record<string, unknown> {
     messageId: letter.messageId,
     attempts: letter.attempts,
     at: letter.at,
-    ...(workflowIdOf(letter.body) ? { workflowId: workflowIdOf(letter.body) } : {}),
+    ...(workflowId ? { workflowId } : {}),
     // A letter read back from the queue is not trusted to have the shape this Worker sends.
     ...(Array.isArray(letter.findings) ? { findings: letter.findings.map((f) => ({ code: f?.code, path: f?.path })) } : {}),
     bodyDigest: bodyDigest(letter.body),
