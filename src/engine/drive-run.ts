@@ -5,7 +5,7 @@ import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
-import { type Digest, isDigest } from "../json/digest.ts";
+import { isDigest } from "../json/digest.ts";
 import type { RunStatus } from "../ports/run-events.ts";
 import type { WaitReason } from "../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
@@ -19,7 +19,7 @@ import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
-import { indexRun } from "./run-host/index-run.ts";
+import { indexRun, latestRegistration } from "./run-host/index-run.ts";
 import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
@@ -192,12 +192,6 @@ async function yielded(env: RunEnvironment, state: RunState, wakeAt: number | un
 }
 
 type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };
-
-/** The hashes of the version the run registered last (its current cycle's), for its index row. */
-function latestRegistration(state: RunState): { definitionHash: Digest | null; versionId: string | null } {
-  const registered = [...state.registered.values()].at(-1);
-  return { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null };
-}
 
 async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
   const now = deriveRunState(await env.log.all());

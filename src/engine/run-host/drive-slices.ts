@@ -3,7 +3,7 @@ import type { RunEnvironment } from "../run-environment.ts";
 import { describeError } from "../run-redactor.ts";
 import { deriveRunState } from "../run-state.ts";
 import { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
-import { indexRun, latestVersionId } from "./index-run.ts";
+import { indexRun, latestRegistration } from "./index-run.ts";
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
 export const RESUME_AFTER_MS = 5_000;
@@ -64,7 +64,7 @@ export async function onDriveError(ports: RunHostPorts, failures: number, error:
     const reason = error instanceof Error ? error.message : String(error);
     const message = `The run failed ${failures} times in a row: ${redact ? redact(reason) : WITHHELD}`;
     await ports.log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message } }]);
-    await indexRun(ports, state, "failed", { versionId: latestVersionId(state), causeCode: "internal_error" });
+    await indexRun(ports, state, "failed", { versionId: latestRegistration(state).versionId, causeCode: "internal_error" });
   }
   await ports.alarm.clear();
   return { settled: true };

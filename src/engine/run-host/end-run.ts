@@ -2,7 +2,7 @@ import { encodeTagged } from "../../identity/tagged-json.ts";
 import type { EndRunRequest, EndRunResult, PendingOccurrence } from "../../ports/run-handle.ts";
 import { deriveRunState, type RunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
-import { indexRun, latestVersionId } from "./index-run.ts";
+import { indexRun, latestRegistration } from "./index-run.ts";
 
 /**
  * Ends a run with a named cause from outside a slice: `RunFailed { causeCode }` (a revoked
@@ -38,7 +38,7 @@ export async function endRun(ports: RunHostPorts, request: EndRunRequest, onEnde
     },
   ]);
   onEnded(message);
-  await indexRun(ports, state, "failed", { versionId: latestVersionId(state), causeCode: request.causeCode });
+  await indexRun(ports, state, "failed", { versionId: latestRegistration(state).versionId, causeCode: request.causeCode });
   await ports.alarm.clear();
   return { ok: true, ended: true, pending: pendingOf(state) };
 }

@@ -45,7 +45,8 @@ export async function indexRun(
   });
 }
 
-/** The version a run registered last (its current cycle's), or null before any. */
-export function latestVersionId(state: Pick<RunState, "registered">): string | null {
-  return [...state.registered.values()].at(-1)?.versionId ?? null;
+/** The version a run registered last (its current cycle's) and its definition hash; nulls before any. */
+export function latestRegistration(state: Pick<RunState, "registered">): { definitionHash: Digest | null; versionId: string | null } {
+  const registered = [...state.registered.values()].at(-1);
+  return { definitionHash: registered?.definitionHash ?? null, versionId: registered?.versionId ?? null };
 }

@@ -4,7 +4,7 @@ import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, 
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { deriveRunState, FIRST_OCCURRENCE_ID } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
-import { indexRun, latestVersionId } from "./index-run.ts";
+import { indexRun, latestRegistration } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
 import { staleSection } from "./stale-section.ts";
 
@@ -133,7 +133,7 @@ export async function cancelRun(ports: RunHostPorts, given: string, onCancelled:
   if (state.terminal) return false;
   await ports.log.append([{ type: "RunCancelled", payload: { reason } }]);
   onCancelled(reason);
-  await indexRun(ports, state, "cancelled", { versionId: latestVersionId(state) });
+  await indexRun(ports, state, "cancelled", { versionId: latestRegistration(state).versionId });
   await ports.alarm.clear();
   return true;
 }

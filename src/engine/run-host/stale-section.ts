@@ -4,6 +4,7 @@ import { definitionCapabilities } from "../definition-capabilities.ts";
 import type { RegisteredWorkflow } from "../run-environment.ts";
 import { deriveRunState } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
+import { latestRegistration } from "./index-run.ts";
 
 /**
  * Why a section may not take a trigger, or null: its body was locked against a definition this
@@ -15,7 +16,7 @@ import type { RunHostPorts } from "./host-ports.ts";
  */
 export async function staleSection(ports: RunHostPorts): Promise<string | null> {
   const state = deriveRunState(await ports.log.all());
-  const locked = [...state.registered.values()].at(-1)?.definitionHash;
+  const locked = latestRegistration(state).definitionHash;
   const request = state.request;
   if (!locked || !request || state.terminal) return null;
   const workflow = ports.workflows.get(request.workflowId);
