@@ -55,6 +55,11 @@ async function main(argv: readonly string[]): Promise<number> {
         ? (await import("./commands/hash.ts")).hashCommand
         : undefined;
   if (!run) throw new CliInputError("usage", `unknown command "${command}"; run "little help"`);
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    // As every other command answers --help: the usage, not a file named "--help".
+    process.stdout.write(USAGE);
+    return 0;
+  }
   if (args.length !== 1) throw new CliInputError("usage", `"little ${command}" takes exactly one file (or - for stdin)`);
   const { output, exitCode } = await run(args[0] as string);
   process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);

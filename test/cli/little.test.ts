@@ -75,6 +75,14 @@ afterAll(async () => {
 });
 
 describe("little validate", () => {
+  it("answers --help with the usage, as every command does (not a file named --help)", async () => {
+    for (const command of ["validate", "hash"]) {
+      const r = await little([command, "--help"]);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout).toContain("validate <lwir.json|->");
+    }
+  });
+
   it("prints no findings and exits 0 for valid LWIR", async () => {
     const r = await little(["validate", file("seed.json")]);
     expect(r.code).toBe(0);
