@@ -3,13 +3,14 @@ import type { BlobStore } from "../ports/blob-store.ts";
 import type { RunEvent } from "../ports/run-events.ts";
 import type { RunResult } from "../ports/world.ts";
 import { resolveRecorded } from "./blob-refs.ts";
+import { latestRegistration } from "./run-host/index-run.ts";
 import { deriveRunState } from "./run-state.ts";
 
 /** A run's result as its events tell it. */
 export function runResultOf(runId: string, events: readonly RunEvent[]): RunResult {
   const state = deriveRunState(events);
   const terminal = state.terminal;
-  const versionId = [...state.registered.values()].at(-1)?.versionId;
+  const { versionId } = latestRegistration(state);
   const base = {
     runId,
     status: state.status,
