@@ -12,9 +12,8 @@ import {
   triggerRun,
   viewRun,
 } from "../src/engine/run-host.ts";
-import { deriveRunState } from "../src/engine/run-state.ts";
 import type { EventLog } from "../src/ports/event-log.ts";
-import { isTerminalType, type RunEvent } from "../src/ports/run-events.ts";
+import { isTerminalType, type RunEvent, TERMINAL_EVENT_TYPES } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
   DecisionResult,
@@ -115,8 +114,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
           if (closed || page.length < 1_000) break;
         }
         // Resumed at or past the end (an EventSource reconnecting after the terminal event):
-        // there is nothing more to wait for.
-        if (!closed && deriveRunState(await log.all()).terminal) {
+        // there is nothing more to wait for. Asked of SQLite (one row at most), not by reading and folding the whole log.
+        if (!closed && (await log.page({ after: 0, limit: 1, types: TERMINAL_EVENT_TYPES })).length > 0) {
           closed = true;
           subscribers.delete(send);
           controller.close();
