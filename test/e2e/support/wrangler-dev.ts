@@ -33,6 +33,8 @@ process.once("exit", () => {
 /** What the Worker's build reads: copied into the snapshot. */
 const SNAPSHOT_ENTRIES = ["src", "durable-objects", "migrations", "sandbox", "wrangler.toml", "package.json", "tsconfig.json"];
 const HEALTH_POLL_MS = 200;
+/** Starts tried when the chosen port was taken before wrangler could bind it. */
+const PORT_ATTEMPTS = 3;
 const HEALTH_TIMEOUT_MS = 60_000;
 /** Only the tail of the output goes into error messages. */
 const LOG_TAIL_CHARS = 8_000;
@@ -83,15 +85,15 @@ export type WranglerDev = {
 
 /** Starts `wrangler dev` and resolves once `GET /v1/health` answers 200. */
 export async function startWranglerDev(options: WranglerDevOptions = {}): Promise<WranglerDev> {
-  const port = await freePort();
-  const inspectorPort = await freePort();
+  let port = await freePort();
+  let inspectorPort = await freePort();
   const tempDir = await mkdtemp(join(tmpdir(), "little-e2e-"));
   const stateDir = join(tempDir, "state");
   const projectDir = options.inPlace ? ROOT : join(tempDir, "project");
   const devToken = `dev_${randomBytes(16).toString("hex")}`;
   const adminToken = `admin_${randomBytes(16).toString("hex")}`;
   const webhookSecret = `whsec_${randomBytes(24).toString("base64")}`;
-  const url = `http://127.0.0.1:${port}`;
+  let url = `http://127.0.0.1:${port}`;
   let output = "";
   let child: ChildProcess | null = null;
 
@@ -107,7 +109,7 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
     LITTLE_OFFLINE_LATENCY_MS: String(options.offlineLatencyMs ?? 0),
     ...options.vars,
   };
-  const args = [
+  const argsFor = () => [
     WRANGLER,
     "dev",
     ...(options.entry ? [options.entry] : []),
@@ -130,7 +132,7 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
 
   const launch = async () => {
     output += `\n----- wrangler dev on ${url} in ${projectDir} -----\n`;
-    const proc = spawn(process.execPath, args, { cwd: projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, argsFor(), { cwd: projectDir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     const pgid = proc.pid;
     if (pgid !== undefined) {
@@ -168,7 +170,20 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
     if (!options.inPlace) await snapshot(projectDir, options.entry);
     // A copy of the migrated template instead of `wrangler d1 migrations apply` per start (~4 s each).
     await cp(await migratedState(env), stateDir, { recursive: true });
-    await launch();
+    // freePort's port can be taken by another process (the node project runs files in parallel)
+    // before wrangler binds it: then start again on fresh ports.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await launch();
+        break;
+      } catch (error) {
+        if (attempt >= PORT_ATTEMPTS || !String(error).includes("Address already in use")) throw error;
+        if (child) await killGroup(child, "SIGKILL", 5_000);
+        port = await freePort();
+        inspectorPort = await freePort();
+        url = `http://127.0.0.1:${port}`;
+      }
+    }
   } catch (error) {
     if (child) await killGroup(child, "SIGKILL", 5_000);
     await rm(tempDir, { recursive: true, force: true });
