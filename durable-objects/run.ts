@@ -5,9 +5,12 @@ import {
   driveSlice,
   emptyRunView,
   endRun,
+  type IndexDueStore,
+  indexStarted,
   onDriveError,
   type RunAlarm,
   type RunHostPorts,
+  settlingIndex,
   startRun,
   triggerRun,
   viewRun,
@@ -26,6 +29,7 @@ import type {
   TriggerRequest,
   TriggerResult,
 } from "../src/ports/run-handle.ts";
+import type { RunIndex } from "../src/ports/run-index.ts";
 import { isSettledStatus } from "../src/ports/run-status.ts";
 import { runObjectLog, wire } from "../src/wiring.ts";
 
@@ -42,6 +46,18 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
   private inflight: AbortController | null = null;
+  /** The new run's first index row, written after its start answered; the alarm waits for it. */
+  private indexing: Promise<void> | null = null;
+  /** A started run whose index row has not landed yet (`meta.indexDue`). */
+  private readonly indexDue: IndexDueStore = {
+    read: () => {
+      const due = this.getMeta("indexDue");
+      return due === null ? null : (JSON.parse(due) as { startWindow?: number });
+    },
+    clear: () => {
+      this.ctx.storage.sql.exec("DELETE FROM meta WHERE key = 'indexDue'");
+    },
+  };
   private readonly wakeUp: RunAlarm = {
     wakeIn: (delayMs) => this.ctx.storage.setAlarm(Date.now() + delayMs),
     wakeAt: (at) => this.ctx.storage.setAlarm(at),
@@ -53,11 +69,24 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   }
 
+  /**
+   * Starts the run and answers once its `RunRequested` is durable. The index row is written after
+   * the answer: `meta.indexDue` goes into the same sync as the request, so a crash before the row
+   * lands leaves the mark, and the alarm armed by the start writes the row first thing (the repair
+   * path). Until then `GET /v1/runs/:id` finds the run here (src/api/run-access.ts).
+   */
   async start(request: StartRunRequest): Promise<RunView & { created: boolean }> {
-    const started = await startRun(this.host(request.runId, request.tenant ?? "default"), request);
+    const host = this.host(request.runId, request.tenant ?? "default");
+    if ((await host.log.page({ after: 0, limit: 1 })).length === 0)
+      this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {}));
+    const started = await startRun(host, request);
+    if (!started.created) return { ...(await this.status()), created: false };
+    this.indexing = indexStarted(host).catch((error: unknown) => {
+      // The alarm writes it again (meta.indexDue is still set).
+      console.error(`run ${request.runId}: index write after the start failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
     // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
-    const view = started.created ? await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now()) : await this.status();
-    return { ...view, created: started.created };
+    return { ...(await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now())), created: true };
   }
 
   async status(): Promise<RunView> {
@@ -188,12 +217,15 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     const inflight = new AbortController();
     this.inflight = inflight;
     try {
+      await this.indexing;
+      // The repair path: a crash between the start's answer and its index row left the mark.
+      if (this.indexDue.read()) await indexStarted(this.host(runId));
       const { settled } = await driveSlice(
         {
           runId,
           log: this.eventLog(runId),
           versions: wiring.versions,
-          runs: wiring.runs,
+          runs: this.runIndex(wiring.runs),
           blobs: wiring.blobsFor({ tenant, runId }),
           sandbox: wiring.sandbox,
           secrets: wiring.secrets,
@@ -225,7 +257,20 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   private host(runId: string, tenant?: string): RunHostPorts {
     const wiring = wire(this.env);
     const log = this.eventLog(runId, tenant);
-    return { runId, log, runs: wiring.runs, clock: wiring.clock, alarm: this.wakeUp, workflows: wiring.workflows, secrets: wiring.secrets };
+    return {
+      runId,
+      log,
+      runs: this.runIndex(wiring.runs),
+      clock: wiring.clock,
+      alarm: this.wakeUp,
+      workflows: wiring.workflows,
+      secrets: wiring.secrets,
+    };
+  }
+
+  /** The run index as this run writes it: its first row also settles the run's start-quota slot. */
+  private runIndex(runs: RunIndex): RunIndex {
+    return settlingIndex(runs, this.indexDue);
   }
 
   private eventLog(runId: string, tenant?: string): EventLog {

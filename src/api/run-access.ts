@@ -2,10 +2,12 @@ import type { RunHandle } from "../ports/run-handle.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
 import type { ApiServices } from "./api-env.ts";
 import { notFound } from "./api-error.ts";
+import { unindexedRun } from "./unindexed-run.ts";
 
 /**
- * Finds a tenant's run: the index row says where its object lives. Another tenant's run id is
- * simply not found (404, never 403), since run ids are per tenant.
+ * Finds a tenant's run: the index row says where its object lives; a run started a moment ago
+ * whose row has not landed yet is found at its object ({@link unindexedRun}). Another tenant's run
+ * id is simply not found (404, never 403), since run ids are per tenant.
  */
 export async function tenantRun(
   services: ApiServices,
@@ -13,8 +15,10 @@ export async function tenantRun(
   runId: string,
 ): Promise<{ entry: RunIndexEntry; client: RunHandle }> {
   const entry = await services.runs.get(tenant, runId);
-  if (!entry) throw notFound("run", runId);
-  return { entry, client: services.runHandles.open(tenant, runId, entry.placement) };
+  if (entry) return { entry, client: services.runHandles.open(tenant, runId, entry.placement) };
+  const unindexed = await unindexedRun(services, tenant, runId);
+  if (!unindexed) throw notFound("run", runId);
+  return unindexed;
 }
 
 /** Links a client follows from a run. */

@@ -91,7 +91,7 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
     // gets its run back, not a 429. Looked up only here, on the refusal path.
     const existing = await args.services.runs.get(args.tenant, args.runId);
-    if (existing && existing.status !== "minted") return createRun(args, placement, admitted, jurisdiction);
+    if (existing && existing.status !== "minted") return createRun(args, placement, admitted, jurisdiction, undefined);
     throw new QuotaExceededError(admission.limit, admission.max, admission.retryAfterSeconds);
   }
   let created = false;
@@ -102,16 +102,21 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
     // cancel's that landed between the lookup above and here: then nothing may start.
     if (anchor && !(await args.services.runs.claimAnchor(args.tenant, args.runId, args.services.clock.now())))
       await refuseCancelledAnchor(args);
-    const started = await createRun(args, placement, admitted, jurisdiction);
+    // A new run's slot is settled by its first index row, which its run object writes after
+    // answering; an adopted anchor's row exists already, so its start settles here.
+    const started = await createRun(args, placement, admitted, jurisdiction, anchor ? undefined : admission.windowStart);
     created = started.created;
     return started;
   } finally {
-    // The run is in the index now and counts there; a repeat of an existing run, or a start that
-    // failed, used no start: give it back. Best effort: a lost write costs a slot for a minute at most.
+    // A repeat of an existing run, or a start that failed, used no start: give it back. Best
+    // effort: a lost write costs a slot for a minute at most.
     const quota = args.services.startQuota;
-    await (created ? quota.settle(args.tenant, admission.windowStart) : quota.release(args.tenant, admission.windowStart)).catch(
-      () => undefined,
-    );
+    const done = !created
+      ? quota.release(args.tenant, admission.windowStart)
+      : anchor
+        ? quota.settle(args.tenant, admission.windowStart)
+        : null;
+    await done?.catch(() => undefined);
   }
 }
 
@@ -155,9 +160,11 @@ async function createRun(
   placement: RunPlacement,
   admitted: Awaited<ReturnType<typeof admitDefinition>>,
   jurisdiction: string | undefined,
+  startWindow: number | undefined,
 ): Promise<StartedRun> {
   const client = args.services.runHandles.open(args.tenant, args.runId, placement);
   const started = await client.start({
+    ...(startWindow !== undefined ? { startWindow } : {}),
     runId: args.runId,
     workflowId: args.workflowId,
     input: args.input,

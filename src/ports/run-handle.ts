@@ -18,6 +18,11 @@ export type StartRunRequest = {
   pinnedVersionId?: string;
   /** The pinned version's full hash: what the run executes. */
   pinnedVersionHash?: Digest;
+  /**
+   * The start-quota window the start was admitted to: the run's first index row, written after
+   * the start answers, gives its in-flight slot back (`UpsertOptions.settlesStartWindow`).
+   */
+  startWindow?: number;
 };
 
 /** A run as the API shows it. */

@@ -5,7 +5,7 @@ import { MemoryRunIndex } from "../adapters/memory/memory-run-index.ts";
 import { MemoryVersionStore } from "../adapters/memory/memory-version-store.ts";
 import { JustBashSandbox } from "../adapters/sandbox-isolate/just-bash-sandbox.ts";
 import { catalogOf } from "../engine/run-environment.ts";
-import { driveToEnd, noAlarm, startRun } from "../engine/run-host.ts";
+import { driveToEnd, indexStarted, noAlarm, startRun } from "../engine/run-host.ts";
 import { readRunResult } from "../engine/run-result.ts";
 import type { Clock } from "../ports/clock.ts";
 import { systemClock } from "../ports/clock.ts";
@@ -70,7 +70,7 @@ export class MemoryWorld implements World {
     const workflows = catalogOf([{ definition: request.workflow, tools: request.tools }]);
     const ports = { runId: request.runId, log, runs: this.runs, clock: this.clock, alarm: noAlarm, workflows };
     // A run id seen before is not started again: its log is replayed.
-    await startRun(ports, {
+    const started = await startRun(ports, {
       runId: request.runId,
       workflowId: request.workflow.id,
       input: request.input,
@@ -78,6 +78,7 @@ export class MemoryWorld implements World {
       tenant: request.tenant,
       ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
     });
+    if (started.created) await indexStarted(ports);
     const blobsKey = JSON.stringify([request.tenant, request.runId]);
     const blobs = this.blobs.get(blobsKey) ?? new MemoryBlobStore();
     this.blobs.set(blobsKey, blobs);

@@ -2,8 +2,9 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Digest } from "../../json/digest.ts";
 import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
-import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery } from "../../ports/run-index.ts";
+import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery, UpsertOptions } from "../../ports/run-index.ts";
 import { isWaitReason, type WaitReason } from "../../ports/run-status.ts";
+import { SETTLE_IF_UNINDEXED } from "./d1-start-quota.ts";
 import { runs } from "./schema.ts";
 
 type Row = typeof runs.$inferSelect;
@@ -22,16 +23,32 @@ const MAX_RANK = sql.raw(String(Math.max(...Object.values(RUN_STATUS_RANK))));
 /** The D1 adapter of {@link RunIndex}. */
 export class D1RunIndex implements RunIndex {
   private readonly db;
+  private readonly database: D1Database;
 
   constructor(database: D1Database) {
+    this.database = database;
     this.db = drizzle(database);
   }
 
-  async upsert(entry: RunIndexEntry): Promise<void> {
+  async upsert(entry: RunIndexEntry, options: UpsertOptions = {}): Promise<void> {
+    const write = this.upsertQuery(entry);
+    if (options.settlesStartWindow === undefined) {
+      await write;
+      return;
+    }
+    // One transaction: the settle sees the row absent only for the write that then creates it.
+    const { sql: text, params } = write.toSQL();
+    await this.database.batch([
+      this.database.prepare(SETTLE_IF_UNINDEXED).bind(entry.tenant, options.settlesStartWindow, entry.runId),
+      this.database.prepare(text).bind(...params),
+    ]);
+  }
+
+  private upsertQuery(entry: RunIndexEntry) {
     const rank = RUN_STATUS_RANK[entry.status];
     const waitReason = entry.status === "waiting" ? (entry.waitReason ?? null) : null;
     const row = { ...entry, waitReason, placement: JSON.stringify(entry.placement) };
-    await this.db
+    return this.db
       .insert(runs)
       .values(row)
       .onConflictDoUpdate({

@@ -11,17 +11,28 @@ const ACTIVE_COUNT = `((SELECT COUNT(*) FROM runs WHERE tenant = ?1 AND (status 
   + COALESCE((SELECT in_flight FROM tenant_start_windows WHERE tenant = ?1 AND window_start >= ?2), 0))`;
 
 /**
+ * Gives back a window's in-flight slot (?1 tenant, ?2 window start) only while the run's (?3) index
+ * row does not exist yet: sent in one batch before the write that creates the row, it settles the
+ * start exactly once however many writers race to create that row.
+ */
+export const SETTLE_IF_UNINDEXED = `UPDATE tenant_start_windows SET in_flight = in_flight - 1
+  WHERE tenant = ?1 AND window_start = ?2 AND in_flight > 0
+    AND NOT EXISTS (SELECT 1 FROM runs WHERE tenant = ?1 AND run_id = ?3)`;
+
+/**
  * The D1 adapter of {@link StartQuota}. One conditional upsert per start does both checks on the
  * D1 primary, where statements run one at a time, so both limits hold exactly under any
  * concurrency: it bumps the tenant's window row only while its starts are below the per-minute
  * limit (or moves it to a newer window), and only while the tenant's active runs — rows of the run
  * index (`runs_tenant_status`) plus the starts admitted but not yet indexed (`in_flight`) — are
- * below the concurrent limit. Between the run object writing its row and `settle`, a run counts
- * twice: the error is on the safe side, for a few milliseconds.
+ * below the concurrent limit. A run the API starts is settled by the run index's write that
+ * creates its row ({@link SETTLE_IF_UNINDEXED}, in the same D1 transaction), so it counts once, in
+ * `in_flight` or in the index, never both and never neither. `settle` is for a start whose row
+ * existed before (an adopted anchor).
  *
- * Cost per start: two D1 writes (admit, then settle or release); a refusal adds two reads (to say
- * which limit). `in_flight` resets with the window, so a start whose Worker died between admit and
- * settle holds a slot for at most a minute.
+ * Cost per start: one D1 write before the ack (admit); the settle rides on the run's first index
+ * write after it. A refusal adds two reads (to say which limit). `in_flight` resets with the window,
+ * so a start whose run object never wrote its row holds a slot for at most a minute.
  */
 export class D1StartQuota implements StartQuota {
   private readonly db: D1Database;

@@ -14,11 +14,12 @@ function occurrenceId(ordinal: number): string {
 }
 
 /**
- * Starts the run: `RunRequested`, then its index row. A log that holds anything already is the
- * run as it was started (`created: false`). What the log cannot hold (a lone surrogate, a NaN) is
- * refused before anything is armed, and the alarm is armed before the request is appended: a
- * crash between the two still resumes the run. A created run comes back with the events it
- * appended, so its host can answer the start without reading the log again.
+ * Starts the run: `RunRequested`. A log that holds anything already is the run as it was started
+ * (`created: false`). What the log cannot hold (a lone surrogate, a NaN) is refused before anything
+ * is armed, and the alarm is armed before the request is appended: a crash between the two still
+ * resumes the run. A created run comes back with the events it appended, so its host can answer the
+ * start without reading the log again. Its index row is the host's to write after the answer
+ * (`indexStarted` in index-due.ts; the armed alarm is the repair path): the row is not on the start's path.
  */
 export async function startRun(
   ports: RunHostPorts,
@@ -47,8 +48,6 @@ export async function startRun(
       },
     },
   ]);
-  const state = deriveRunState(requested);
-  await indexRun(ports, state, "pending", { updatedAt: state.requestedAt });
   return { created: true, events: requested };
 }
 

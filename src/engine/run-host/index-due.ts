@@ -1,0 +1,59 @@
+import type { RunIndex } from "../../ports/run-index.ts";
+import { deriveRunState } from "../run-state.ts";
+import type { RunHostPorts } from "./host-ports.ts";
+import { indexRun } from "./index-run.ts";
+
+/**
+ * A started run whose index row is not written yet: set in the same durable write as its
+ * `RunRequested` (so a crash cannot lose it), cleared once a row write lands. `startWindow` is the
+ * start-quota window the run was admitted to, which that first write settles.
+ */
+export type IndexDue = { readonly startWindow?: number };
+
+/** Where a host keeps its run's {@link IndexDue} (the run object: its `meta` table). */
+export interface IndexDueStore {
+  read(): IndexDue | null;
+  clear(): void;
+}
+
+/**
+ * The run index as a started run's host writes it: while the row is due, each write also settles
+ * the run's start-quota slot (the index adapter makes that exactly once), and the first to land
+ * clears the due mark. Every index write of the run (the start's, the drive's, a cancel's) goes
+ * through this, so whichever creates the row settles the slot.
+ */
+export function settlingIndex(runs: RunIndex, due: IndexDueStore): RunIndex {
+  return {
+    ...bound(runs),
+    async upsert(entry, options) {
+      const pending = due.read();
+      if (!pending) return runs.upsert(entry, options);
+      await runs.upsert(entry, pending.startWindow !== undefined ? { ...options, settlesStartWindow: pending.startWindow } : options);
+      due.clear();
+    },
+  };
+}
+
+/**
+ * Writes a started run's first index row (`pending`, stamped with its request time) from its
+ * `RunRequested`, the log's first event: after the start's answer, and again by the repair path
+ * (the next alarm) when a crash came between the two. A no-op for a log with no request; the
+ * index never moves a later status back to `pending`.
+ */
+export async function indexStarted(ports: Pick<RunHostPorts, "runId" | "log" | "runs" | "clock">): Promise<void> {
+  const state = deriveRunState(await ports.log.page({ after: 0, limit: 1 }));
+  await indexRun(ports, state, "pending", { updatedAt: state.requestedAt });
+}
+
+/** The index's methods bound to it, so spreading them keeps `this`. */
+function bound(runs: RunIndex): RunIndex {
+  return {
+    upsert: runs.upsert.bind(runs),
+    get: runs.get.bind(runs),
+    list: runs.list.bind(runs),
+    tenantUsesVersion: runs.tenantUsesVersion.bind(runs),
+    findAnchor: runs.findAnchor.bind(runs),
+    claimAnchor: runs.claimAnchor.bind(runs),
+    cancelAnchor: runs.cancelAnchor.bind(runs),
+  };
+}
