@@ -10,6 +10,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { assertLwirFits, DEFAULT_RUN_QUOTAS } from "./run-quotas.ts";
+import { writtenOnce } from "./written-once.ts";
 
 /**
  * Compiles one cycle (compile stages 4–8, docs/architecture.md): planner manifest → planner
@@ -44,13 +45,16 @@ export async function compileCycle(args: {
   } else {
     // Before the write: a document over the limit would fail in D1 (row size) after five retries.
     assertLwirFits(locked.version.canonicalJson, env.quotas ?? DEFAULT_RUN_QUOTAS);
-    await env.versions.registerVersion({
-      version: locked.version,
-      lock: locked.lock,
-      lockHash: locked.lockHash,
-      ...(manifest ? { manifest: { ...manifest, definitionHash: capabilities.definitionHash } } : {}),
-      at,
-    });
+    const registration = [locked.version.hash, locked.lockHash, manifest?.hash ?? "", capabilities.definitionHash].join(" ");
+    await writtenOnce(env.versions, `registration:${registration}`, () =>
+      env.versions.registerVersion({
+        version: locked.version,
+        lock: locked.lock,
+        lockHash: locked.lockHash,
+        ...(manifest ? { manifest: { ...manifest, definitionHash: capabilities.definitionHash } } : {}),
+        at,
+      }),
+    );
     const warnings = locked.findings.filter((f) => f.severity === "warning");
     await appendEvents(ctx, [
       {

@@ -24,6 +24,7 @@ import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
+import { writtenOnce } from "./written-once.ts";
 
 /** How a drive slice ended: the run's status, and whether more slices are needed. */
 export type DriveResult = {
@@ -118,7 +119,9 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
       "definition_not_approved",
       `Workflow "${request.workflowId}" requires an approved definition; the live definition ${capabilities.definitionHash} is not the approved one (${request.approvedDefinitionHash ?? "none"})`,
     );
-  await env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now());
+  await writtenOnce(env.versions, `definition:${capabilities.definitionHash}`, () =>
+    env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now()),
+  );
   const pinned = request.pinnedVersionHash ?? request.pinnedVersionId;
   const givenLwir = request.lwir ?? (pinned !== undefined ? await pinnedLwir(env, pinned) : undefined);
   await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
