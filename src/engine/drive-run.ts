@@ -124,7 +124,8 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   );
   const pinned = request.pinnedVersionHash ?? request.pinnedVersionId;
   const givenLwir = request.lwir ?? (pinned !== undefined ? await pinnedLwir(env, pinned) : undefined);
-  await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
+  // `compiling` is a planner at work: a run given its plan (LWIR, a pinned version) goes from `pending` to `running`.
+  if (givenLwir === undefined) await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   return runOuterLoop({ env, ctx, workflow, capabilities, state, ...(givenLwir !== undefined ? { givenLwir } : {}) });
 }
 
