@@ -212,6 +212,15 @@ describe("the deploy config", () => {
     expect(base.name).toBe("acme");
   });
 
+  it("a `,}` or `/*` inside a string is text; a broken document is deploy_config_invalid with its line", () => {
+    expect(parseJsonc('{ "vars": { "A": "x,}", "B": "[1,]", "C": "/* not a comment */" }, }')).toEqual({
+      vars: { A: "x,}", B: "[1,]", C: "/* not a comment */" },
+    });
+    const broken = () => parseJsonc('{\n  "name": "acme"\n  "main": "x.ts"\n}', "wrangler.jsonc");
+    expect(broken).toThrow(CliInputError);
+    expect(broken).toThrow(/wrangler\.jsonc is not valid JSONC: CommaExpected at line 3/);
+  });
+
   it("each LITTLE_MODEL_<SLOT> override adds its provider's key; offline needs no provider key; a var counts as set", () => {
     const vars = { LITTLE_MODEL_GPT_5: "anthropic:claude-sonnet-4-5", LITTLE_MODEL_FAST: "workers-ai:@cf/meta/llama" };
     expect(requiredSecrets({ ...base, vars }, ["OPENAI_API_KEY"])).toEqual([

@@ -1,32 +1,24 @@
-/**
- * Parses JSON with comments and trailing commas (wrangler.jsonc). Strings are kept as they are,
- * so a `//` inside a URL is not a comment.
- */
-export function parseJsonc(text: string): unknown {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (c === "/" && text[i + 1] === "*") {
-      const close = text.indexOf("*/", i + 2);
-      i = close === -1 ? text.length : close + 2;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
-}
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { CliInputError } from "../cli-error.ts";
 
-/** The index just past the string literal that starts at `start`. */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-  return i + 1;
+/**
+ * Parses JSON with comments and trailing commas (wrangler.jsonc), with the parser VS Code and
+ * wrangler's own config reader use: a `//` or a `,}` inside a string is text, not syntax. A
+ * document with a syntax error is refused (`deploy_config_invalid`), never half-read.
+ *
+ * @example
+ * parseJsonc('{ "name": "acme", /* a comment *\/ "vars": { "X": "a,}" }, }') // → { name: "acme", vars: { X: "a,}" } }
+ */
+export function parseJsonc(text: string, file = "wrangler.jsonc"): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const line = text.slice(0, first.offset).split("\n").length;
+    throw new CliInputError(
+      "deploy_config_invalid",
+      `little deploy: ${file} is not valid JSONC: ${printParseErrorCode(first.error)} at line ${line}`,
+    );
+  }
+  return value;
 }

@@ -52,7 +52,7 @@ export async function runDeploy(options: DeployOptions, io: DeployIO): Promise<D
   };
   const wrangler = async (args: readonly string[], mode: "capture" | "inherit" = "capture") => io.run("wrangler", args, mode);
   const baseText = io.readText(options.config);
-  const base = parseJsonc(baseText) as WranglerConfig;
+  const base = parseJsonc(baseText, options.config) as WranglerConfig;
   const config = deployConfig(base, options.sandbox);
   note({
     step: "sandbox",
