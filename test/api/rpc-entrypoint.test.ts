@@ -58,6 +58,25 @@ describe("LittleWorkflowEntrypoint (service bindings)", () => {
     expect(events.events.at(-1)?.type).toBe("RunCompleted");
   });
 
+  it("waitForRun waits for a run in flight and answers it ended; seconds: 0 answers at once, as it is", async () => {
+    // Each model call takes 150 ms: the run is still compiling when the wait begins.
+    overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 150 }) });
+    const rpc = binding("rpc-wait");
+    const started = await rpc.startRun(WORKFLOW, INPUT);
+    expect(["pending", "compiling"]).toContain(started.status);
+    const now = await rpc.waitForRun(started.runId, 0);
+    expect(["pending", "compiling", "running"]).toContain(now.status);
+    const t0 = Date.now();
+    const ended = await rpc.waitForRun(started.runId, 30);
+    expect(ended).toMatchObject({
+      runId: started.runId,
+      status: "completed",
+      output: expect.objectContaining({ summary: expect.any(String) }),
+    });
+    // It waited: at least the planner's and the worker's model calls.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150);
+  });
+
   it("refuses input that does not fit the schema with input_schema_error and its findings; nothing is created", async () => {
     const rpc = binding("rpc-bad-input");
     const error = await rpcError(rpc.startRun(WORKFLOW, { ticketId: 7 }, { runId: "run_rpc_bad" }));
