@@ -54,7 +54,7 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
     return { messageId: message.id, outcome: "dropped_dead_letter", cause: message.body.cause };
   }
   const parsed = parseRunMessage(message.body);
-  if (!parsed.ok) return deadLetter(message, queue, env, { cause: "message_invalid", message: parsed.message });
+  if (!parsed.ok) return deadLetter(message, queue, env, services, { cause: "message_invalid", message: parsed.message });
   const key = parsed.idempotencyKey;
   try {
     // Inside the try: a bad LITTLE_TRIGGER_TENANT retries this message, never fails the batch.
@@ -76,10 +76,10 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
     return { messageId: message.id, outcome: started.created ? "started" : "already_started", runId, tenant };
   } catch (error) {
     const decision = decideFailure(error, message.attempts);
-    if (decision.action === "dead-letter") return deadLetter(message, queue, env, decision);
+    if (decision.action === "dead-letter") return deadLetter(message, queue, env, services, decision);
     // Retrying the last attempt would hand Cloudflare's dead-letter queue the bare body: send ours, with the cause.
     if (isLastAttempt(message.attempts, queueMaxRetries(env)))
-      return deadLetter(message, queue, env, {
+      return deadLetter(message, queue, env, services, {
         cause: decision.cause,
         message: `Gave up after ${message.attempts} attempts: ${decision.message}`,
       });
@@ -96,6 +96,7 @@ async function deadLetter(
   message: Message<unknown>,
   queue: string,
   env: Env,
+  services: Wiring,
   why: Pick<DeadLetter, "cause" | "message" | "findings">,
 ): Promise<MessageOutcome> {
   const letter: DeadLetter = {
@@ -106,7 +107,8 @@ async function deadLetter(
     queue,
     messageId: message.id,
     attempts: message.attempts,
-    at: new Date().toISOString(),
+    // The wired clock, as every other timestamp the Worker writes (tests inject it).
+    at: new Date(services.clock.now()).toISOString(),
     body: message.body,
   };
   try {
