@@ -1,6 +1,29 @@
 import type { NewRunEvent, RunEvent } from "./run-events.ts";
 
 /**
+ * A fold of the log's first `seq` events, stored beside the log in the fold's own text encoding:
+ * the log stores and returns it without reading it (ports know no run state; the engine does).
+ */
+export type LogCheckpoint = { readonly seq: number; readonly state: string };
+
+/**
+ * How a log checkpoints a fold of itself, handed to an adapter by the wiring (the engine's run
+ * state fold; see `src/engine/run-state/checkpoint.ts`). Pure and synchronous: it runs inside
+ * the append's storage turn, so the append's one sync covers the checkpoint too.
+ */
+export interface LogFold<S> {
+  /** A checkpoint is written by the append that crosses a multiple of `every`. */
+  readonly every: number;
+  /** The fold of no events. */
+  readonly initial: S;
+  /** The state a checkpoint holds; null when another version of the fold wrote it (it is ignored). */
+  decode(text: string): S | null;
+  /** `state` with `events` folded in, as a new state (the one given stays as it was). */
+  apply(state: S, events: readonly RunEvent[]): S;
+  encode(state: S): string;
+}
+
+/**
  * The run's append-only event log. One log per run; `seq` is dense from 1. `append` returns once
  * the events are durable (in a Durable Object: written and `storage.sync()`ed), so a side effect
  * that follows can rely on its event surviving a crash.
@@ -12,4 +35,11 @@ export interface EventLog {
   all(): Promise<RunEvent[]>;
   /** A page of events with `seq > after`, optionally only types matching the patterns (exact, or a prefix ending in `*`). */
   page(options: { after: number; limit: number; types?: readonly string[] }): Promise<RunEvent[]>;
+  /**
+   * The newest fold checkpoint, or null (none written yet, or the log was opened without a
+   * {@link LogFold}). A reader folds the events after its `seq` into it instead of reading the
+   * whole log. It never covers an event the log does not hold: it is written in the same storage
+   * turn as the events it covers.
+   */
+  checkpoint(): Promise<LogCheckpoint | null>;
 }
