@@ -3,7 +3,8 @@
  * `replayFrom` loads a finished run's log without its terminal event (what a crash just before
  * `RunCompleted` leaves behind) and runs the real alarm, which replays the log and finishes the
  * run; `appendThroughput` and `insertFloor` time appends inside the object (the adapter, the
- * sketches, raw SQLite); `driveWith` runs the engine alone on the real or a no-sync log.
+ * sketches, raw SQLite); `driveWith` runs the engine alone on the real or a no-sync log;
+ * `fillLog` makes this object a long run at rest (its log appended through the run's own log).
  *
  * It writes the `meta` and `events` tables of RunObject and DurableObjectEventLog directly (their
  * layout is copied here): a change of either layout must be mirrored, and the replay check
@@ -12,11 +13,13 @@
 import { RunObject } from "../../durable-objects/run.ts";
 import { DurableObjectEventLog } from "../../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../../src/engine/drive-run.ts";
+import { indexRun } from "../../src/engine/run-host/index-run.ts";
+import { deriveRunState } from "../../src/engine/run-state.ts";
 import { canonicalJson } from "../../src/json/canonical-json.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import type { EventLog } from "../../src/ports/event-log.ts";
 import { isTerminalType, type NewRunEvent, type RunEvent } from "../../src/ports/run-events.ts";
-import { wire } from "../../src/wiring.ts";
+import { runObjectLog, wire } from "../../src/wiring.ts";
 import { modelCalls } from "./counting-models.ts";
 import { SketchEventLog } from "./sketch-event-log.ts";
 
@@ -33,6 +36,60 @@ export type ReplayResult = {
 export type DriveResult = { ms: number; status: string; events: number };
 
 export type AppendResult = { events: number; batch: number; writers: number; ms: number };
+
+export type FillResult = { events: number; batch: number; ms: number; payloadBytes: number; checkpointSeq: number };
+
+/** The events of one long agent session, four per model turn: the call, the answer, the tool call and its result. */
+function sessionEvents(from: number, n: number): NewRunEvent[] {
+  const events: NewRunEvent[] = [];
+  for (let i = from; i < from + n; i++) {
+    const turn = i >> 2;
+    const callId = `c${turn}`;
+    const kind = i % 4;
+    if (kind === 0)
+      events.push({
+        type: "harness.model.called",
+        payload: {
+          sessionId: "s1",
+          callId,
+          turn,
+          requestHash: `sha256:${"0".repeat(64)}`,
+          modelSlotId: "worker",
+          providerId: "offline",
+          modelId: "bench",
+        },
+      });
+    else if (kind === 1)
+      events.push({
+        type: "harness.model.responded",
+        payload: {
+          sessionId: "s1",
+          callId,
+          response: { text: `turn ${turn}: look at the next page of the ticket queue`, finishReason: "tool-calls" },
+          usage: { inputTokens: 120, outputTokens: 30, totalTokens: 150, costUsd: null },
+          model: { providerId: "offline", modelId: "bench", offline: true },
+        },
+      });
+    else if (kind === 2)
+      events.push({
+        type: "harness.tool_call.started",
+        payload: {
+          sessionId: "s1",
+          callId,
+          caller: "model",
+          tool: "bash",
+          args: { command: `ls /queue/${turn}` },
+          idempotencyKey: `k${turn}`,
+        },
+      });
+    else
+      events.push({
+        type: "harness.tool_call.succeeded",
+        payload: { sessionId: "s1", callId, tool: "bash", result: { stdout: `ticket-${turn}.json\n`, exitCode: 0 } },
+      });
+  }
+  return events;
+}
 
 export class BenchRunObject extends RunObject {
   /** Loads `events` (a run's log, the terminal event left out) and replays it in the alarm. */
@@ -84,6 +141,34 @@ export class BenchRunObject extends RunObject {
       }),
     );
     return { events: count, batch, writers, ms: performance.now() - started };
+  }
+
+  /**
+   * Makes this (fresh) object run `runId` of `tenant`, at rest with `count` events: its request,
+   * then a long agent session's records, appended `batch` at a time through the run object's own
+   * log (`runObjectLog`: the production append, sync and fold checkpoints), its index row written
+   * as `running`. No alarm is armed: the run is only read afterwards (paged and shown over the API).
+   */
+  async fillLog(runId: string, tenant: string, count: number, batch: number): Promise<FillResult> {
+    const sql = this.ctx.storage.sql;
+    if (sql.exec<{ n: number }>("SELECT count(*) AS n FROM meta").one().n > 0) throw new Error(`bench object for ${runId} is not fresh`);
+    sql.exec("INSERT INTO meta (key, value) VALUES ('runId', ?), ('tenant', ?)", runId, tenant);
+    const wiring = wire(this.env);
+    const log = runObjectLog(this.ctx, runId, wiring.clock, () => {});
+    const requested = await log.append([
+      { type: "RunRequested", payload: { workflowId: "bench.paged-log", input: {}, trigger: { kind: "http" }, tenant } },
+    ]);
+    await indexRun({ runId, runs: wiring.runs, clock: wiring.clock }, deriveRunState(requested), "running");
+    let payloadBytes = 0;
+    const started = performance.now();
+    for (let next = 1; next < count; ) {
+      const n = Math.min(batch, count - next);
+      const appended = await log.append(sessionEvents(next, n));
+      for (const e of appended) payloadBytes += JSON.stringify(e.payload).length;
+      next += n;
+    }
+    const ms = performance.now() - started;
+    return { events: count, batch, ms, payloadBytes, checkpointSeq: (await log.checkpoint())?.seq ?? 0 };
   }
 
   /**
