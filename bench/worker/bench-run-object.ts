@@ -37,7 +37,8 @@ export type DriveResult = { ms: number; status: string; events: number };
 
 export type AppendResult = { events: number; batch: number; writers: number; ms: number };
 
-export type FillResult = { events: number; batch: number; ms: number; payloadBytes: number; checkpointSeq: number };
+/** `events`: the log's length after the fill; `appended`, `ms`, `payloadBytes`: this fill's. */
+export type FillResult = { events: number; appended: number; batch: number; ms: number; payloadBytes: number; checkpointSeq: number };
 
 /** The events of one long agent session, four per model turn: the call, the answer, the tool call and its result. */
 function sessionEvents(from: number, n: number): NewRunEvent[] {
@@ -144,31 +145,40 @@ export class BenchRunObject extends RunObject {
   }
 
   /**
-   * Makes this (fresh) object run `runId` of `tenant`, at rest with `count` events: its request,
-   * then a long agent session's records, appended `batch` at a time through the run object's own
-   * log (`runObjectLog`: the production append, sync and fold checkpoints), its index row written
-   * as `running`. No alarm is armed: the run is only read afterwards (paged and shown over the API).
+   * Makes this object run `runId` of `tenant` (its request and index row, as `running`, the first
+   * time), then appends `count` more events of a long agent session, `batch` at a time, through the
+   * run object's own log (`runObjectLog`: the production append, sync and fold checkpoints). No
+   * alarm is armed: the run is only read afterwards (paged and shown over the API).
    */
   async fillLog(runId: string, tenant: string, count: number, batch: number): Promise<FillResult> {
     const sql = this.ctx.storage.sql;
-    if (sql.exec<{ n: number }>("SELECT count(*) AS n FROM meta").one().n > 0) throw new Error(`bench object for ${runId} is not fresh`);
-    sql.exec("INSERT INTO meta (key, value) VALUES ('runId', ?), ('tenant', ?)", runId, tenant);
     const wiring = wire(this.env);
     const log = runObjectLog(this.ctx, runId, wiring.clock, () => {});
-    const requested = await log.append([
-      { type: "RunRequested", payload: { workflowId: "bench.paged-log", input: {}, trigger: { kind: "http" }, tenant } },
-    ]);
-    await indexRun({ runId, runs: wiring.runs, clock: wiring.clock }, deriveRunState(requested), "running");
+    const owner = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'runId'").toArray()[0]?.value;
+    if (owner === undefined) {
+      sql.exec("INSERT INTO meta (key, value) VALUES ('runId', ?), ('tenant', ?)", runId, tenant);
+      const requested = await log.append([
+        { type: "RunRequested", payload: { workflowId: "bench.paged-log", input: {}, trigger: { kind: "http" }, tenant } },
+      ]);
+      await indexRun({ runId, runs: wiring.runs, clock: wiring.clock }, deriveRunState(requested), "running");
+    } else if (owner !== runId) throw new Error(`bench object for ${runId} holds ${owner}`);
     let payloadBytes = 0;
+    let last = sql.exec<{ seq: number }>("SELECT max(seq) AS seq FROM events").one().seq;
     const started = performance.now();
-    for (let next = 1; next < count; ) {
-      const n = Math.min(batch, count - next);
-      const appended = await log.append(sessionEvents(next, n));
+    for (let left = count; left > 0; ) {
+      const n = Math.min(batch, left);
+      const appended = await log.append(sessionEvents(last, n));
       for (const e of appended) payloadBytes += JSON.stringify(e.payload).length;
-      next += n;
+      last += n;
+      left -= n;
     }
     const ms = performance.now() - started;
-    return { events: count, batch, ms, payloadBytes, checkpointSeq: (await log.checkpoint())?.seq ?? 0 };
+    return { events: last, appended: count, batch, ms, payloadBytes, checkpointSeq: (await log.checkpoint())?.seq ?? 0 };
+  }
+
+  /** Reads this run's whole log at once, as `status()` did before fold checkpoints: for the memory it takes. */
+  async readWholeLog(runId: string): Promise<{ events: number }> {
+    return { events: (await runObjectLog(this.ctx, runId, wire(this.env).clock, () => {}).all()).length };
   }
 
   /**

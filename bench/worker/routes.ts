@@ -226,18 +226,27 @@ benchRoutes.post("/bench/append", async (c) => {
   return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1, groupCommit === true));
 });
 
+type LongRunDoors = {
+  fillLog(runId: string, tenant: string, count: number, batch: number): Promise<FillResult>;
+  readWholeLog(runId: string): Promise<{ events: number }>;
+};
+
 /**
- * A long run at rest: a fresh bench run object filled with `count` events through the run's own
- * log (`BenchRunObject.fillLog`), indexed for the dev tenant. Read it over the API under
- * `/bench/long-runs/v1/…`.
+ * A long run at rest in a bench run object: `count` more events appended through the run's own
+ * log (`BenchRunObject.fillLog`; a new run, indexed for the dev tenant, without `runId`). Read it
+ * over the API under `/bench/long-runs/v1/…`.
  */
 benchRoutes.post("/bench/long-runs", async (c) => {
-  const { count, batch } = await c.req.json<{ count: number; batch?: number }>();
-  const runId = `run_long_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
-  const stub = runObjectStub(c.env.BENCH_RUNS, TENANT, runId) as unknown as {
-    fillLog(runId: string, tenant: string, count: number, batch: number): Promise<FillResult>;
-  };
-  return c.json({ runId, ...(await stub.fillLog(runId, TENANT, count, batch ?? 100)) });
+  const body = await c.req.json<{ runId?: string; count: number; batch?: number }>();
+  const runId = body.runId ?? `run_long_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+  const stub = runObjectStub(c.env.BENCH_RUNS, TENANT, runId) as unknown as LongRunDoors;
+  return c.json({ runId, ...(await stub.fillLog(runId, TENANT, body.count, body.batch ?? 100)) });
+});
+
+/** The whole log of a long run read at once inside its object (what `status()` did before checkpoints). */
+benchRoutes.post("/bench/long-runs/:runId/read-all", async (c) => {
+  const runId = c.req.param("runId");
+  return c.json(await (runObjectStub(c.env.BENCH_RUNS, TENANT, runId) as unknown as LongRunDoors).readWholeLog(runId));
 });
 
 /** The bench env with the API's run objects in `BENCH_RUNS`, one per isolate (the wiring is built once per env). */

@@ -12,7 +12,7 @@ export type LogCheckpoint = { readonly seq: number; readonly state: string };
  * the append's storage turn, so the append's one sync covers the checkpoint too.
  */
 export interface LogFold<S> {
-  /** A checkpoint is written by the append that crosses a multiple of `every`. */
+  /** The fewest events between two checkpoints (see {@link checkpointDue}). */
   readonly every: number;
   /** The fold of no events. */
   readonly initial: S;
@@ -21,6 +21,24 @@ export interface LogFold<S> {
   /** `state` with `events` folded in, as a new state (the one given stays as it was). */
   apply(state: S, events: readonly RunEvent[]): S;
   encode(state: S): string;
+}
+
+/**
+ * Characters of checkpoint text a checkpoint may cost per event folded since the previous one. A
+ * checkpoint is written whole, so a state that grows with the run (a fan-out's step outputs) would
+ * make checkpoints every `every` events cost O(n²) over the run; spacing them by their size keeps
+ * the cost per event flat (encoding runs at tens of characters per microsecond).
+ */
+export const CHECKPOINT_CHARS_PER_EVENT = 100;
+
+/**
+ * Whether the append that brings a log to `seq` writes a checkpoint, the newest one being `last`
+ * (its seq and text length; null when there is none): once `every` events have passed since it, or
+ * more for a large state ({@link CHECKPOINT_CHARS_PER_EVENT}).
+ */
+export function checkpointDue(every: number, seq: number, last: { readonly seq: number; readonly length: number } | null): boolean {
+  const since = seq - (last?.seq ?? 0);
+  return since >= Math.max(every, Math.ceil((last?.length ?? 0) / CHECKPOINT_CHARS_PER_EVENT));
 }
 
 /**

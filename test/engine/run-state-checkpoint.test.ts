@@ -236,9 +236,9 @@ describe("readRunState", () => {
     const folded = await readRunState(log);
     expect(folded.seq).toBe(events.length);
     expect(folded.state).toEqual(deriveRunState(await memory.all()));
-    // Checkpointed at the append that crossed 2,000 (seq 2,037): only the events after it are read.
-    expect((await memory.checkpoint())?.seq).toBe(2_037);
-    expect(read()).toBe(events.length - 2_037);
+    // Checkpointed at the first append past 1,000 (seq 1,067), then 1,000 after that (2,134): only the events after it are read.
+    expect((await memory.checkpoint())?.seq).toBe(2_134);
+    expect(read()).toBe(events.length - 2_134);
   });
 
   it("folds a log without checkpoints from its first event, a page at a time", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ports/clock.ts";
-import type { EventLog, LogFold } from "../../src/ports/event-log.ts";
+import { CHECKPOINT_CHARS_PER_EVENT, type EventLog, type LogFold } from "../../src/ports/event-log.ts";
 import type { NewRunEvent, RunEvent } from "../../src/ports/run-events.ts";
 import { fakeClock } from "./event-log.contract.ts";
 
@@ -15,8 +15,11 @@ export type WithFoldedLog = <T>(
 /** A fold the log knows nothing about: how many events, the last seq, and how many of each type. */
 type Tally = { readonly n: number; readonly last: number; readonly types: Readonly<Record<string, number>> };
 
-/** A tally fold checkpointed every `every` events; `applied` counts the events it was given to fold. */
-function tallyFold(every: number, version = 1): LogFold<unknown> & { applied: number } {
+/**
+ * A tally fold checkpointed every `every` events; `applied` counts the events it was given to fold.
+ * `padding` characters are added to each checkpoint's text (a large state).
+ */
+function tallyFold(every: number, version = 1, padding = 0): LogFold<unknown> & { applied: number } {
   const fold = {
     every,
     applied: 0,
@@ -36,7 +39,7 @@ function tallyFold(every: number, version = 1): LogFold<unknown> & { applied: nu
       }
       return { n, last, types };
     },
-    encode: (state: unknown) => JSON.stringify({ v: version, tally: state }),
+    encode: (state: unknown) => JSON.stringify({ v: version, tally: state, padding: "x".repeat(padding) }),
   };
   return fold;
 }
@@ -51,8 +54,9 @@ async function tallyOf(log: EventLog, fold: LogFold<unknown>): Promise<{ seq: nu
 }
 
 /**
- * The fold checkpoints every {@link EventLog} adapter keeps: written by the append that crosses a
- * multiple of `every`, covering the log up to that append's last event, never ahead of the log.
+ * The fold checkpoints every {@link EventLog} adapter keeps: written by the first append after which
+ * `every` events (more for a large checkpoint) have passed since the newest one, covering the log up
+ * to that append's last event, never ahead of the log.
  */
 export function eventLogCheckpointContract(name: string, withLog: WithFoldedLog, options: { persistent?: boolean } = {}): void {
   describe(`EventLog fold checkpoints: ${name}`, () => {
@@ -63,14 +67,14 @@ export function eventLogCheckpointContract(name: string, withLog: WithFoldedLog,
       });
     });
 
-    it("the append that crosses each multiple of `every` checkpoints the fold up to its own last event", async () => {
+    it("the append that completes `every` events since the newest checkpoint checkpoints the fold up to its own last event", async () => {
       const fold = tallyFold(4);
       await withLog(uniqueRunId("cross"), fakeClock(), fold, async (log) => {
         await log.append(batch(1, 3));
         expect(await log.checkpoint()).toBeNull();
         await log.append(batch(4, 1));
         expect(await tallyOf(log, fold)).toEqual({ seq: 4, tally: { n: 4, last: 4, types: { StepStarted: 4 } } });
-        // 5..10 crosses 8: the checkpoint covers the whole batch.
+        // 5..10 passes 4 more: the checkpoint covers the whole batch.
         await log.append([
           { type: "RunRequested", payload: { workflowId: "w", input: 1, trigger: { kind: "http" }, tenant: "t" } },
           ...batch(6, 5),
@@ -93,6 +97,22 @@ export function eventLogCheckpointContract(name: string, withLog: WithFoldedLog,
         const seq = checkpoint?.seq ?? 0;
         expect(seq).toBeGreaterThanOrEqual(all.length - 4);
         expect(checkpoint?.tally).toEqual(fold.apply(fold.initial, all.slice(0, seq)));
+      });
+    });
+
+    it("a large checkpoint is spaced by its size: one event per CHECKPOINT_CHARS_PER_EVENT characters of it", async () => {
+      // Every 2 events, but each checkpoint is over 1,000 characters: the next is due 11 events after it.
+      const fold = tallyFold(2, 1, 1_000);
+      await withLog(uniqueRunId("sparse"), fakeClock(), fold, async (log) => {
+        const seqs: number[] = [];
+        for (let i = 1; i <= 30; i++) {
+          await log.append(batch(i, 1));
+          const seq = (await log.checkpoint())?.seq;
+          if (seq !== undefined && seq !== seqs.at(-1)) seqs.push(seq);
+        }
+        // Each text is 1,060-odd characters: 11 events of CHECKPOINT_CHARS_PER_EVENT (100) each.
+        expect(CHECKPOINT_CHARS_PER_EVENT).toBe(100);
+        expect(seqs).toEqual([2, 13, 24]);
       });
     });
 
@@ -123,20 +143,22 @@ export function eventLogCheckpointContract(name: string, withLog: WithFoldedLog,
         await withLog(runId, clock, fold, async (log) => {
           expect(await tallyOf(log, fold)).toEqual({ seq: 9, tally: { n: 9, last: 9, types: { StepStarted: 9 } } });
           await log.append(batch(10, 3));
-          expect(await tallyOf(log, fold)).toEqual({ seq: 12, tally: { n: 12, last: 12, types: { StepStarted: 12 } } });
-          expect(fold.applied).toBe(3);
+          expect((await log.checkpoint())?.seq).toBe(9);
+          await log.append(batch(13, 1));
+          expect(await tallyOf(log, fold)).toEqual({ seq: 13, tally: { n: 13, last: 13, types: { StepStarted: 13 } } });
+          expect(fold.applied).toBe(4);
         });
       });
 
-      it("a checkpoint of another fold version is ignored: the next crossing folds from the first event", async () => {
+      it("a checkpoint of another fold version is ignored: the next one due folds from the first event", async () => {
         const runId = uniqueRunId("version");
         const clock = fakeClock();
         await withLog(runId, clock, tallyFold(4, 1), (log) => log.append(batch(1, 5)));
         const next = tallyFold(4, 2);
         await withLog(runId, clock, next, async (log) => {
           expect(next.decode((await log.checkpoint())?.state ?? "")).toBeNull();
-          await log.append(batch(6, 3));
-          expect(await tallyOf(log, next)).toEqual({ seq: 8, tally: { n: 8, last: 8, types: { StepStarted: 8 } } });
+          await log.append(batch(6, 4));
+          expect(await tallyOf(log, next)).toEqual({ seq: 9, tally: { n: 9, last: 9, types: { StepStarted: 9 } } });
         });
       });
     }

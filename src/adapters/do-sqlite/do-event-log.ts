@@ -23,9 +23,10 @@ type EventRow = { seq: number; type: string; at: number; payload: string };
  * instead of awaiting one each (a sync costs milliseconds; the insert microseconds). An append
  * never waits on a sync that began before its rows were written: such a sync may not cover them.
  *
- * Fold checkpoints: given a {@link LogFold}, the append that crosses each `every`th event also
- * writes the fold of the log up to its last event into `run_state`, in the same synchronous turn
- * (so the same sync covers it, and a checkpoint never outlives the events it covers).
+ * Fold checkpoints: given a {@link LogFold}, an append after which one is due (every `every`
+ * events, more for a large state) also writes the fold of the log up to its last event into
+ * `run_state`, in the same synchronous turn (so the same sync covers it, and a checkpoint never
+ * outlives the events it covers).
  */
 export class DurableObjectEventLog implements EventLog {
   readonly runId: string;
@@ -77,7 +78,7 @@ export class DurableObjectEventLog implements EventLog {
     });
     if (this.cache) this.cache.push(...appended);
     // Still in the insert's turn: the sync below covers the checkpoint as well.
-    this.checkpoints?.afterInsert(last, last + events.length);
+    this.checkpoints?.afterInsert(last + events.length);
     await this.durable();
     this.hooks.afterAppend?.(appended);
     return appended;

@@ -1,4 +1,4 @@
-import type { LogCheckpoint, LogFold } from "../../ports/event-log.ts";
+import { checkpointDue, type LogCheckpoint, type LogFold } from "../../ports/event-log.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 
 /** Events with `after < seq <= upTo`, in order, from the log's own table. */
@@ -6,7 +6,8 @@ type ReadRange = (after: number, upTo: number) => RunEvent[];
 
 /**
  * The `run_state` table of a Durable Object's event log: the fold of the log up to `seq`, written
- * by the append that crosses each `every`th event, in that append's synchronous turn. Only the
+ * by an append once `every` events (more for a large state: `checkpointDue`) have passed since the
+ * newest one, in that append's synchronous turn. Only the
  * newest row is kept: it commits with the events it covers, so it is never ahead of the log, and
  * an older one would only be read if the newest could not be decoded (another fold version after
  * a deploy) — and then the older one, written by that same older version, could not be either.
@@ -19,6 +20,8 @@ export class FoldCheckpointer {
   private readonly fold: LogFold<unknown>;
   private readonly readRange: ReadRange;
   private last: { readonly seq: number; readonly state: unknown } | null = null;
+  /** The newest checkpoint's seq and text length, read once (this object is its only writer). */
+  private newest: { readonly seq: number; readonly length: number } | null | undefined;
 
   constructor(sql: SqlStorage, fold: LogFold<unknown>, readRange: ReadRange) {
     this.sql = sql;
@@ -31,18 +34,24 @@ export class FoldCheckpointer {
     return this.sql.exec<{ seq: number; state: string }>("SELECT seq, state FROM run_state ORDER BY seq DESC LIMIT 1").toArray()[0] ?? null;
   }
 
-  /** Called in the turn that inserted events `from + 1 .. to`: checkpoints when they cross a multiple of `every`. */
-  afterInsert(from: number, to: number): void {
+  /** Called in the turn that inserted events up to `to`: checkpoints when one is due. */
+  afterInsert(to: number): void {
+    this.newest ??=
+      this.sql
+        .exec<{ seq: number; length: number }>("SELECT seq, length(state) AS length FROM run_state ORDER BY seq DESC LIMIT 1")
+        .toArray()[0] ?? null;
+    if (!checkpointDue(this.fold.every, to, this.newest)) return;
     const every = this.fold.every;
-    if (Math.floor(to / every) === Math.floor(from / every)) return;
     const base = this.base();
     let state = base.state;
     // Folded page by page: a log older than its checkpoints (or a first checkpoint) is never read whole.
     for (let after = base.seq; after < to; after += every)
       state = this.fold.apply(state, this.readRange(after, Math.min(to, after + every)));
-    this.sql.exec("INSERT OR REPLACE INTO run_state (seq, state) VALUES (?, ?)", to, this.fold.encode(state));
+    const text = this.fold.encode(state);
+    this.sql.exec("INSERT OR REPLACE INTO run_state (seq, state) VALUES (?, ?)", to, text);
     this.sql.exec("DELETE FROM run_state WHERE seq < ?", to);
     this.last = { seq: to, state };
+    this.newest = { seq: to, length: text.length };
   }
 
   /** The newest checkpoint this fold can read, else the empty log's state. */

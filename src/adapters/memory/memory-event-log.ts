@@ -1,6 +1,6 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { EventLog, LogCheckpoint, LogFold } from "../../ports/event-log.ts";
+import { checkpointDue, type EventLog, type LogCheckpoint, type LogFold } from "../../ports/event-log.ts";
 import { assertTerminalLast, isTerminalType, matchesTypePattern, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 
@@ -31,9 +31,8 @@ export class MemoryEventLog implements EventLog {
       (e, i) =>
         ({ seq: this.rows.length + i + 1, runId: this.runId, type: e.type, at, payload: JSON.parse(canonicalJson(e.payload)) }) as RunEvent,
     );
-    const from = this.rows.length;
     this.rows.push(...appended);
-    this.checkpointAfter(from);
+    this.checkpointAfter();
     return appended;
   }
 
@@ -41,10 +40,11 @@ export class MemoryEventLog implements EventLog {
     return this.latest ? { seq: this.latest.seq, state: this.latest.text } : null;
   }
 
-  private checkpointAfter(from: number): void {
+  private checkpointAfter(): void {
     const fold = this.fold;
     const to = this.rows.length;
-    if (!fold || Math.floor(to / fold.every) === Math.floor(from / fold.every)) return;
+    const last = this.latest && { seq: this.latest.seq, length: this.latest.text.length };
+    if (!fold || !checkpointDue(fold.every, to, last)) return;
     const base = this.latest ?? { seq: 0, state: fold.initial };
     const state = fold.apply(base.state, this.rows.slice(base.seq, to));
     this.latest = { seq: to, state, text: fold.encode(state) };

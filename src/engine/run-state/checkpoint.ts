@@ -12,7 +12,11 @@ import type { ApprovalProgress, RunState, StepProgress, StepWait } from "./types
  */
 export const RUN_STATE_FOLD_VERSION = 1;
 
-/** How often the run object checkpoints the fold: a reader folds at most this many events past one. */
+/**
+ * The fewest events between two checkpoints of the fold. A large state is checkpointed more
+ * sparsely (`checkpointDue` in ports/event-log.ts: at most 100 characters of checkpoint per event),
+ * so a reader folds at most max(1,000, the checkpoint's length / 100) events past the newest one.
+ */
 export const RUN_STATE_CHECKPOINT_EVERY = 1_000;
 
 /** A {@link RunState} as JSON data: its maps and sets as entry arrays, in their insertion order. */

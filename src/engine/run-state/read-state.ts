@@ -3,8 +3,8 @@ import { decodeRunState, type FoldedRun, foldFrom, RUN_STATE_CHECKPOINT_EVERY } 
 
 /**
  * A run's state without reading its whole log: the log's newest fold checkpoint, then the events
- * after it, a page at a time (at most {@link RUN_STATE_CHECKPOINT_EVERY} of them once the log
- * checkpoints). A log with no checkpoint it can read (none yet, another fold version, a log opened
+ * after it, a page of {@link RUN_STATE_CHECKPOINT_EVERY} at a time (about that many of them once
+ * the log checkpoints; more for a large state, see `checkpointDue`). A log with no checkpoint it can read (none yet, another fold version, a log opened
  * without the fold) is folded from its first event, still a page at a time. `seq` is the last event's.
  */
 export async function readRunState(log: EventLog): Promise<FoldedRun> {
