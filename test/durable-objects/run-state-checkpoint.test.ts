@@ -1,10 +1,12 @@
 import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RunObject } from "../../durable-objects/run.ts";
+import { viewRun } from "../../src/engine/run-host.ts";
 import { RUN_STATE_CHECKPOINT_EVERY } from "../../src/engine/run-state.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import type { NewRunEvent } from "../../src/ports/run-events.ts";
-import { runObjectLog } from "../../src/wiring.ts";
+import { runObjectLog, wire } from "../../src/wiring.ts";
 import { rawRunStub } from "../support/drive.ts";
 
 const EVENTS = 2_500;
@@ -53,13 +55,16 @@ describe("the run object reads its state from the fold checkpoint and the events
       const checkpoint = await log.checkpoint();
       expect(checkpoint?.seq).toBe(2 * RUN_STATE_CHECKPOINT_EVERY);
 
-      const full = await instance.status();
+      // The view of the whole log, folded at once.
+      const now = Date.now();
+      const full = await viewRun(runId, await log.all(), wire(env).blobsFor, now);
       expect(full).toMatchObject({ workflowId: "support.triage", eventCount: EVENTS, status: "waiting", waitReason: "approval" });
       expect(full.approvals?.map((a) => a.approvalId)).toEqual(["ap1"]);
       expect(full.occurrences).toMatchObject({ total: 2, completed: 1, pending: 1 });
 
-      // Every event the checkpoint covers but the request (the redactor's one read) is removed:
-      // a reader of the whole log would now see a run with no occurrence and no approval.
+      // Every event the checkpoint covers but the request (the redactor's one read) is removed
+      // before the object first reads its log: a reader of the whole log would now see a run with
+      // no occurrence and no approval.
       state.storage.sql.exec("DELETE FROM events WHERE seq > 1 AND seq <= ?", checkpoint?.seq ?? 0);
       expect(await instance.status()).toEqual(full);
 
