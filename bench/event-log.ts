@@ -26,6 +26,10 @@ const APPENDS: { label: string; body: Record<string, unknown> }[] = [
   },
   { label: "event log adapter, 10 events per append (10,000 events)", body: { count: 10_000, batch: 10 } },
   { label: "event log adapter, 100 events per append (10,000 events)", body: { count: 10_000, batch: 100 } },
+  {
+    label: "same, checkpointing the run state fold as the run object does (every step new: the state grows with the log)",
+    body: { count: 10_000, batch: 100, checkpoint: true },
+  },
   { label: "floor: one SQLite insert + `await storage.sync()` each (1,000)", body: { count: 1_000, floor: "sync" } },
   { label: "floor: one SQLite insert each, no sync (10,000)", body: { count: 10_000, floor: "nosync" } },
 ];

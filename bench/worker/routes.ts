@@ -208,22 +208,23 @@ benchRoutes.post("/bench/replay", async (c) => {
 });
 
 type AppendDoors = {
-  appendThroughput(count: number, batch: number, writers: number, groupCommit: boolean): Promise<AppendResult>;
+  appendThroughput(count: number, batch: number, writers: number, groupCommit: boolean, checkpoint: boolean): Promise<AppendResult>;
   insertFloor(count: number, sync: boolean): Promise<AppendResult>;
 };
 
 /** Append throughput of the run's event log adapter inside a fresh object (or, with `floor`, raw inserts). */
 benchRoutes.post("/bench/append", async (c) => {
-  const { count, batch, writers, floor, groupCommit } = await c.req.json<{
+  const { count, batch, writers, floor, groupCommit, checkpoint } = await c.req.json<{
     count: number;
     batch?: number;
     writers?: number;
     floor?: "sync" | "nosync";
     groupCommit?: boolean;
+    checkpoint?: boolean;
   }>();
   const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`append:${crypto.randomUUID()}`)) as unknown as AppendDoors;
   if (floor) return c.json(await stub.insertFloor(count, floor === "sync"));
-  return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1, groupCommit === true));
+  return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1, groupCommit === true, checkpoint === true));
 });
 
 type LongRunDoors = {
