@@ -44,3 +44,31 @@ it("DurableObjectEventLog keeps only the newest checkpoint row in run_state", as
   });
   expect(rows).toEqual([{ seq: 6, state: "6" }]);
 });
+
+it("DurableObjectEventLog: two log objects appending to one storage still checkpoint the fold of the whole log", async () => {
+  const runId = `run_checkpoint_two_${crypto.randomUUID().replaceAll("-", "")}`;
+  type Count = { n: number; last: number };
+  // Refuses a gap, so folding on from a stale copy in memory would throw, not pass unnoticed.
+  const fold: LogFold<unknown> = {
+    every: 3,
+    initial: { n: 0, last: 0 },
+    decode: (text) => JSON.parse(text) as Count,
+    apply: (state, events) =>
+      events.reduce((c: Count, e) => {
+        if (e.seq !== c.last + 1) throw new Error(`gap: ${e.seq} after ${c.last}`);
+        return { n: c.n + 1, last: e.seq };
+      }, state as Count),
+    encode: JSON.stringify,
+  };
+  const step = (i: number) => [{ type: "StepStarted" as const, payload: { stepPath: `s${i}`, attempt: 1 } }];
+  const checkpoint = await inObject(runId, async (state) => {
+    const a = new DurableObjectEventLog(state.storage, runId, fakeClock(), {}, fold);
+    const b = new DurableObjectEventLog(state.storage, runId, fakeClock(), {}, fold);
+    for (let i = 1; i <= 4; i++) await a.append(step(i));
+    for (let i = 5; i <= 6; i++) await b.append(step(i));
+    for (let i = 7; i <= 12; i++) await a.append(step(i));
+    return a.checkpoint();
+  });
+  // Whichever object wrote it, it is the fold of every event up to its seq (the newest due one: 10).
+  expect(checkpoint).toEqual({ seq: 10, state: JSON.stringify({ n: 10, last: 10 }) });
+});

@@ -78,7 +78,7 @@ export class DurableObjectEventLog implements EventLog {
     });
     if (this.cache) this.cache.push(...appended);
     // Still in the insert's turn: the sync below covers the checkpoint as well.
-    this.checkpoints?.afterInsert(last + events.length);
+    this.checkpoints?.afterInsert(appended);
     await this.durable();
     this.hooks.afterAppend?.(appended);
     return appended;

@@ -7,19 +7,23 @@ type ReadRange = (after: number, upTo: number) => RunEvent[];
 /**
  * The `run_state` table of a Durable Object's event log: the fold of the log up to `seq`, written
  * by an append once `every` events (more for a large state: `checkpointDue`) have passed since the
- * newest one, in that append's synchronous turn. Only the
- * newest row is kept: it commits with the events it covers, so it is never ahead of the log, and
- * an older one would only be read if the newest could not be decoded (another fold version after
- * a deploy) — and then the older one, written by that same older version, could not be either.
+ * newest one, in that append's synchronous turn. Only the newest row is kept: it commits with the
+ * events it covers, so it is never ahead of the log, and an older one would only be read if the
+ * newest could not be decoded (another fold version after a deploy) — and then the older one,
+ * written by that same older version, could not be either.
  *
- * The state of the newest checkpoint is kept decoded in memory (one state, not the log), so the
- * next crossing folds only the events since it.
+ * Once a checkpoint has been written, the fold is kept current in memory (one state, not the log):
+ * each append folds its own events in (the copies it returns, which callers must not change, as
+ * with the log's cache), so the next checkpoint only encodes. Before that (a fresh
+ * object, a short run) nothing is folded until a checkpoint is due, which then reads the events
+ * since the newest one from the table, a page at a time.
  */
 export class FoldCheckpointer {
   private readonly sql: SqlStorage;
   private readonly fold: LogFold<unknown>;
   private readonly readRange: ReadRange;
-  private last: { readonly seq: number; readonly state: unknown } | null = null;
+  /** The fold up to `seq`, kept current by every append once a checkpoint was written; null before. */
+  private running: { readonly seq: number; readonly state: unknown } | null = null;
   /** The newest checkpoint's seq and text length, read once (this object is its only writer). */
   private newest: { readonly seq: number; readonly length: number } | null | undefined;
 
@@ -34,33 +38,34 @@ export class FoldCheckpointer {
     return this.sql.exec<{ seq: number; state: string }>("SELECT seq, state FROM run_state ORDER BY seq DESC LIMIT 1").toArray()[0] ?? null;
   }
 
-  /** Called in the turn that inserted events up to `to`: checkpoints when one is due. */
-  afterInsert(to: number): void {
+  /** Called in the turn that inserted `events` (the log's last ones): folds them in, and checkpoints when one is due. */
+  afterInsert(events: readonly RunEvent[]): void {
+    const first = events[0]?.seq;
+    const to = events.at(-1)?.seq;
+    if (first === undefined || to === undefined) return;
+    // Another writer of this table (a second log object on the same storage) breaks the chain: rebuilt when due.
+    this.running = this.running?.seq === first - 1 ? { seq: to, state: this.fold.apply(this.running.state, events) } : null;
     this.newest ??=
       this.sql
         .exec<{ seq: number; length: number }>("SELECT seq, length(state) AS length FROM run_state ORDER BY seq DESC LIMIT 1")
         .toArray()[0] ?? null;
     if (!checkpointDue(this.fold.every, to, this.newest)) return;
-    const every = this.fold.every;
-    const base = this.base();
-    let state = base.state;
-    // Folded page by page: a log older than its checkpoints (or a first checkpoint) is never read whole.
-    for (let after = base.seq; after < to; after += every)
-      state = this.fold.apply(state, this.readRange(after, Math.min(to, after + every)));
+    const state = this.running?.state ?? this.rebuild(to);
     const text = this.fold.encode(state);
     this.sql.exec("INSERT OR REPLACE INTO run_state (seq, state) VALUES (?, ?)", to, text);
     this.sql.exec("DELETE FROM run_state WHERE seq < ?", to);
-    this.last = { seq: to, state };
+    this.running = { seq: to, state };
     this.newest = { seq: to, length: text.length };
   }
 
-  /** The newest checkpoint this fold can read, else the empty log's state. */
-  private base(): { seq: number; state: unknown } {
-    // Only the seq is read to check the copy in memory: the state text may be large.
-    const newest = this.sql.exec<{ seq: number | null }>("SELECT max(seq) AS seq FROM run_state").one().seq;
-    if (this.last && newest === this.last.seq) return this.last;
+  /** The fold up to `to`: the newest checkpoint this fold can read (else none), then the events after it, a page at a time. */
+  private rebuild(to: number): unknown {
     const stored = this.latest();
-    const state = stored ? this.fold.decode(stored.state) : null;
-    return stored && state !== null ? { seq: stored.seq, state } : { seq: 0, state: this.fold.initial };
+    const decoded = stored ? this.fold.decode(stored.state) : null;
+    let state = stored && decoded !== null ? decoded : this.fold.initial;
+    const every = this.fold.every;
+    for (let after = stored && decoded !== null ? stored.seq : 0; after < to; after += every)
+      state = this.fold.apply(state, this.readRange(after, Math.min(to, after + every)));
+    return state;
   }
 }

@@ -46,11 +46,11 @@ export function encodeRunState(state: RunState): string {
     ...state,
     registered: [...state.registered],
     started: [...state.started],
-    stepOutputs: [...state.stepOutputs],
-    steps: [...state.steps],
-    skipped: [...state.skipped],
-    scheduled: [...state.scheduled],
-    approvals: [...state.approvals],
+    stepOutputs: state.stepOutputs.toEntries(),
+    steps: state.steps.toEntries(),
+    skipped: state.skipped.toArray(),
+    scheduled: state.scheduled.toArray(),
+    approvals: state.approvals.toEntries(),
     stepWaits: [...state.stepWaits],
   };
   return JSON.stringify({ fold: RUN_STATE_FOLD_VERSION, state: json } satisfies Checkpoint);
