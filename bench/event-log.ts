@@ -96,7 +96,7 @@ export const eventLog: Scenario = {
       ...longRunRows(longRun),
     ];
     const notes = [
-      `The ${LONG_RUN_EVENTS.toLocaleString("en-US")}-event run is measured once per bench run (not repeated): its RSS is workerd's VmRSS (/proc), the whole process.`,
+      `The ${LONG_RUN_EVENTS.toLocaleString("en-US")}-event run is measured once per bench run (not repeated). Its memory is the whole workerd process's, from /proc: RssAnon (the JS heaps and malloc) and VmRSS (which also counts mapped files).`,
     ];
     return { repetitions: ctx.reps, rows, notes, raw: { run, pagesMs: allPages, passes, appends, longRun } };
   },

@@ -1,11 +1,17 @@
 /**
- * workerd's resident memory under a bench `wrangler dev`, read from /proc (Linux only): the
- * VmRSS of every `workerd` process in wrangler's process group (wrangler spawns one). Null where
- * /proc cannot be read.
+ * workerd's resident memory under a bench `wrangler dev`, read from /proc (Linux only), summed over
+ * every `workerd` process in wrangler's process group (wrangler spawns one): `rss` is VmRSS, `anon`
+ * its anonymous part (RssAnon: the JS heaps and malloc, what an object holding a log in memory
+ * grows), without the file-backed pages of mapped files (SQLite's, the binary's). Null where /proc
+ * cannot be read.
  */
 import { readdir, readFile } from "node:fs/promises";
 
-export async function workerdRssMiB(processGroup: number | null): Promise<number | null> {
+export type WorkerdMemory = { readonly rss: number; readonly anon: number };
+
+const kib = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+
+export async function workerdMemoryMiB(processGroup: number | null): Promise<WorkerdMemory | null> {
   if (processGroup === null) return null;
   let pids: string[];
   try {
@@ -13,7 +19,8 @@ export async function workerdRssMiB(processGroup: number | null): Promise<number
   } catch {
     return null;
   }
-  let kib = 0;
+  let rss = 0;
+  let anon = 0;
   let found = false;
   for (const pid of pids) {
     try {
@@ -22,14 +29,13 @@ export async function workerdRssMiB(processGroup: number | null): Promise<number
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
       if (comm !== "workerd" || pgrp !== processGroup) continue;
-      const rss = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
-      if (rss) {
-        kib += Number(rss[1]);
-        found = true;
-      }
+      const status = await readFile(`/proc/${pid}/status`, "utf8");
+      rss += kib(status, "VmRSS");
+      anon += kib(status, "RssAnon");
+      found = true;
     } catch {
       // The process ended between the listing and the read.
     }
   }
-  return found ? kib / 1024 : null;
+  return found && Number.isFinite(rss) && Number.isFinite(anon) ? { rss: rss / 1024, anon: anon / 1024 } : null;
 }

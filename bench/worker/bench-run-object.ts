@@ -40,7 +40,15 @@ export type AppendResult = { events: number; batch: number; writers: number; ms:
 /** `events`: the log's length after the fill; `appended`, `ms`, `payloadBytes`: this fill's. */
 export type FillResult = { events: number; appended: number; batch: number; ms: number; payloadBytes: number; checkpointSeq: number };
 
-/** The events of one long agent session, four per model turn: the call, the answer, the tool call and its result. */
+/** A tool's output of about 1 KB: a directory listing of the turn's page of the ticket queue. */
+function listing(turn: number): string {
+  return Array.from({ length: 32 }, (_, i) => `ticket-${turn}-${String(i).padStart(2, "0")}.json  1.2K`).join("\n");
+}
+
+/**
+ * The events of one long agent session, four per model turn: the call, the answer, the tool call
+ * and its result (a 1 KB listing, so that the log's size in memory stands out from the heap's noise).
+ */
 function sessionEvents(from: number, n: number): NewRunEvent[] {
   const events: NewRunEvent[] = [];
   for (let i = from; i < from + n; i++) {
@@ -86,7 +94,7 @@ function sessionEvents(from: number, n: number): NewRunEvent[] {
     else
       events.push({
         type: "harness.tool_call.succeeded",
-        payload: { sessionId: "s1", callId, tool: "bash", result: { stdout: `ticket-${turn}.json\n`, exitCode: 0 } },
+        payload: { sessionId: "s1", callId, tool: "bash", result: { stdout: listing(turn), exitCode: 0 } },
       });
   }
   return events;
