@@ -3,8 +3,10 @@
  * fanned out over 1,000 items, chained): its append rate inside the object (events over the time
  * between its first and last event, stamped by the object), then paging through all of its events
  * over the API, 1,000 per page. Also the event log adapter alone, appending in batches of 1, 10
- * and 100 inside a fresh object: the floor under the run's rate.
+ * and 100 inside a fresh object: the floor under the run's rate. Last, a run of 100,000 events
+ * at rest, paged and shown over the API, with workerd's memory (bench/long-run.ts).
  */
+import { LONG_RUN_EVENTS, longRunRows, measureLongRun } from "./long-run.ts";
 import type { BenchRun } from "./support/bench-client.ts";
 import type { Row } from "./support/results.ts";
 import { runAlone, type Scenario } from "./support/scenario.ts";
@@ -24,6 +26,10 @@ const APPENDS: { label: string; body: Record<string, unknown> }[] = [
   },
   { label: "event log adapter, 10 events per append (10,000 events)", body: { count: 10_000, batch: 10 } },
   { label: "event log adapter, 100 events per append (10,000 events)", body: { count: 10_000, batch: 100 } },
+  {
+    label: "same, checkpointing the run state fold as the run object does (every step new: the state grows with the log)",
+    body: { count: 10_000, batch: 100, checkpoint: true },
+  },
   { label: "floor: one SQLite insert + `await storage.sync()` each (1,000)", body: { count: 1_000, floor: "sync" } },
   { label: "floor: one SQLite insert each, no sync (10,000)", body: { count: 10_000, floor: "nosync" } },
 ];
@@ -69,6 +75,7 @@ export const eventLog: Scenario = {
       appends[label] = list;
       ctx.log(`${label}: ${list.map((a) => ((a.events / a.ms) * 1_000).toFixed(0)).join(", ")} events/s`);
     }
+    const longRun = await measureLongRun(api, (await ctx.dev()).processGroup, ctx.log);
     const rate = (a: Append) => (a.events / a.ms) * 1_000;
     const fullPages = passes.flatMap((p) => p.pages.slice(0, Math.floor(p.events / PAGE)));
     const rows: Row[] = [
@@ -86,8 +93,12 @@ export const eventLog: Scenario = {
       },
       { figure: `all ${run.eventCount} events over the API: ms`, ours: cell(summarize(passes.map((p) => p.totalMs)), 0) },
       ...APPENDS.map(({ label }) => ({ figure: `${label}: events/s`, ours: cell(summarize((appends[label] ?? []).map(rate)), 0) })),
+      ...longRunRows(longRun),
     ];
-    return { repetitions: ctx.reps, rows, notes: [], raw: { run, pagesMs: allPages, passes, appends } };
+    const notes = [
+      `The ${LONG_RUN_EVENTS.toLocaleString("en-US")}-event run is measured once per bench run (not repeated). Its memory is the whole workerd process's, from /proc: RssAnon (the JS heaps and malloc) and VmRSS (which also counts mapped files).`,
+    ];
+    return { repetitions: ctx.reps, rows, notes, raw: { run, pagesMs: allPages, passes, appends, longRun } };
   },
 };
 

@@ -14,7 +14,9 @@ import {
   startRun,
   triggerRun,
   viewRun,
+  viewRunState,
 } from "../src/engine/run-host.ts";
+import { readRunState } from "../src/engine/run-state.ts";
 import type { EventLog } from "../src/ports/event-log.ts";
 import { isTerminalType, type RunEvent, TERMINAL_EVENT_TYPES } from "../src/ports/run-events.ts";
 import type {
@@ -92,7 +94,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   async status(): Promise<RunView> {
     const runId = this.getMeta("runId");
     if (!runId) return emptyRunView();
-    return viewRun(runId, await this.eventLog(runId).all(), wire(this.env).blobsFor, Date.now());
+    // The newest fold checkpoint and the events after it: a long run is never read whole to be shown.
+    return viewRunState(runId, await readRunState(this.eventLog(runId)), wire(this.env).blobsFor, Date.now());
   }
 
   async events(options: EventPageRequest = {}): Promise<RunEvent[]> {

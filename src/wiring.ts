@@ -27,6 +27,7 @@ import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
+import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -180,13 +181,19 @@ export function runObjectLog(
   clock: Clock,
   afterAppend: (events: readonly RunEvent[]) => void,
 ): EventLog {
-  return new DurableObjectEventLog(ctx.storage, runId, clock, {
-    beforeAppend: (events) => overrides.beforeAppend?.(events, ctx),
-    afterAppend: (events) => {
-      overrides.afterAppend?.(events, ctx);
-      afterAppend(events);
+  return new DurableObjectEventLog(
+    ctx.storage,
+    runId,
+    clock,
+    {
+      beforeAppend: (events) => overrides.beforeAppend?.(events, ctx),
+      afterAppend: (events) => {
+        overrides.afterAppend?.(events, ctx);
+        afterAppend(events);
+      },
     },
-  });
+    RUN_STATE_FOLD,
+  );
 }
 
 function stringVar(value: unknown): string | undefined {

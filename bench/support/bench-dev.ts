@@ -41,6 +41,8 @@ export type BenchDev = {
   readonly startMs: number;
   /** `wrangler d1 migrations apply` before the start, in ms. */
   readonly migrateMs: number;
+  /** The process group of `wrangler dev` (its workerd runs in it): for reading workerd's memory. */
+  readonly processGroup: number | null;
   readonly logs: () => string;
   dispose(): Promise<void>;
 };
@@ -127,6 +129,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
       devToken,
       startMs,
       migrateMs,
+      processGroup: proc.pid ?? null,
       logs: () => output,
       async dispose() {
         if (child) await killGroup(child);

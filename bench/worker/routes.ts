@@ -4,14 +4,14 @@
  * and answers the raw figures; the Node side repeats and summarizes them.
  */
 import { Hono } from "hono";
-import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
+import { runClient, runObjectStub } from "../../src/adapters/cloudflare/run-client.ts";
 import { app } from "../../src/api/app.ts";
 import { type QuotaVars, startLimits } from "../../src/api/quota-limits.ts";
 import { capabilitiesOf } from "../../src/api/workflow-capabilities.ts";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { wire } from "../../src/wiring.ts";
-import type { AppendResult, BenchRunObject, DriveResult, ReplayResult } from "./bench-run-object.ts";
+import type { AppendResult, BenchRunObject, DriveResult, FillResult, ReplayResult } from "./bench-run-object.ts";
 import { benchLwir, type LwirShape } from "./bench-workflows.ts";
 import { modelCalls } from "./counting-models.ts";
 import type { PeerChainOutput, PeerChainParams } from "./peer-chain.ts";
@@ -208,22 +208,66 @@ benchRoutes.post("/bench/replay", async (c) => {
 });
 
 type AppendDoors = {
-  appendThroughput(count: number, batch: number, writers: number, groupCommit: boolean): Promise<AppendResult>;
+  appendThroughput(count: number, batch: number, writers: number, groupCommit: boolean, checkpoint: boolean): Promise<AppendResult>;
   insertFloor(count: number, sync: boolean): Promise<AppendResult>;
 };
 
 /** Append throughput of the run's event log adapter inside a fresh object (or, with `floor`, raw inserts). */
 benchRoutes.post("/bench/append", async (c) => {
-  const { count, batch, writers, floor, groupCommit } = await c.req.json<{
+  const { count, batch, writers, floor, groupCommit, checkpoint } = await c.req.json<{
     count: number;
     batch?: number;
     writers?: number;
     floor?: "sync" | "nosync";
     groupCommit?: boolean;
+    checkpoint?: boolean;
   }>();
   const stub = c.env.BENCH_RUNS.get(c.env.BENCH_RUNS.idFromName(`append:${crypto.randomUUID()}`)) as unknown as AppendDoors;
   if (floor) return c.json(await stub.insertFloor(count, floor === "sync"));
-  return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1, groupCommit === true));
+  return c.json(await stub.appendThroughput(count, batch ?? 1, writers ?? 1, groupCommit === true, checkpoint === true));
+});
+
+type LongRunDoors = {
+  fillLog(runId: string, tenant: string, count: number, batch: number): Promise<FillResult>;
+  readWholeLog(runId: string): Promise<{ events: number }>;
+};
+
+/**
+ * A long run at rest in a bench run object: `count` more events appended through the run's own
+ * log (`BenchRunObject.fillLog`; a new run, indexed for the dev tenant, without `runId`). Read it
+ * over the API under `/bench/long-runs/v1/…`.
+ */
+benchRoutes.post("/bench/long-runs", async (c) => {
+  const body = await c.req.json<{ runId?: string; count: number; batch?: number }>();
+  const runId = body.runId ?? `run_long_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+  const stub = runObjectStub(c.env.BENCH_RUNS, TENANT, runId) as unknown as LongRunDoors;
+  return c.json({ runId, ...(await stub.fillLog(runId, TENANT, body.count, body.batch ?? 100)) });
+});
+
+/** The whole log of a long run read at once inside its object (what `status()` did before checkpoints). */
+benchRoutes.post("/bench/long-runs/:runId/read-all", async (c) => {
+  const runId = c.req.param("runId");
+  return c.json(await (runObjectStub(c.env.BENCH_RUNS, TENANT, runId) as unknown as LongRunDoors).readWholeLog(runId));
+});
+
+/** The bench env with the API's run objects in `BENCH_RUNS`, one per isolate (the wiring is built once per env). */
+const longRunEnvs = new WeakMap<BenchEnv, BenchEnv>();
+
+/**
+ * The production API (`src/api/app.ts`, unchanged: auth, the D1 index lookup, the run object's
+ * RPC) over the bench run objects: `/bench/long-runs/v1/runs/:id` is `GET /v1/runs/:id` of a run
+ * made by `POST /bench/long-runs`. Only the namespace differs (a `BenchRunObject` is a
+ * `RunObject`; the bench-only door lives in a class the production Worker does not bind).
+ */
+benchRoutes.get("/bench/long-runs/v1/*", async (c) => {
+  const url = new URL(c.req.url);
+  url.pathname = url.pathname.slice("/bench/long-runs".length);
+  let env = longRunEnvs.get(c.env);
+  if (!env) {
+    env = { ...c.env, RUNS: c.env.BENCH_RUNS as unknown as BenchEnv["RUNS"] };
+    longRunEnvs.set(c.env, env);
+  }
+  return app.fetch(new Request(url, c.req.raw), env, c.executionCtx);
 });
 
 /** One run of `shape` driven by the engine alone in a fresh bench object, with or without syncs. */

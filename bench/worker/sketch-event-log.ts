@@ -49,6 +49,11 @@ export class SketchEventLog implements EventLog {
     return this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?", options.after, options.limit);
   }
 
+  /** No fold checkpoints: a reader folds the sketch's log from its first event. */
+  async checkpoint(): Promise<null> {
+    return null;
+  }
+
   private flush(): Promise<void> {
     // Every insert made before the microtask runs is covered by the one sync it starts.
     this.pending ??= Promise.resolve().then(() => {

@@ -82,6 +82,7 @@ async function replayPastDeadline<T>(
     append: () => Promise.reject(new Error("replayed past the occurrence's deadline: nothing is appended")),
     all: () => ctx.log.all(),
     page: (options) => ctx.log.page(options),
+    checkpoint: () => ctx.log.checkpoint(),
   };
   try {
     return await run({ ...ctx, log, deadline: Math.min(ctx.deadline, deadline) });

@@ -94,6 +94,7 @@ export class RunQuotaMeter {
       },
       all: () => log.all(),
       page: (options) => log.page(options),
+      checkpoint: () => log.checkpoint(),
     };
   }
 

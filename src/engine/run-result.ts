@@ -4,11 +4,15 @@ import type { RunEvent } from "../ports/run-events.ts";
 import type { RunResult } from "../ports/world.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { latestRegistration } from "./run-host/index-run.ts";
-import { deriveRunState } from "./run-state.ts";
+import { deriveRunState, type RunState } from "./run-state.ts";
 
 /** A run's result as its events tell it. */
 export function runResultOf(runId: string, events: readonly RunEvent[]): RunResult {
-  const state = deriveRunState(events);
+  return runResultOfState(runId, deriveRunState(events));
+}
+
+/** A run's result as its folded state tells it (the terminal event is in the state). */
+export function runResultOfState(runId: string, state: RunState): RunResult {
   const terminal = state.terminal;
   const { versionId } = latestRegistration(state);
   const base = {
@@ -31,8 +35,13 @@ export function runResultOf(runId: string, events: readonly RunEvent[]): RunResu
  * merely looks like `{ "$blob", "bytes" }` is recorded escaped and decodes to that shape.
  */
 export async function readRunResult(runId: string, events: readonly RunEvent[], blobs: BlobStore): Promise<RunResult> {
-  const result = runResultOf(runId, events);
-  const terminal = deriveRunState(events).terminal;
+  return readRunResultOfState(runId, deriveRunState(events), blobs);
+}
+
+/** {@link readRunResult} from the run's folded state. */
+export async function readRunResultOfState(runId: string, state: RunState, blobs: BlobStore): Promise<RunResult> {
+  const result = runResultOfState(runId, state);
+  const terminal = state.terminal;
   if (terminal?.type !== "RunCompleted") return result;
   return { ...result, output: await resolveRecorded(terminal.payload.output, blobs) };
 }

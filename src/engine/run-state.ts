@@ -3,6 +3,16 @@ import { applyRunStateEvent, INITIAL_RUN_STATE } from "./run-state/transitions.t
 import type { RunState } from "./run-state/types.ts";
 
 export {
+  decodeRunState,
+  encodeRunState,
+  type FoldedRun,
+  foldFrom,
+  RUN_STATE_CHECKPOINT_EVERY,
+  RUN_STATE_FOLD,
+  RUN_STATE_FOLD_VERSION,
+} from "./run-state/checkpoint.ts";
+export { readRunState } from "./run-state/read-state.ts";
+export {
   applyRunStateEvent,
   FIRST_OCCURRENCE_ID,
   INITIAL_RUN_STATE,

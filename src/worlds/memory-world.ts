@@ -6,7 +6,8 @@ import { MemoryVersionStore } from "../adapters/memory/memory-version-store.ts";
 import { JustBashSandbox } from "../adapters/sandbox-isolate/just-bash-sandbox.ts";
 import { catalogOf } from "../engine/run-environment.ts";
 import { driveToEnd, indexStarted, noAlarm, startRun } from "../engine/run-host.ts";
-import { readRunResult } from "../engine/run-result.ts";
+import { readRunResultOfState } from "../engine/run-result.ts";
+import { RUN_STATE_FOLD, readRunState } from "../engine/run-state.ts";
 import type { Clock } from "../ports/clock.ts";
 import { systemClock } from "../ports/clock.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
@@ -65,7 +66,7 @@ export class MemoryWorld implements World {
   }
 
   async run(request: RunRequest): Promise<RunResult> {
-    const log = this.logs.get(request.runId) ?? new MemoryEventLog(request.runId, this.clock);
+    const log = this.logs.get(request.runId) ?? new MemoryEventLog(request.runId, this.clock, RUN_STATE_FOLD);
     this.logs.set(request.runId, log);
     const workflows = catalogOf([{ definition: request.workflow, tools: request.tools }]);
     const ports = { runId: request.runId, log, runs: this.runs, clock: this.clock, alarm: noAlarm, workflows };
@@ -93,6 +94,6 @@ export class MemoryWorld implements World {
       ...(this.env !== undefined ? { bindings: this.env } : {}),
       ...(this.secrets ? { secrets: this.secrets } : {}),
     });
-    return readRunResult(request.runId, await log.all(), blobs);
+    return readRunResultOfState(request.runId, (await readRunState(log)).state, blobs);
   }
 }

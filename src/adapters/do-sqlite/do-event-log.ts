@@ -1,8 +1,9 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { EventLog } from "../../ports/event-log.ts";
+import type { EventLog, LogCheckpoint, LogFold } from "../../ports/event-log.ts";
 import { assertTerminalLast, isTerminalType, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
+import { FoldCheckpointer } from "./fold-checkpointer.ts";
 
 /** Observers of appends; crash tests use them to abort the object at an event boundary. */
 export type AppendHooks = {
@@ -21,6 +22,11 @@ type EventRow = { seq: number; type: string; at: number; payload: string };
  * Group commit: appends made in the same turn, or while a sync is in flight, share the next sync
  * instead of awaiting one each (a sync costs milliseconds; the insert microseconds). An append
  * never waits on a sync that began before its rows were written: such a sync may not cover them.
+ *
+ * Fold checkpoints: given a {@link LogFold}, an append after which one is due (every `every`
+ * events, more for a large state) also writes the fold of the log up to its last event into
+ * `run_state`, in the same synchronous turn (so the same sync covers it, and a checkpoint never
+ * outlives the events it covers).
  */
 export class DurableObjectEventLog implements EventLog {
   readonly runId: string;
@@ -32,9 +38,13 @@ export class DurableObjectEventLog implements EventLog {
   private syncing: Promise<void> | null = null;
   /** The sync that starts once `syncing` ends; rows written before it starts are covered by it. */
   private nextSync: Promise<void> | null = null;
+  private readonly checkpoints: FoldCheckpointer | null;
 
-  /** `hooks` run before a batch is written and once it is durable (crash tests abort there). */
-  constructor(storage: DurableObjectStorage, runId: string, clock: Clock, hooks: AppendHooks = {}) {
+  /**
+   * `hooks` run before a batch is written and once it is durable (crash tests abort there);
+   * `fold`, when given, is checkpointed every `fold.every` events.
+   */
+  constructor(storage: DurableObjectStorage, runId: string, clock: Clock, hooks: AppendHooks = {}, fold?: LogFold<unknown>) {
     this.storage = storage;
     this.runId = runId;
     this.clock = clock;
@@ -42,6 +52,11 @@ export class DurableObjectEventLog implements EventLog {
     storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at INTEGER NOT NULL, payload TEXT NOT NULL)",
     );
+    this.checkpoints = fold
+      ? new FoldCheckpointer(storage.sql, fold, (after, upTo) =>
+          this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", after, upTo),
+        )
+      : null;
   }
 
   async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
@@ -62,6 +77,8 @@ export class DurableObjectEventLog implements EventLog {
       appended.push({ seq, runId: this.runId, type: e.type, at, payload: JSON.parse(payloads[i] as string) } as RunEvent);
     });
     if (this.cache) this.cache.push(...appended);
+    // Still in the insert's turn: the sync below covers the checkpoint as well.
+    this.checkpoints?.afterInsert(appended);
     await this.durable();
     this.hooks.afterAppend?.(appended);
     return appended;
@@ -116,6 +133,10 @@ export class DurableObjectEventLog implements EventLog {
       );
     }
     return this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?", options.after, limit);
+  }
+
+  async checkpoint(): Promise<LogCheckpoint | null> {
+    return this.checkpoints?.latest() ?? null;
   }
 
   /** Number of events, without reading them. */

@@ -1,7 +1,7 @@
 import { type DriveResult, driveRun } from "../drive-run.ts";
 import type { RunEnvironment } from "../run-environment.ts";
 import { describeError } from "../run-redactor.ts";
-import { deriveRunState } from "../run-state.ts";
+import { readRunState } from "../run-state.ts";
 import { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 
@@ -28,7 +28,7 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
     return { result, settled: false };
   }
   // A trigger that arrived while this slice ran set an alarm this slice must not delete.
-  const queued = result.waiting && deriveRunState(await env.log.all()).occurrences.some((o) => o.status === "queued");
+  const queued = result.waiting && (await readRunState(env.log)).state.occurrences.some((o) => o.status === "queued");
   if (queued) await alarm.wakeIn(0);
   else await alarm.clear();
   return { result, settled: true };
@@ -59,7 +59,7 @@ export async function onDriveError(ports: RunHostPorts, failures: number, error:
     await ports.alarm.wakeIn(1_000 * 2 ** failures);
     return { settled: false };
   }
-  const state = deriveRunState(await ports.log.all());
+  const state = (await readRunState(ports.log)).state;
   if (!state.terminal) {
     const reason = error instanceof Error ? error.message : String(error);
     const message = `The run failed ${failures} times in a row: ${redact ? redact(reason) : WITHHELD}`;

@@ -1,6 +1,6 @@
 import { encodeTagged } from "../../identity/tagged-json.ts";
 import type { EndRunRequest, EndRunResult, PendingOccurrence } from "../../ports/run-handle.ts";
-import { deriveRunState, type RunState } from "../run-state.ts";
+import { type RunState, readRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 
@@ -17,7 +17,7 @@ import { indexRun, latestRegistration } from "./index-run.ts";
 export async function endRun(ports: RunHostPorts, request: EndRunRequest, onEnded: (message: string) => void): Promise<EndRunResult> {
   // Built before the state is read: its secret lookup awaits D1, which would let a call interleave.
   const redact = await textRedactorOf(ports);
-  const state = deriveRunState(await ports.log.all());
+  const state = (await readRunState(ports.log)).state;
   if (!state.request) return { ok: false, code: "run_not_found", message: "No such run" };
   if (state.terminal) {
     const same = state.terminal.type === "RunFailed" && state.terminal.payload.causeCode === request.causeCode;

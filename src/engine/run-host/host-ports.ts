@@ -3,7 +3,6 @@ import type { EventLog } from "../../ports/event-log.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import type { RunEnvironment } from "../run-environment.ts";
 import { runTextRedactor, type TextRedactor } from "../run-redactor.ts";
-import { deriveRunState } from "../run-state.ts";
 
 /**
  * When the host drives the run again (a Durable Object's alarm; nothing in memory, where the
@@ -36,11 +35,13 @@ export const WITHHELD = "(withheld: the run's secrets could not be loaded to red
 
 /**
  * The run's redactor for text written outside a drive slice (a cancel reason, an approval's
- * reason, a failed slice's error); null (write no such text) when it cannot be built.
+ * reason, a failed slice's error); null (write no such text) when it cannot be built. It needs
+ * only the request, the log's first event: one row, not the fold.
  */
 export async function textRedactorOf(ports: RunHostPorts): Promise<TextRedactor | null> {
   try {
-    const request = deriveRunState(await ports.log.all()).request;
+    const [first] = await ports.log.page({ after: 0, limit: 1 });
+    const request = first?.type === "RunRequested" ? first.payload : null;
     return request ? await runTextRedactor(ports, request) : (text) => text;
   } catch {
     return null;

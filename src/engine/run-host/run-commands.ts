@@ -2,7 +2,7 @@ import { canonicalJson } from "../../json/canonical-json.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
-import { deriveRunState, FIRST_OCCURRENCE_ID } from "../run-state.ts";
+import { deriveRunState, FIRST_OCCURRENCE_ID, readRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
@@ -62,7 +62,7 @@ export async function triggerRun(
 ): Promise<Exclude<TriggerResult, { ok: true }> | { ok: true; occurrenceId: string; created: boolean }> {
   // First: it awaits (a snapshot), and the checks and the append below must see one state.
   const stale = await staleSection(ports);
-  const state = deriveRunState(await ports.log.all());
+  const state = (await readRunState(ports.log)).state;
   if (!state.request) return { ok: false, code: "run_not_found", message: "No such run" };
   if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status}); it takes no more triggers` };
   const id = request.trigger.id;
@@ -89,7 +89,7 @@ export async function decideApproval(ports: RunHostPorts, request: DecisionReque
   // Built before the state is read: its secret lookup awaits D1, which would let another call
   // interleave between the checks below and the append.
   const redact = request.reason ? await textRedactorOf(ports) : null;
-  const state = deriveRunState(await ports.log.all());
+  const state = (await readRunState(ports.log)).state;
   const asked = state.approvals.get(request.approvalId);
   if (!asked) return { ok: false, code: "approval_not_found", message: `No approval "${request.approvalId}" in this run` };
   const now = ports.clock.now();
@@ -128,7 +128,7 @@ export async function decideApproval(ports: RunHostPorts, request: DecisionReque
 export async function cancelRun(ports: RunHostPorts, given: string, onCancelled: (reason: string) => void): Promise<boolean> {
   const redact = await textRedactorOf(ports);
   const reason = redact ? redact(given) : WITHHELD;
-  const state = deriveRunState(await ports.log.all());
+  const state = (await readRunState(ports.log)).state;
   if (state.terminal) return false;
   await ports.log.append([{ type: "RunCancelled", payload: { reason } }]);
   onCancelled(reason);

@@ -2,8 +2,8 @@ import { decodeTagged } from "../../identity/tagged-json.ts";
 import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { ApprovalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
-import { readRunResult } from "../run-result.ts";
-import { type ApprovalProgress, deriveRunState, type RunState, waitingUntil } from "../run-state.ts";
+import { readRunResultOfState } from "../run-result.ts";
+import { type ApprovalProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
 
 /** How many occurrences a run view lists. */
 const LATEST_OCCURRENCES = 20;
@@ -13,26 +13,36 @@ export function emptyRunView(): RunView {
   return { runId: "", status: "pending", workflowId: null, tenant: null, eventCount: 0, createdAt: null };
 }
 
-/**
- * A run as the API shows it, read from its log: the result (output from its blob when stored by
- * reference), why it waits (the fold's wait reason), the request, a section's occurrences (the
- * fold's `section`: any occurrence event, a queued one included) and the approvals, pending ones
- * past `now` as expired.
- */
-export async function viewRun(
+/** A run as the API shows it, from its events (every one, from the first): {@link viewRunState} of their fold. */
+export function viewRun(
   runId: string,
   events: readonly RunEvent[],
   blobsFor: (owner: BlobOwner) => BlobStore,
   now: number,
 ): Promise<RunView> {
-  const state = deriveRunState(events);
+  return viewRunState(runId, foldFrom(null, events), blobsFor, now);
+}
+
+/**
+ * A run as the API shows it, from its folded state (a checkpoint and the events after it, see
+ * `readRunState`), never the whole log: the result (output from its blob when stored by
+ * reference), why it waits (the fold's wait reason), the request, a section's occurrences (the
+ * fold's `section`: any occurrence event, a queued one included) and the approvals, pending ones
+ * past `now` as expired.
+ */
+export async function viewRunState(
+  runId: string,
+  { state, seq }: FoldedRun,
+  blobsFor: (owner: BlobOwner) => BlobStore,
+  now: number,
+): Promise<RunView> {
   const until = waitingUntil(state);
   return {
-    ...(await readRunResult(runId, events, blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
+    ...(await readRunResultOfState(runId, state, blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
     ...(until !== null ? { waitingUntil: until } : {}),
     workflowId: state.request?.workflowId ?? null,
     tenant: state.request?.tenant ?? null,
-    eventCount: events.length,
+    eventCount: seq,
     createdAt: state.request ? state.requestedAt : null,
     ...(state.request ? { input: state.request.input } : {}),
     ...(state.section ? { occurrences: occurrencesView(state) } : {}),

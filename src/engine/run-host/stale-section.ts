@@ -2,7 +2,7 @@ import type { Digest } from "../../json/digest.ts";
 import { LEGACY_SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../../schema/normalize-schema.ts";
 import { definitionCapabilities } from "../definition-capabilities.ts";
 import type { RegisteredWorkflow } from "../run-environment.ts";
-import { deriveRunState } from "../run-state.ts";
+import { readRunState } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
 import { latestRegistration } from "./index-run.ts";
 
@@ -15,7 +15,7 @@ import { latestRegistration } from "./index-run.ts";
  * awaits, and other calls may interleave.
  */
 export async function staleSection(ports: RunHostPorts): Promise<string | null> {
-  const state = deriveRunState(await ports.log.all());
+  const state = (await readRunState(ports.log)).state;
   const locked = latestRegistration(state).definitionHash;
   const request = state.request;
   if (!locked || !request || state.terminal) return null;

@@ -108,8 +108,14 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
 
   /** A plain `Map` in insertion order. */
   toMap(): Map<string, V> {
-    const leaves = collect(this.trie, []).sort((a, b) => a.order - b.order);
-    return new Map(leaves.map((l) => [l.key, l.value]));
+    return new Map(this.toEntries());
+  }
+
+  /** The entries in insertion order, as an array (what a checkpoint writes; no `Map` built on the way). */
+  toEntries(): [string, V][] {
+    return collect(this.trie, [])
+      .sort((a, b) => a.order - b.order)
+      .map((l) => [l.key, l.value]);
   }
 
   forEach(callback: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
@@ -155,7 +161,12 @@ export class PersistentSet implements ReadonlySet<string> {
   }
 
   private toSet(): Set<string> {
-    return new Set(this.map.keys());
+    return new Set(this.toArray());
+  }
+
+  /** The keys in insertion order, as an array. */
+  toArray(): string[] {
+    return this.map.toEntries().map(([key]) => key);
   }
   forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
     for (const key of this.toSet()) callback.call(thisArg, key, key, this);

@@ -1,4 +1,5 @@
 import { MemoryEventLog } from "../../../../src/adapters/memory/memory-event-log.ts";
+import { RUN_STATE_FOLD } from "../../../../src/engine/run-state.ts";
 import type { Clock } from "../../../../src/ports/clock.ts";
 import type { EventLog } from "../../../../src/ports/event-log.ts";
 import type { NewRunEvent, RunEvent } from "../../../../src/ports/run-events.ts";
@@ -31,7 +32,8 @@ export class CrashingLog {
   onAppended: ((n: number) => void) | null = null;
 
   constructor(runId: string, clock: Clock, points: readonly CrashPoint[]) {
-    this.base = new MemoryEventLog(runId, clock);
+    // Checkpointed every few events, so every crash point also lands between, on and after checkpoints.
+    this.base = new MemoryEventLog(runId, clock, { ...RUN_STATE_FOLD, every: 3 });
     this.points = new Map(points.map((p) => [p.append, p.when]));
   }
 
@@ -58,6 +60,7 @@ export class CrashingLog {
       },
       all: () => this.base.all(),
       page: (options) => this.base.page(options),
+      checkpoint: () => this.base.checkpoint(),
     };
   }
 }

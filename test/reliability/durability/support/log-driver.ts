@@ -4,6 +4,7 @@ import { MemoryRunIndex } from "../../../../src/adapters/memory/memory-run-index
 import { MemoryVersionStore } from "../../../../src/adapters/memory/memory-version-store.ts";
 import { type DriveResult, driveRun } from "../../../../src/engine/drive-run.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
+import { RUN_STATE_FOLD } from "../../../../src/engine/run-state.ts";
 import type { Clock } from "../../../../src/ports/clock.ts";
 import type { EventLog } from "../../../../src/ports/event-log.ts";
 import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
@@ -76,9 +77,13 @@ export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50)
   throw new Error(`run ${setup.runId} did not end within ${maxSlices} slices`);
 }
 
-/** A memory log holding `events` as they were (each appended at its own recorded time). */
+/**
+ * A memory log holding `events` as they were (each appended at its own recorded time). It
+ * checkpoints the run state every few events, as the run object's log does (every 1,000): a
+ * replay must append the same events whether or not checkpoints are written beside them.
+ */
 export async function preloadedLog(runId: string, events: readonly RunEvent[], clock: ManualClock): Promise<MemoryEventLog> {
-  const log = new MemoryEventLog(runId, clock);
+  const log = new MemoryEventLog(runId, clock, { ...RUN_STATE_FOLD, every: 5 });
   for (const e of events) {
     clock.set(e.at);
     await log.append([{ type: e.type, payload: e.payload } as NewRunEvent]);
