@@ -2,7 +2,7 @@ import { canonicalJson } from "../../json/canonical-json.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
-import { deriveRunState, FIRST_OCCURRENCE_ID, readRunState } from "../run-state.ts";
+import { FIRST_OCCURRENCE_ID, readRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
