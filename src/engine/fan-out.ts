@@ -5,7 +5,7 @@ import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable, resolveRecorded } from "./blob-refs.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
-import { runStep } from "./run-step.ts";
+import { runStep, type StepBatching } from "./run-step.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 
 /** Most elements one fan-out may have. */
@@ -25,9 +25,10 @@ export async function runFanOut(
   state: RunState,
   parent: AbortSignal,
   defaultConcurrency: number,
-  leading: readonly NewRunEvent[] = [],
+  batching: StepBatching = {},
 ): Promise<unknown> {
   const { ctx, stepPath } = base;
+  const leading = batching.leading ?? [];
   const fail = async (code: string, message: string): Promise<never> => {
     await appendEvents(ctx, [
       { type: "StepFailed", payload: { stepPath, attempt: 1, error: { name: "FanOutError", code, message, retriable: false } } },
@@ -35,8 +36,9 @@ export async function runFanOut(
     throw new RunFailure("step_failed", `Step ${stepPath}: ${message}`, { stepPath, code });
   };
   const recorded = state.steps.get(stepPath)?.failed;
+  if (recorded && leading.length > 0) await appendEvents(ctx, leading);
   if (recorded) throw new RunFailure("step_failed", `Step ${stepPath}: ${recorded.message}`, { stepPath, code: recorded.code });
-  // `leading` (a StepScheduled made just now) shares the StepStarted batch: one sync for both.
+  // `leading` (a held StepSucceeded, a StepScheduled made just now) shares the StepStarted batch: one sync.
   if (!state.steps.get(stepPath)?.started)
     await appendEvents(ctx, [...leading, { type: "StepStarted", payload: { stepPath, attempt: 1 } }]);
   else if (leading.length > 0) await appendEvents(ctx, leading);
@@ -92,8 +94,11 @@ export async function runFanOut(
     throw firstFailure;
   }
   const output = allSettled ? settled : settled.map((s) => (s as { output: unknown }).output);
-  await appendEvents(ctx, [
-    { type: "StepSucceeded", payload: { stepPath, attempt: 1, output: await recordable(output, base.env.blobs, ctx.redact?.value) } },
-  ]);
+  const succeeded: NewRunEvent = {
+    type: "StepSucceeded",
+    payload: { stepPath, attempt: 1, output: await recordable(output, base.env.blobs, ctx.redact?.value) },
+  };
+  if (batching.held) await batching.held.appendOrHold(ctx, [succeeded]);
+  else await appendEvents(ctx, [succeeded]);
   return output;
 }
