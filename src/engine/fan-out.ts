@@ -3,6 +3,7 @@ import { renderTemplate } from "../lwir/evaluate-template.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable, resolveRecorded } from "./blob-refs.ts";
+import { appendOrHold } from "./held-events.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep, type StepBatching } from "./run-step.ts";
@@ -36,12 +37,13 @@ export async function runFanOut(
     throw new RunFailure("step_failed", `Step ${stepPath}: ${message}`, { stepPath, code });
   };
   const recorded = state.steps.get(stepPath)?.failed;
-  if (recorded && leading.length > 0) await appendEvents(ctx, leading);
-  if (recorded) throw new RunFailure("step_failed", `Step ${stepPath}: ${recorded.message}`, { stepPath, code: recorded.code });
   // `leading` (a held StepSucceeded, a StepScheduled made just now) shares the StepStarted batch: one sync.
-  if (!state.steps.get(stepPath)?.started)
-    await appendEvents(ctx, [...leading, { type: "StepStarted", payload: { stepPath, attempt: 1 } }]);
-  else if (leading.length > 0) await appendEvents(ctx, leading);
+  const first: NewRunEvent[] =
+    recorded || state.steps.get(stepPath)?.started
+      ? [...leading]
+      : [...leading, { type: "StepStarted", payload: { stepPath, attempt: 1 } }];
+  if (first.length > 0) await appendEvents(ctx, first);
+  if (recorded) throw new RunFailure("step_failed", `Step ${stepPath}: ${recorded.message}`, { stepPath, code: recorded.code });
   const scope = { input: base.input, steps: base.outputs };
   const items = renderTemplate(step.forEach.items, scope);
   if (!Array.isArray(items))
@@ -94,11 +96,7 @@ export async function runFanOut(
     throw firstFailure;
   }
   const output = allSettled ? settled : settled.map((s) => (s as { output: unknown }).output);
-  const succeeded: NewRunEvent = {
-    type: "StepSucceeded",
-    payload: { stepPath, attempt: 1, output: await recordable(output, base.env.blobs, ctx.redact?.value) },
-  };
-  if (batching.held) await batching.held.appendOrHold(ctx, [succeeded]);
-  else await appendEvents(ctx, [succeeded]);
+  const recordedOutput = await recordable(output, base.env.blobs, ctx.redact?.value);
+  await appendOrHold(ctx, batching.held, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output: recordedOutput } }]);
   return output;
 }

@@ -46,3 +46,9 @@ export class HeldEvents {
     if (held.length > 0) await appendEvents(ctx, held);
   }
 }
+
+/** Appends `events` now, or through `held` (which may hold them) when the executor gave one. */
+export async function appendOrHold(ctx: HarnessContext, held: HeldEvents | undefined, events: readonly NewRunEvent[]): Promise<void> {
+  if (held) await held.appendOrHold(ctx, events);
+  else await appendEvents(ctx, events);
+}

@@ -3,7 +3,7 @@ import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable } from "./blob-refs.ts";
-import type { HeldEvents } from "./held-events.ts";
+import { appendOrHold, type HeldEvents } from "./held-events.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { StepProgress } from "./run-state.ts";
 import { StepAttemptError } from "./step-failure.ts";
@@ -85,8 +85,7 @@ export async function runStep(
         type: "StepSucceeded",
         payload: { stepPath, attempt, output: await recordable(output, base.env.blobs, ctx.redact?.value) },
       };
-      if (batching.held) await batching.held.appendOrHold(ctx, [succeeded]);
-      else await appendEvents(ctx, [succeeded]);
+      await appendOrHold(ctx, batching.held, [succeeded]);
       return output;
     } catch (error) {
       if (!(error instanceof StepAttemptError)) throw error;
