@@ -3,7 +3,7 @@ import { renderTemplate } from "../lwir/evaluate-template.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable, resolveRecorded } from "./blob-refs.ts";
-import { appendOrHold } from "./held-events.ts";
+import { appendOrHold, HeldEvents } from "./held-events.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep, type StepBatching } from "./run-step.ts";
@@ -56,41 +56,9 @@ export async function runFanOut(
   const duplicate = keys.find((k, i) => keys.indexOf(k) !== i);
   if (duplicate !== undefined) return fail("fanout_duplicate_key", `forEach.itemKey gives "${duplicate}" to more than one element`);
 
-  const { forEach: _forEach, ...branchStep } = step;
   const allSettled = step.forEach.failureMode === "all_settled";
-  const abort = new AbortController();
-  const signal = AbortSignal.any([parent, abort.signal]);
-  const settled: (Settled | undefined)[] = new Array(items.length);
-  let next = 0;
-  let firstFailure: unknown = null;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && firstFailure === null) {
-      const i = next++;
-      const path = `${stepPath}[${keys[i]}]`;
-      if (state.stepOutputs.has(path)) {
-        settled[i] = { status: "succeeded", output: await resolveRecorded(state.stepOutputs.get(path), base.env.blobs) };
-        continue;
-      }
-      try {
-        const output = await runStep(branchStep as LwirStep, { ...base, stepPath: path, item: items[i] }, state.steps.get(path), signal);
-        settled[i] = { status: "succeeded", output };
-      } catch (error) {
-        if (!(error instanceof RunFailure) || !allSettled) {
-          if (firstFailure === null) {
-            firstFailure = error;
-            abort.abort(error);
-          }
-          return;
-        }
-        settled[i] = {
-          status: "failed",
-          error: { code: String((error.details as { code?: unknown } | undefined)?.code ?? error.causeCode), message: error.message },
-        };
-      }
-    }
-  };
   const limit = Math.max(1, Math.min(step.forEach.maxConcurrency ?? defaultConcurrency, items.length || 1));
-  await Promise.all(Array.from({ length: limit }, worker));
+  const { settled, firstFailure } = await runBranches(step, base, state, parent, { items, keys, allSettled, limit });
   if (firstFailure !== null) {
     if (firstFailure instanceof RunFailure) await fail("fanout_branch_failed", firstFailure.message);
     throw firstFailure;
@@ -99,4 +67,58 @@ export async function runFanOut(
   const recordedOutput = await recordable(output, base.env.blobs, ctx.redact?.value);
   await appendOrHold(ctx, batching.held, [{ type: "StepSucceeded", payload: { stepPath, attempt: 1, output: recordedOutput } }]);
   return output;
+}
+
+/**
+ * The branches, `limit` workers taking the next element in turn. A worker holds its branch's
+ * `StepSucceeded` for its own next append (the next branch's `StepStarted`, which follows at once:
+ * no call in between), so a branch costs one synced write; what a worker holds when it stops is
+ * appended on its own. Sibling workers' appends still share syncs (group commit in the log).
+ */
+async function runBranches(
+  step: LwirStep & { forEach: NonNullable<LwirStep["forEach"]> },
+  base: Omit<StepAttempt, "attempt" | "signal">,
+  state: RunState,
+  parent: AbortSignal,
+  plan: { items: unknown[]; keys: string[]; allSettled: boolean; limit: number },
+): Promise<{ settled: (Settled | undefined)[]; firstFailure: unknown }> {
+  const { forEach: _forEach, ...branchStep } = step;
+  const { items, keys, allSettled } = plan;
+  const abort = new AbortController();
+  const signal = AbortSignal.any([parent, abort.signal]);
+  const settled: (Settled | undefined)[] = new Array(items.length);
+  let next = 0;
+  let firstFailure: unknown = null;
+  const worker = async (): Promise<void> => {
+    // Only this worker appends from it, and its next append comes before its next call.
+    const held = new HeldEvents(() => true);
+    while (next < items.length && firstFailure === null) {
+      const i = next++;
+      const path = `${base.stepPath}[${keys[i]}]`;
+      if (state.stepOutputs.has(path)) {
+        settled[i] = { status: "succeeded", output: await resolveRecorded(state.stepOutputs.get(path), base.env.blobs) };
+        continue;
+      }
+      try {
+        const branch = { ...base, stepPath: path, item: items[i] };
+        settled[i] = {
+          status: "succeeded",
+          output: await runStep(branchStep as LwirStep, branch, state.steps.get(path), signal, { leading: held.take(), held }),
+        };
+      } catch (error) {
+        if (!(error instanceof RunFailure) || !allSettled) {
+          if (firstFailure === null) {
+            firstFailure = error;
+            abort.abort(error);
+          }
+          break;
+        }
+        const code = String((error.details as { code?: unknown } | undefined)?.code ?? error.causeCode);
+        settled[i] = { status: "failed", error: { code, message: error.message } };
+      }
+    }
+    await held.flush(base.ctx);
+  };
+  await Promise.all(Array.from({ length: plan.limit }, worker));
+  return { settled, firstFailure };
 }

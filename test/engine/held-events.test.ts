@@ -37,7 +37,7 @@ function rig(gate: Promise<void> = Promise.resolve()) {
   const workflow = defineWorkflow({
     id: "chain.held",
     description: "Adds one, step by step.",
-    input: z.object({ n: z.number() }),
+    input: z.object({ n: z.number(), ns: z.array(z.number()) }),
     output: { mode: "json" },
     models: [model(MOCK, { description: "unused" })],
     planner: { model: MOCK, system: "unused" },
@@ -46,19 +46,29 @@ function rig(gate: Promise<void> = Promise.resolve()) {
   return { keys, workflow };
 }
 
-function lwirOf(steps: readonly Step[]) {
+function lwirOf(steps: readonly Step[], forEach?: { items: string; maxConcurrency: number }) {
   return {
     apiVersion: "littleworkflow.dev/v0.1",
     kind: "Workflow",
     metadata: { name: "chain.held", version: "0.1.0" },
-    input: { schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
+    input: {
+      schema: {
+        type: "object",
+        properties: { n: { type: "number" }, ns: { type: "array", items: { type: "number" } } },
+        required: ["n", "ns"],
+      },
+    },
     output: { schema: true },
     permissions: { models: [], tools: ["inc", "gated"], secrets: [], network: [] },
     steps: steps.map((s) => ({
       id: s.id,
       uses: "tool.call",
       needs: s.needs,
-      with: { tool: s.tool, input: { n: s.needs.length === 0 ? "{{ input.n }}" : `{{ steps.${s.needs[0]}.output.n }}` } },
+      ...(forEach ? { forEach } : {}),
+      with: {
+        tool: s.tool,
+        input: { n: forEach ? "{{ item }}" : s.needs.length === 0 ? "{{ input.n }}" : `{{ steps.${s.needs[0]}.output.n }}` },
+      },
       output: { mode: "json" },
     })),
   };
@@ -71,7 +81,13 @@ const CHAIN: Step[] = [
 ];
 
 /** Starts the run with `hooks` wired (the hooks also record each durable batch) and drives it to its end. */
-async function run(runId: string, steps: readonly Step[], workflow: ReturnType<typeof rig>["workflow"], hooks: WiringOverrides = {}) {
+async function run(
+  runId: string,
+  steps: readonly Step[],
+  workflow: ReturnType<typeof rig>["workflow"],
+  hooks: WiringOverrides = {},
+  lwir: unknown = lwirOf(steps),
+) {
   const batches: string[][] = [];
   overrideWiring({
     models: { resolve: () => ({ model: MOCK, offline: false }) },
@@ -82,7 +98,7 @@ async function run(runId: string, steps: readonly Step[], workflow: ReturnType<t
       hooks.afterAppend?.(events, ctx);
     },
   });
-  await runStub(runId).start({ runId, workflowId: "chain.held", input: { n: 1 }, trigger: { kind: "lwir" }, lwir: lwirOf(steps) });
+  await runStub(runId).start({ runId, workflowId: "chain.held", input: { n: 1, ns: [1, 2, 3] }, trigger: { kind: "lwir" }, lwir });
   const view = await driveToEnd(runId);
   const events = await runStub(runId).events({ limit: 1_000 });
   return { view, events, batches, steps: events.filter((e) => e.type.startsWith("Step")).map(label) };
@@ -178,5 +194,19 @@ describe("one synced write per chained step", () => {
     expect(view.output).toEqual({ n: 4 });
     expect(keys).toEqual(["a", "b", "c"].map((id) => `run_held_crash_after:c1/${id}:a1`));
     expect(steps).toEqual(CHAIN_ORDER);
+  });
+
+  it("a fan-out worker carries its branch's result in its next branch's start", async () => {
+    const { keys, workflow } = rig();
+    const steps: Step[] = [{ id: "each", needs: [], tool: "inc" }];
+    const lwir = lwirOf(steps, { items: "{{ input.ns }}", maxConcurrency: 1 });
+    const { view, batches } = await run("run_held_fan_out", steps, workflow, {}, lwir);
+    expect(view.status).toBe("completed");
+    expect(view.output).toEqual([{ n: 2 }, { n: 3 }, { n: 4 }]);
+    expect(batches).toContainEqual(["StepSucceeded c1/each[0]", "StepStarted c1/each[1]"]);
+    expect(batches).toContainEqual(["StepSucceeded c1/each[1]", "StepStarted c1/each[2]"]);
+    // The worker's last branch is appended on its own before the fan-out's own result.
+    expect(batches).toContainEqual(["StepSucceeded c1/each[2]"]);
+    expect(keys).toHaveLength(3);
   });
 });
