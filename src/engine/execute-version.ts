@@ -13,6 +13,7 @@ import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep } from "./run-step.ts";
 import { skipReason } from "./steps/decision.ts";
+import type { StepAttempt } from "./steps/step-context.ts";
 import { VersionProgress } from "./version-progress.ts";
 
 /** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
@@ -29,6 +30,8 @@ type ExecuteArgs = {
   state: RunState;
   /** Prefix of every step path: a section's occurrence (`o2/`) runs the same steps under its own paths. */
   scope?: string;
+  /** Live tools described in this execution (step-context.ts); made by executeVersion. */
+  liveTools?: StepAttempt["liveTools"];
 };
 
 type Settled = { id: string; output?: unknown; error?: unknown };
@@ -55,9 +58,10 @@ export async function executeVersion(args: ExecuteArgs): Promise<unknown> {
   const running = new Map<string, Promise<Settled>>();
   // Only the step finishing now is in flight: nothing else can append or call until we go on.
   const held = new HeldEvents(() => running.size <= 1);
+  const liveTools: NonNullable<StepAttempt["liveTools"]> = new Map();
   let failure: unknown = null;
   while (!progress.allSettled()) {
-    if (failure === null) await startReady(args, progress, running, signal, maxConcurrency, held);
+    if (failure === null) await startReady({ ...args, liveTools }, progress, running, signal, maxConcurrency, held);
     if (running.size === 0) {
       // Skipping or replaying may have made more steps ready; go round again unless nothing can move.
       if (progress.steps.some((s) => progress.ready(s)) && failure === null) continue;
@@ -130,6 +134,7 @@ async function startReady(
       stepPath,
       outputs: { ...progress.outputs },
       visits: new Map(progress.visits),
+      ...(args.liveTools ? { liveTools: args.liveTools } : {}),
     };
     running.set(
       step.id,
