@@ -30,7 +30,7 @@ type ExecuteArgs = {
   state: RunState;
   /** Prefix of every step path: a section's occurrence (`o2/`) runs the same steps under its own paths. */
   scope?: string;
-  /** Live tools described in this execution (step-context.ts); made by executeVersion. */
+  /** Live tools described in this execution (step-context.ts); executeVersion makes the map when not given. */
   liveTools?: StepAttempt["liveTools"];
 };
 
@@ -46,7 +46,8 @@ type Settled = { id: string; output?: unknown; error?: unknown };
  * next append here (the next step's start, or a skip), so a chain costs one synced write per step;
  * whatever is held is appended on its own before waiting on steps in flight, failing or returning.
  */
-export async function executeVersion(args: ExecuteArgs): Promise<unknown> {
+export async function executeVersion(given: ExecuteArgs): Promise<unknown> {
+  const args: ExecuteArgs = { ...given, liveTools: given.liveTools ?? new Map() };
   const { ctx, locked } = args;
   const progress = new VersionProgress(locked.version.lwir.steps, args.cycle, args.scope);
   const maxConcurrency = args.workflow.definition.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
@@ -58,10 +59,9 @@ export async function executeVersion(args: ExecuteArgs): Promise<unknown> {
   const running = new Map<string, Promise<Settled>>();
   // Only the step finishing now is in flight: nothing else can append or call until we go on.
   const held = new HeldEvents(() => running.size <= 1);
-  const liveTools: NonNullable<StepAttempt["liveTools"]> = new Map();
   let failure: unknown = null;
   while (!progress.allSettled()) {
-    if (failure === null) await startReady({ ...args, liveTools }, progress, running, signal, maxConcurrency, held);
+    if (failure === null) await startReady(args, progress, running, signal, maxConcurrency, held);
     if (running.size === 0) {
       // Skipping or replaying may have made more steps ready; go round again unless nothing can move.
       if (progress.steps.some((s) => progress.ready(s)) && failure === null) continue;
