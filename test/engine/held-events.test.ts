@@ -209,4 +209,30 @@ describe("one synced write per chained step", () => {
     expect(batches).toContainEqual(["StepSucceeded c1/each[2]"]);
     expect(keys).toHaveLength(3);
   });
+
+  it("a decision's result goes out with the skip it causes", async () => {
+    const { workflow } = rig();
+    const tail = lwirOf([]);
+    const inc = (id: string, needs: string[], n: string) => ({
+      id,
+      uses: "tool.call",
+      needs,
+      with: { tool: "inc", input: { n } },
+      output: { mode: "json" },
+    });
+    const lwir = {
+      ...tail,
+      steps: [
+        { id: "route", uses: "decision", needs: [], with: { cases: [{ when: "{{ gt(input.n, 100) }}", step: "big" }], default: "small" } },
+        inc("big", ["route"], "{{ input.n }}"),
+        inc("small", ["route"], "{{ input.n }}"),
+        inc("done", ["big", "small"], "{{ default(steps.big.output.n, steps.small.output.n) }}"),
+      ],
+    };
+    const { view, batches, steps } = await run("run_held_decision", [], workflow, {}, lwir);
+    expect(view.status).toBe("completed");
+    expect(view.output).toEqual({ n: 3 });
+    expect(batches).toContainEqual(["StepSucceeded c1/route", "StepSkipped c1/big"]);
+    expect(steps.indexOf("StepSkipped c1/big")).toBe(steps.indexOf("StepSucceeded c1/route") + 1);
+  });
 });
