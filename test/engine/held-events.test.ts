@@ -139,10 +139,11 @@ describe("one synced write per chained step", () => {
       { id: "b", needs: [], tool: "gated" },
       { id: "c", needs: ["b", "a"], tool: "inc" },
     ];
-    // b answers only once a's result is durable: a finished with b in flight.
+    // b answers only once a's result is durable (a finished with b in flight), and a task later,
+    // when the executor has taken a off its steps in flight: b then finishes alone.
     const { view, batches } = await run("run_held_parallel", steps, workflow, {
       afterAppend: (events) => {
-        if (events.some((e) => label(e) === "StepSucceeded c1/a")) open();
+        if (events.some((e) => label(e) === "StepSucceeded c1/a")) setTimeout(open, 0);
       },
     });
     expect(view.status).toBe("completed");
