@@ -42,10 +42,18 @@ export const eventLog: Scenario = {
   async run(ctx) {
     const api = await ctx.client();
     const items = Array.from({ length: ITEMS }, (_, i) => i);
-    const run = await api.ok<BenchRun>("POST", "/bench/run", { shape: { kind: "noop-fan-out", n: FAN_OUT_STEPS }, input: { items } });
-    if (run.status !== "completed") throw new Error(`run ${run.runId} ended ${run.status}: ${JSON.stringify(run.cause)}`);
-    const runRate = (run.eventCount / run.inObjectMs) * 1_000;
-    ctx.log(`run ${run.runId}: ${run.eventCount} events in ${run.inObjectMs} ms (${runRate.toFixed(0)} events/s)`);
+    // One run's rate is one sample, and it moves with the machine's load: the run is repeated and the median reported.
+    const runs: BenchRun[] = [];
+    for (let i = 0; i < ctx.reps; i++) {
+      const r = await api.ok<BenchRun>("POST", "/bench/run", { shape: { kind: "noop-fan-out", n: FAN_OUT_STEPS }, input: { items } });
+      if (r.status !== "completed") throw new Error(`run ${r.runId} ended ${r.status}: ${JSON.stringify(r.cause)}`);
+      runs.push(r);
+      ctx.log(
+        `run ${r.runId}: ${r.eventCount} events in ${r.inObjectMs} ms (${((r.eventCount / r.inObjectMs) * 1_000).toFixed(0)} events/s)`,
+      );
+    }
+    const run = runs.at(-1) as BenchRun;
+    const runRates = summarize(runs.map((r) => (r.eventCount / r.inObjectMs) * 1_000));
 
     const passes: { pages: number[]; totalMs: number; events: number }[] = [];
     for (let i = 0; i < ctx.reps; i++) {
@@ -81,9 +89,9 @@ export const eventLog: Scenario = {
     const rows: Row[] = [
       {
         figure: `run: events appended per second inside the object (${run.eventCount} events)`,
-        ours: `${runRate.toFixed(0)}`,
+        ours: cell(runRates, 0),
         target: "≥ 10,000/s",
-        met: runRate >= 10_000,
+        met: runRates.median >= 10_000,
       },
       {
         figure: `page of ${PAGE} events over the API: ms`,
@@ -98,7 +106,7 @@ export const eventLog: Scenario = {
     const notes = [
       `The ${LONG_RUN_EVENTS.toLocaleString("en-US")}-event run is measured once per bench run (not repeated). Its memory is the whole workerd process's, from /proc: RssAnon (the JS heaps and malloc) and VmRSS (which also counts mapped files).`,
     ];
-    return { repetitions: ctx.reps, rows, notes, raw: { run, pagesMs: allPages, passes, appends, longRun } };
+    return { repetitions: ctx.reps, rows, notes, raw: { run, runs, pagesMs: allPages, passes, appends, longRun } };
   },
 };
 

@@ -14,7 +14,7 @@ import { cell, summarize, times } from "./support/stats.ts";
 
 const STEPS = 100;
 type PeerRun = { engineMs: number; createdMs: number; firstLineMs: number; wallMs: number };
-type Drive = { ms: number; status: string; events: number };
+type Drive = { ms: number; status: string; events: number; appends?: number };
 
 export const stepOverhead: Scenario = {
   id: "step-overhead",
@@ -69,6 +69,10 @@ export const stepOverhead: Scenario = {
     const syncedStep = raw.synced100.map((r, i) => perStep(r.ms, raw.synced1[i]?.ms ?? 0));
     const unsyncedStep = raw.unsynced100.map((r, i) => perStep(r.ms, raw.unsynced1[i]?.ms ?? 0));
     const syncShare = summarize(syncedStep.map((s, i) => (s - (unsyncedStep[i] ?? Number.NaN)) / s));
+    // Appends of the engine alone on the real adapter: each awaits one sync (the durability rule's unit).
+    const appendsPerStep = summarize(
+      raw.synced100.map((r, i) => ((r.appends ?? Number.NaN) - (raw.synced1[i]?.appends ?? 0)) / (STEPS - 1)),
+    );
     const eventsPerStep = summarize(raw.ours100.map((r, i) => (r.eventCount - (raw.ours1[i]?.eventCount ?? 0)) / (STEPS - 1)));
     const rows: Row[] = [
       {
@@ -76,8 +80,9 @@ export const stepOverhead: Scenario = {
         ours: cell(summarize(oursStep), 2),
         peer: cell(summarize(peerStep), 2),
         ratio: `${times(ratio.median)} (${times(ratio.min)}–${times(ratio.max)})`,
-        target: "ratio ≤ 0.5×",
-        met: ratio.median <= 0.5,
+        // Issue 19: at most 0.33× the peer's step.do (about two synced writes of its own per step).
+        target: "ratio ≤ 0.33×",
+        met: ratio.median <= 0.33,
       },
       {
         figure: `ms per step, T(${STEPS}) / ${STEPS}`,
@@ -96,6 +101,7 @@ export const stepOverhead: Scenario = {
         peer: cell(summarize(raw.peer1.map((r) => r.engineMs)), 0),
       },
       { figure: "events logged per step", ours: cell(eventsPerStep, 1) },
+      { figure: "synced appends per step (engine alone, real adapter)", ours: cell(appendsPerStep, 2) },
       {
         figure: "engine alone (`driveRun` in a bench object), real adapter: ms per step",
         ours: cell(summarize(syncedStep), 2),
@@ -103,6 +109,8 @@ export const stepOverhead: Scenario = {
       {
         figure: "engine alone, log without syncs (not durable: the floor under syncing only before side effects): ms per step",
         ours: cell(summarize(unsyncedStep), 2),
+        target: "< 0.5 ms",
+        met: summarize(unsyncedStep).median < 0.5,
       },
       {
         figure: "share of a step spent waiting for syncs (engine alone)",

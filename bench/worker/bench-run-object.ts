@@ -33,7 +33,8 @@ export type ReplayResult = {
   eventsAfter: number;
 };
 
-export type DriveResult = { ms: number; status: string; events: number };
+/** `appends`: calls of the log's `append` during the drive, each one awaited sync with the real adapter. */
+export type DriveResult = { ms: number; status: string; events: number; appends: number };
 
 export type AppendResult = { events: number; batch: number; writers: number; ms: number };
 
@@ -198,11 +199,22 @@ export class BenchRunObject extends RunObject {
    * difference per step is what the syncs cost.
    */
   async driveWith(runId: string, workflowId: string, lwir: unknown, input: unknown, log: "synced" | "unsynced"): Promise<DriveResult> {
-    const events: EventLog =
+    const inner: EventLog =
       log === "synced"
         ? new DurableObjectEventLog(this.ctx.storage, runId, systemClock)
         : new SketchEventLog(this.ctx.storage, runId, "none");
-    await events.append([{ type: "RunRequested", payload: { workflowId, input, trigger: { kind: "lwir" }, tenant: "dev", lwir } }]);
+    await inner.append([{ type: "RunRequested", payload: { workflowId, input, trigger: { kind: "lwir" }, tenant: "dev", lwir } }]);
+    let appends = 0;
+    const events: EventLog = {
+      runId,
+      append: (batch) => {
+        appends += 1;
+        return inner.append(batch);
+      },
+      all: () => inner.all(),
+      page: (options) => inner.page(options),
+      checkpoint: () => inner.checkpoint(),
+    };
     const started = performance.now();
     const wiring = wire(this.env);
     const result = await driveRun({
@@ -214,7 +226,7 @@ export class BenchRunObject extends RunObject {
       sliceMs: 600_000,
     });
     const ms = performance.now() - started;
-    return { ms, status: result.status, events: (await events.all()).length };
+    return { ms, status: result.status, events: (await events.all()).length, appends };
   }
 
   /**

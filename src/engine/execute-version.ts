@@ -7,11 +7,13 @@ import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { runFanOut } from "./fan-out.ts";
+import { HeldEvents } from "./held-events.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep } from "./run-step.ts";
 import { skipReason } from "./steps/decision.ts";
+import type { StepAttempt } from "./steps/step-context.ts";
 import { VersionProgress } from "./version-progress.ts";
 
 /** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
@@ -28,6 +30,8 @@ type ExecuteArgs = {
   state: RunState;
   /** Prefix of every step path: a section's occurrence (`o2/`) runs the same steps under its own paths. */
   scope?: string;
+  /** Live tools described in this execution (step-context.ts); executeVersion makes the map when not given. */
+  liveTools?: StepAttempt["liveTools"];
 };
 
 type Settled = { id: string; output?: unknown; error?: unknown };
@@ -37,8 +41,13 @@ type Settled = { id: string; output?: unknown; error?: unknown };
  * so a run's wall time approaches its critical path. Before any step runs the lock is verified
  * against the version (fail closed on tampering); a step with a recorded `StepSucceeded` never runs again.
  * The first failure aborts the steps in flight and fails the run. Returns the terminal step's output.
+ *
+ * A step that finishes while it is the only one in flight leaves its `StepSucceeded` held for the
+ * next append here (the next step's start, or a skip), so a chain costs one synced write per step;
+ * whatever is held is appended on its own before waiting on steps in flight, failing or returning.
  */
-export async function executeVersion(args: ExecuteArgs): Promise<unknown> {
+export async function executeVersion(given: ExecuteArgs): Promise<unknown> {
+  const args: ExecuteArgs = { ...given, liveTools: given.liveTools ?? new Map() };
   const { ctx, locked } = args;
   const progress = new VersionProgress(locked.version.lwir.steps, args.cycle, args.scope);
   const maxConcurrency = args.workflow.definition.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
@@ -48,16 +57,21 @@ export async function executeVersion(args: ExecuteArgs): Promise<unknown> {
   const abort = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, abort.signal]) : abort.signal;
   const running = new Map<string, Promise<Settled>>();
+  // Only the step finishing now is in flight: nothing else can append or call until we go on.
+  const held = new HeldEvents(() => running.size <= 1);
   let failure: unknown = null;
   while (!progress.allSettled()) {
-    if (failure === null) await startReady(args, progress, running, signal, maxConcurrency);
+    if (failure === null) await startReady(args, progress, running, signal, maxConcurrency, held);
     if (running.size === 0) {
       // Skipping or replaying may have made more steps ready; go round again unless nothing can move.
       if (progress.steps.some((s) => progress.ready(s)) && failure === null) continue;
       break;
     }
+    // Never hold a result while another step may run on for long.
+    if (running.size > 1) await held.flush(ctx);
     const settled = await Promise.race(running.values());
     running.delete(settled.id);
+    if (running.size > 0 || settled.error !== undefined || failure !== null) await held.flush(ctx);
     if (settled.error !== undefined) {
       if (failure === null) {
         failure = settled.error;
@@ -67,6 +81,7 @@ export async function executeVersion(args: ExecuteArgs): Promise<unknown> {
     }
     progress.complete(progress.byId.get(settled.id) as LwirStep, settled.output);
   }
+  await held.flush(ctx);
   if (failure !== null) throw failure;
   if (!progress.allSettled()) throw new RunFailure("internal_error", "Some steps could not be scheduled (their needs never completed)");
   return progress.terminalOutput();
@@ -82,6 +97,7 @@ async function startReady(
   running: Map<string, Promise<Settled>>,
   signal: AbortSignal,
   maxConcurrency: number,
+  held: HeldEvents,
 ): Promise<void> {
   const { ctx, state } = args;
   for (const step of progress.steps) {
@@ -98,14 +114,15 @@ async function startReady(
     }
     const reason = skipReason(step, progress.byId, progress.outputs, progress.skipped);
     if (reason !== null) {
-      await appendEvents(ctx, [{ type: "StepSkipped", payload: { stepPath, reason } }]);
+      await appendEvents(ctx, [...held.take(), { type: "StepSkipped", payload: { stepPath, reason } }]);
       progress.skipped.add(step.id);
       continue;
     }
     // Once per step: its needs are met and it takes a place among the steps in flight. It is
-    // logged in the same batch as the step's first StepStarted (one sync, same order): the
-    // step appends it synchronously when called below, before any await.
+    // logged in the same batch as the step's first StepStarted (one sync, same order), after any
+    // held StepSucceeded: the step appends them synchronously when called below, before any await.
     const scheduling: NewRunEvent[] = state.scheduled.has(stepPath) ? [] : [{ type: "StepScheduled", payload: { stepPath } }];
+    const batching = { leading: [...held.take(), ...scheduling], held };
     const base = {
       env: args.env,
       ctx,
@@ -117,12 +134,13 @@ async function startReady(
       stepPath,
       outputs: { ...progress.outputs },
       visits: new Map(progress.visits),
+      ...(args.liveTools ? { liveTools: args.liveTools } : {}),
     };
     running.set(
       step.id,
       (step.forEach
-        ? runFanOut({ ...step, forEach: step.forEach }, base, state, signal, maxConcurrency, scheduling)
-        : runStep(step, base, state.steps.get(stepPath), signal, scheduling)
+        ? runFanOut({ ...step, forEach: step.forEach }, base, state, signal, maxConcurrency, batching)
+        : runStep(step, base, state.steps.get(stepPath), signal, batching)
       ).then(
         (output) => ({ id: step.id, output }),
         (error: unknown) => ({ id: step.id, error }),

@@ -3,6 +3,7 @@ import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable } from "./blob-refs.ts";
+import { appendOrHold, type HeldEvents } from "./held-events.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { StepProgress } from "./run-state.ts";
 import { StepAttemptError } from "./step-failure.ts";
@@ -11,6 +12,12 @@ import { runCodeRun } from "./steps/code-run.ts";
 import { decide } from "./steps/decision.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { runToolCall } from "./steps/tool-call.ts";
+
+/** How a step's appends join the executor's (see {@link runStep}). */
+export type StepBatching = {
+  readonly leading?: readonly NewRunEvent[];
+  readonly held?: HeldEvents;
+};
 
 /** Attempts of an ai.generate step without a retry policy: the first answer and two repairs. */
 const DEFAULT_AI_ATTEMPTS = 3;
@@ -24,25 +31,30 @@ const MAX_IN_SLICE_WAIT_MS = 2_000;
  * deterministic jitter), `StepSucceeded` or `StepFailed`. Deadlines and retry times live in the
  * log, so they hold across resumes.
  *
- * `leading` are events that belong right before this step's first append (its `StepScheduled`,
- * when it was scheduled just now): they go in the same batch as the first `StepStarted`, so the
- * pair costs one sync. Nothing with a side effect happens between them either way.
+ * `batching.leading` are events that belong right before this step's first append (the previous
+ * step's held `StepSucceeded`, this step's `StepScheduled` when it was scheduled just now): they go
+ * in the same batch as the first `StepStarted`, so they cost one sync. Nothing with a side effect
+ * happens between them either way. With `batching.held`, the step's own `StepSucceeded` may be
+ * held for the executor's next append instead of being appended now (held-events.ts).
  */
 export async function runStep(
   step: LwirStep,
   base: Omit<StepAttempt, "attempt" | "signal">,
   progress: StepProgress | undefined,
   parent: AbortSignal,
-  leading: readonly NewRunEvent[] = [],
+  batching: StepBatching = {},
 ): Promise<unknown> {
   const { ctx, stepPath } = base;
+  const leading = batching.leading ?? [];
   // Failed for good before a crash: the run fails as it would have, without calling anything again.
-  if (progress?.failed)
+  if (progress?.failed) {
+    if (leading.length > 0) await appendEvents(ctx, leading);
     throw new RunFailure(
       "step_failed",
       `Step ${stepPath} failed after ${progress.failed.attempt} attempt${progress.failed.attempt === 1 ? "" : "s"}: ${progress.failed.message}`,
       { stepPath, code: progress.failed.code },
     );
+  }
   // An ai.generate output that fails its schema may be repaired twice by default (the model is told why).
   const maxAttempts = step.retry?.maxAttempts ?? (step.uses === "ai.generate" ? DEFAULT_AI_ATTEMPTS : 1);
   let attempt = progress?.attempt ?? 1;
@@ -69,9 +81,11 @@ export async function runStep(
     }
     try {
       const output = await attemptOnce(step, { ...base, attempt, signal: parent, ...(previousError ? { previousError } : {}) }, deadline);
-      await appendEvents(ctx, [
-        { type: "StepSucceeded", payload: { stepPath, attempt, output: await recordable(output, base.env.blobs, ctx.redact?.value) } },
-      ]);
+      const succeeded: NewRunEvent = {
+        type: "StepSucceeded",
+        payload: { stepPath, attempt, output: await recordable(output, base.env.blobs, ctx.redact?.value) },
+      };
+      await appendOrHold(ctx, batching.held, [succeeded]);
       return output;
     } catch (error) {
       if (!(error instanceof StepAttemptError)) throw error;

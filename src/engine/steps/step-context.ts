@@ -1,5 +1,6 @@
 import type { HarnessContext } from "../../harness/harness-context.ts";
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import type { ToolDescriptor } from "../../identity/tool-descriptors.ts";
 import type { LockedVersion } from "../../lwir/register-workflow-version.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "../run-environment.ts";
 
@@ -22,6 +23,12 @@ export type StepAttempt = {
   readonly item?: unknown;
   /** How many times each step has been visited (loops); 1 outside loops. */
   readonly visits?: ReadonlyMap<string, number>;
+  /**
+   * Descriptors of the live tools this execution has described, by tool id (tool-call.ts): a tool
+   * object is hashed once per slice, not once per step. Made per slice, so a tool changed between
+   * slices (a deploy) is described afresh and checked against the lock again.
+   */
+  readonly liveTools?: Map<string, { readonly live: unknown; readonly descriptor: Promise<ToolDescriptor> }>;
   /** Why the previous attempt failed, when this one retries it. */
   readonly previousError?: { readonly code: string; readonly message: string };
 };

@@ -1,4 +1,4 @@
-import { describeTool } from "../../identity/tool-descriptors.ts";
+import { describeTool, type ToolDescriptor } from "../../identity/tool-descriptors.ts";
 import { renderValue } from "../../lwir/evaluate-template.ts";
 import type { ToolCallStep } from "../../lwir/types.ts";
 import { validateJson } from "../../schema/validate-json.ts";
@@ -20,7 +20,7 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
   const live = a.workflow.definition.tools[id] ?? a.workflow.tools[id];
   if (!locked || !live) throw new RunFailure("capability_drift", `Step ${a.stepPath} calls tool "${id}", which is no longer provided`);
   // Under the run's schema normalizer, so the lock of a run started under `@1` still matches.
-  const descriptor = await describeTool(id, live, a.capabilities.schemaNormalizer);
+  const descriptor = await describeLive(a, id, live);
   if (descriptor.descriptorHash !== locked.descriptorHash) {
     throw new RunFailure(
       "capability_drift",
@@ -78,4 +78,15 @@ export async function runToolCall(step: ToolCallStep, a: StepAttempt): Promise<u
       );
   }
   return output;
+}
+
+/** The live tool's descriptor, described once per slice for the same tool object (`liveTools`). */
+function describeLive(a: StepAttempt, id: string, live: Parameters<typeof describeTool>[1]): Promise<ToolDescriptor> {
+  const known = a.liveTools?.get(id);
+  if (known && known.live === live) return known.descriptor;
+  const descriptor = describeTool(id, live, a.capabilities.schemaNormalizer);
+  a.liveTools?.set(id, { live, descriptor });
+  // A tool that cannot be described fails each step that calls it, as it would uncached.
+  descriptor.catch(() => a.liveTools?.delete(id));
+  return descriptor;
 }

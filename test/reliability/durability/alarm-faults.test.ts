@@ -160,7 +160,8 @@ describe("alarm faults (item 2): the drive loop throws on its first attempts", (
       }
       if (times === 5) expect(run.view.cause?.code, label).toBe("internal_error");
     }
-    expect(tried).toBeGreaterThan(50);
+    // 35 writes since a chained step's or fan-out branch's StepSucceeded shares the next start's write (held-events.ts); 50+ before.
+    expect(tried).toBeGreaterThan(30);
   }, 900_000);
 
   it("the two BUG cases below fail the writes they name", () => {
