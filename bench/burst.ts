@@ -1,131 +1,91 @@
 /**
  * Scenario 9 — a burst. 1,000 runs of the one-step no-op LWIR started as fast as the client can
- * (64 connections, each taking the next of 1,000 keys until every key is accepted), then read
+ * (64 connections, each taking the next of 1,000 keys until every key is accepted), then swept
  * until every run has ended: the time to accept all 1,000, the drain (first start → last run
  * ended), and whether every accepted run completed, none lost (accepted but missing from the paged
  * `GET /v1/runs`) and none duplicated (listed more than accepted, or twice). Each start carries its
  * own key — the run id, and the same value as `Idempotency-Key` — so a start retried after a 5xx
  * or a dropped connection answers its run instead of creating another. The peer gets the same
- * burst: 1,000 `create()` of its one-step Workflow through the bench route, read as
- * trigger-throughput reads it.
+ * burst: 1,000 `create()` of its one-step Workflow through the bench route of trigger-throughput.
  */
 import { randomBytes } from "node:crypto";
+import type { BenchClient } from "./support/bench-client.ts";
 import { sleep } from "./support/bench-dev.ts";
+import { type Burst, burst, type Drain, drain, type RunEnd } from "./support/burst-load.ts";
 import type { Row } from "./support/results.ts";
 import { listRuns } from "./support/run-listing.ts";
-import {
-  type Completion,
-  completion,
-  DONE,
-  NOT_FOUND,
-  noopLwir,
-  ourStatus,
-  peerStatus,
-  type StartAnswer,
-  startOurs,
-  startPeer,
-} from "./support/run-starts.ts";
+import { completion, DONE, ENDED, NOT_FOUND, noopLwir, ourStatus, startOurs, startPeer } from "./support/run-starts.ts";
 import { runAlone, type Scenario } from "./support/scenario.ts";
 import { percentile, times } from "./support/stats.ts";
 
 const RUNS = 1_000;
-const CONNECTIONS = 64;
-/** Tries per key: a 429, a 5xx or a dropped connection is retried with the same key. */
-const ATTEMPTS = 8;
-const BACKOFF_MS = 250;
-/** A run not found this long after the reading began counts as lost. */
-const NOT_FOUND_MS = 30_000;
-const WITHIN_MS = 600_000;
+const LOAD = { count: RUNS, connections: 64, attempts: 8, backoffMs: 250 };
+/** Sweeps every 250 ms; a run not found for 30 s counts as lost; 10 min at most. */
+const SWEEPS = { sweepMs: 250, withinMs: 600_000, notFoundMs: 30_000 };
+/** Peer instances read per bulk request. */
+const PEER_CHUNK = 200;
 
-type Burst = {
-  /** `performance.now()` and `Date.now()` at the first start. */
-  t0: number;
-  wall0: number;
-  /** First start → the last key accepted. */
-  acceptedMs: number;
-  /** Accepted run ids (one per key that was accepted). */
-  ids: string[];
-  acks: number[];
-  seen: { "429": number; "5xx": number; network: number; other: Record<string, number> };
-  retries: number;
-  /** Keys given up after {@link ATTEMPTS} tries or refused outright (a 4xx other than 429). */
-  givenUp: number;
-};
+/** Our runs as the index lists them: status, and the row's last write as the end of an ended run. */
+function ourEnds(api: BenchClient, workflowId: string, since: number) {
+  return async (): Promise<Map<string, RunEnd>> => {
+    const { runs } = await listRuns(api, workflowId, since);
+    return new Map(runs.map((r) => [r.runId, { status: r.status, endedAt: ENDED.has(r.status) ? r.updatedAt : null }]));
+  };
+}
 
-/** Starts {@link RUNS} keys over {@link CONNECTIONS} connections, retrying each key until accepted. */
-async function burst(start: (key: number) => Promise<StartAnswer>): Promise<Burst> {
-  const ids: string[] = [];
-  const acks: number[] = [];
-  const seen: Burst["seen"] = { "429": 0, "5xx": 0, network: 0, other: {} };
-  let retries = 0;
-  let givenUp = 0;
-  let next = 0;
-  const t0 = performance.now();
-  const wall0 = Date.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      for (let key = next++; key < RUNS; key = next++) {
-        for (let attempt = 1; ; attempt++) {
-          let r: StartAnswer | null = null;
-          try {
-            r = await start(key);
-          } catch {
-            seen.network += 1;
-          }
-          if (r?.id) {
-            ids.push(r.id);
-            acks.push(r.ms);
-            break;
-          }
-          if (r && r.status === 429) seen["429"] += 1;
-          else if (r && r.status >= 500) seen["5xx"] += 1;
-          else if (r) seen.other[String(r.status)] = (seen.other[String(r.status)] ?? 0) + 1;
-          const retryable = !r || r.status === 429 || r.status >= 500;
-          if (!retryable || attempt >= ATTEMPTS) {
-            givenUp += 1;
-            break;
-          }
-          retries += 1;
-          await sleep(BACKOFF_MS * attempt);
-        }
-      }
-    }),
-  );
-  return { t0, wall0, acceptedMs: performance.now() - t0, ids, acks, seen, retries, givenUp };
+/** The peer's instances, read inside the process in chunks (bench/worker/burst-routes.ts). */
+function peerEnds(api: BenchClient) {
+  return async (pending: readonly string[]): Promise<Map<string, RunEnd>> => {
+    const known = new Map<string, RunEnd>();
+    for (let i = 0; i < pending.length; i += PEER_CHUNK) {
+      const { ends } = await api.ok<{ ends: ({ id: string } & RunEnd)[] }>("POST", "/bench/burst/peer-ends", {
+        ids: pending.slice(i, i + PEER_CHUNK),
+      });
+      for (const { id, status, endedAt } of ends) known.set(id, { status, endedAt });
+    }
+    return known;
+  };
 }
 
 /** Lost and duplicated runs of ours: the accepted ids against the run index's listing. */
-async function indexCheck(api: Parameters<typeof listRuns>[0], workflowId: string, b: Burst, prefix: string) {
+async function indexCheck(api: BenchClient, workflowId: string, b: Burst, prefix: string) {
   const { runs, pages } = await listRuns(api, workflowId, b.wall0);
   const mine = runs.filter((r) => r.runId.startsWith(prefix) || r.createdAt >= b.wall0);
   const listed = new Map<string, number>();
   for (const r of mine) listed.set(r.runId, (listed.get(r.runId) ?? 0) + 1);
   const accepted = new Set(b.ids);
-  const lost = b.ids.filter((id) => !listed.has(id)).length;
-  const listedTwice = [...listed.values()].reduce((n, count) => n + count - 1, 0);
+  const listedTwice = [...listed.values()].reduce((n, k) => n + k - 1, 0);
   const unaccepted = [...listed.keys()].filter((id) => !accepted.has(id)).length;
-  const lastUpdate = mine.length > 0 ? Math.max(...mine.map((r) => r.updatedAt)) : Number.NaN;
   return {
     pages,
     listed: mine.length,
-    lost,
+    lost: b.ids.filter((id) => !listed.has(id)).length,
     duplicated: listedTwice + unaccepted + (b.ids.length - accepted.size),
-    indexCompleted: mine.filter((r) => r.status === DONE.ours).length,
-    /** The last index write of a burst run (its end), after the first start. */
-    indexLastEndMs: lastUpdate - b.wall0,
   };
 }
 
-const count = (c: Completion, status: string) => c.ended[status] ?? 0;
-const failedOf = (c: Completion, done: string) =>
-  Object.entries(c.ended)
-    .filter(([s]) => s !== done && s !== NOT_FOUND)
+/** First start → the last run's own end time, and → the sweep that saw it. */
+function drainTimes(b: Burst, d: Drain) {
+  const lastEnd = Math.max(...[...d.ends.values()].map((e) => e.endedAt ?? Number.NaN));
+  return { endMs: lastEnd - b.wall0, seenMs: d.seenAt - b.t0 };
+}
+
+const tally = (statuses: Iterable<string>) => {
+  const out: Record<string, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+};
+const failedOf = (ended: Record<string, number>, done: string) =>
+  Object.entries(ended)
+    .filter(([s]) => s !== done && ENDED.has(s))
     .reduce((n, [, k]) => n + k, 0);
 const seenCell = (b: Burst) => `${b.seen["429"]} / ${b.seen["5xx"]} / ${b.seen.network}; ${b.retries} retries`;
+const rate = (b: Burst) => (b.ids.length / b.acceptedMs) * 1_000;
+const acks = (b: Burst) => `${percentile(b.acks, 50).toFixed(0)} / ${percentile(b.acks, 99).toFixed(0)}`;
 
 export const burstScenario: Scenario = {
   id: "burst",
-  title: `Burst: ${RUNS.toLocaleString("en")} runs started at once over ${CONNECTIONS} connections, then drained`,
+  title: `Burst: ${RUNS.toLocaleString("en")} runs started at once over ${LOAD.connections} connections, then drained`,
   async run(ctx) {
     const api = await ctx.client();
     const lwir = await noopLwir(api);
@@ -137,24 +97,28 @@ export const burstScenario: Scenario = {
     await peer();
     await sleep(1_000);
 
-    const peerBurst = await burst(() => peer());
+    const peerBurst = await burst(() => peer(), LOAD);
     ctx.log(`peer: ${peerBurst.ids.length} instances created in ${peerBurst.acceptedMs.toFixed(0)} ms`);
-    const peerDone = await completion(peerBurst.ids, peerStatus(api), { notFoundMs: NOT_FOUND_MS, withinMs: WITHIN_MS });
-    ctx.log(`peer: drained ${(peerDone.doneAt - peerBurst.t0).toFixed(0)} ms after its first start`);
+    const peerDrain = await drain(peerBurst.ids, peerEnds(api), SWEEPS);
+    const peerTimes = drainTimes(peerBurst, peerDrain);
+    ctx.log(`peer: last instance ended ${peerTimes.endMs.toFixed(0)} ms after the first start`);
     await sleep(2_000);
 
     const prefix = `burst_${randomBytes(4).toString("hex")}_`;
-    const oursBurst = await burst((key) => ours(`${prefix}${key}`));
+    const oursBurst = await burst((key) => ours(`${prefix}${key}`), LOAD);
     ctx.log(`ours: ${oursBurst.ids.length} runs accepted in ${oursBurst.acceptedMs.toFixed(0)} ms`);
-    const oursDone = await completion(oursBurst.ids, ourStatus(api), { notFoundMs: NOT_FOUND_MS, withinMs: WITHIN_MS });
-    const drain = { ours: oursDone.doneAt - oursBurst.t0, peer: peerDone.doneAt - peerBurst.t0 };
-    ctx.log(`ours: drained ${drain.ours.toFixed(0)} ms after its first start`);
+    const oursDrain = await drain(oursBurst.ids, ourEnds(api, workflowId, oursBurst.wall0), SWEEPS);
+    const oursTimes = drainTimes(oursBurst, oursDrain);
+    ctx.log(`ours: last run ended ${oursTimes.endMs.toFixed(0)} ms after the first start`);
+    // After the drain, untimed: every accepted run read from its own run object, and the listing checked.
+    const oursRead = await completion(oursBurst.ids, ourStatus(api), { withinMs: 60_000, notFoundMs: 10_000 });
     const index = await indexCheck(api, workflowId, oursBurst, prefix);
-    const peerLost = count(peerDone, NOT_FOUND);
+    const peerEnded = tally([...peerDrain.ends.values()].map((e) => e.status));
+    const peerLost = [...peerDrain.left.values()].filter((s) => s === NOT_FOUND).length;
     const peerDuplicated = peerBurst.ids.length - new Set(peerBurst.ids).size;
+    const oursCompleted = oursRead.ended[DONE.ours] ?? 0;
+    const oursLost = index.lost + (oursRead.ended[NOT_FOUND] ?? 0);
 
-    const rate = (b: Burst) => (b.ids.length / b.acceptedMs) * 1_000;
-    const acks = (b: Burst) => `${percentile(b.acks, 50).toFixed(0)} / ${percentile(b.acks, 99).toFixed(0)}`;
     const rows: Row[] = [
       {
         figure: `runs accepted, of ${RUNS.toLocaleString("en")}`,
@@ -172,30 +136,34 @@ export const burstScenario: Scenario = {
       { figure: "starts accepted per second in the burst", ours: rate(oursBurst).toFixed(1), peer: rate(peerBurst).toFixed(1) },
       { figure: "ack p50 / p99 in the burst, ms", ours: acks(oursBurst), peer: acks(peerBurst) },
       {
-        figure: "drain: first start → last run seen ended, ms",
-        ours: drain.ours.toFixed(0),
-        peer: drain.peer.toFixed(0),
-        ratio: times(drain.ours / drain.peer),
+        figure: "drain: first start → the last run's end (ours: its index row's final write; peer: its last step's return), ms",
+        ours: oursTimes.endMs.toFixed(0),
+        peer: peerTimes.endMs.toFixed(0),
+        ratio: times(oursTimes.endMs / peerTimes.endMs),
       },
       {
         figure: "of which after the last accept, ms",
-        ours: (drain.ours - oursBurst.acceptedMs).toFixed(0),
-        peer: (drain.peer - peerBurst.acceptedMs).toFixed(0),
+        ours: (oursTimes.endMs - oursBurst.acceptedMs).toFixed(0),
+        peer: (peerTimes.endMs - peerBurst.acceptedMs).toFixed(0),
       },
-      { figure: "last run ended by the run index (its `updatedAt`), ms after the first start", ours: index.indexLastEndMs.toFixed(0) },
       {
-        figure: "accepted runs completed / failed",
-        ours: `${count(oursDone, DONE.ours)} / ${failedOf(oursDone, DONE.ours)}`,
-        peer: `${count(peerDone, DONE.peer)} / ${failedOf(peerDone, DONE.peer)}`,
+        figure: `first start → the client's sweep saw every run ended (every ${SWEEPS.sweepMs} ms), ms`,
+        ours: oursTimes.seenMs.toFixed(0),
+        peer: peerTimes.seenMs.toFixed(0),
+      },
+      {
+        figure: "accepted runs completed / failed (ours: each read from its run object after the drain)",
+        ours: `${oursCompleted} / ${failedOf(oursRead.ended, DONE.ours)}`,
+        peer: `${peerEnded[DONE.peer] ?? 0} / ${failedOf(peerEnded, DONE.peer)}`,
         target: "all / 0",
-        met: count(oursDone, DONE.ours) === oursBurst.ids.length && oursBurst.ids.length === RUNS,
+        met: oursCompleted === oursBurst.ids.length && oursBurst.ids.length === RUNS,
       },
       {
-        figure: "lost: accepted, then not found (ours: not in the paged `GET /v1/runs`; peer: `get()` fails)",
-        ours: String(index.lost),
+        figure: "lost: accepted, then not found (ours: not in the paged `GET /v1/runs` or its `GET /v1/runs/:id`; peer: `get()` fails)",
+        ours: String(oursLost),
         peer: String(peerLost),
         target: "0",
-        met: index.lost === 0 && count(oursDone, NOT_FOUND) === 0,
+        met: oursLost === 0,
       },
       {
         figure: "duplicated: listed more than accepted, or one key accepted twice",
@@ -207,27 +175,25 @@ export const burstScenario: Scenario = {
       { figure: "429 / 5xx / dropped connections seen; start retries", ours: seenCell(oursBurst), peer: seenCell(peerBurst) },
     ];
     const notes = [
-      `One burst per side, the peer first, not repeated; ${CONNECTIONS} connections from one Node process on the same machine as wrangler dev. Drain is seen by 8 readers polling each run every 200 ms (\`GET /v1/runs/:id\`; the peer's \`status()\` through a bench route), so it is an upper bound by about one poll; the readers' requests load the same 2 cores.`,
-      `Our index check paged \`GET /v1/runs?workflow=${workflowId}\` (${index.pages} pages): ${index.listed} runs of the burst listed, ${index.indexCompleted} of them \`completed\` in the index.`,
-      "The peer cannot be checked the same way: the Workflows binding lists no instances, and its bench route takes no idempotency key, so a retried `create()` could start a second instance unseen (retries are counted above).",
+      `One burst per side, the peer first, not repeated; ${LOAD.connections} connections from one Node process on the same machine as wrangler dev. The drain is swept in bulk so that reading it loads the cores little: ours by paging \`GET /v1/runs?workflow=${workflowId}\` (${index.pages} pages of 200), the peer by reading its instances' \`status()\` ${PEER_CHUNK} at a time inside the process (\`/bench/burst/peer-ends\`). Our end time is when the run's index row was last written (after its terminal event); the peer's when its last \`step.do\` returned (before Workflows marks it complete).`,
+      `Our index listed ${index.listed} runs of the burst. The peer cannot be checked the same way: the Workflows binding lists no instances, and its bench route takes no idempotency key, so a retried \`create()\` could start a second instance unseen (retries are counted above).`,
       "The bench Worker runs with LITTLE_QUOTA_STARTS_PER_MINUTE and LITTLE_QUOTA_CONCURRENT_RUNS at 1,000,000 (bench/support/bench-dev.ts). With the production defaults (600 starts a minute, 200 concurrent runs; src/api/quota-limits.ts) one tenant's burst of 1,000 is refused in part with 429 `quota_exceeded`.",
     ];
-    if (oursBurst.givenUp + peerBurst.givenUp > 0)
-      notes.push(`Keys given up: ours ${oursBurst.givenUp} (${JSON.stringify(oursBurst.seen.other)}), peer ${peerBurst.givenUp}.`);
+    const notDone = [
+      ["ours", oursBurst, Object.fromEntries(Object.entries(oursRead.ended).filter(([s]) => s !== DONE.ours))],
+      ["peer", peerBurst, tally(peerDrain.left.values())],
+    ] as const;
+    for (const [name, b, other] of notDone) {
+      if (b.givenUp > 0) notes.push(`Keys given up (${name}): ${b.givenUp}, answers ${JSON.stringify(b.seen.other)}.`);
+      if (Object.keys(other).length > 0) notes.push(`Accepted but not completed (${name}): ${JSON.stringify(other)}`);
+    }
     return {
       repetitions: 1,
       rows,
       notes,
       raw: {
-        ours: { ...oursBurst, ids: oursBurst.ids.length, drainMs: drain.ours, completion: oursDone, index },
-        peer: {
-          ...peerBurst,
-          ids: peerBurst.ids.length,
-          drainMs: drain.peer,
-          completion: peerDone,
-          lost: peerLost,
-          duplicated: peerDuplicated,
-        },
+        ours: { ...oursBurst, ids: oursBurst.ids.length, ...oursTimes, sweeps: oursDrain.sweeps, read: oursRead, index },
+        peer: { ...peerBurst, ids: peerBurst.ids.length, ...peerTimes, sweeps: peerDrain.sweeps, ended: peerEnded, lost: peerLost },
       },
     };
   },

@@ -8,6 +8,7 @@
 import { overrideWiring } from "../../src/wiring.ts";
 import worker from "../../src/worker.ts";
 import { benchCatalog } from "./bench-workflows.ts";
+import { burstRoutes } from "./burst-routes.ts";
 import { countingModels } from "./counting-models.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
 
@@ -20,7 +21,9 @@ overrideWiring({ models: countingModels, workflows: benchCatalog });
 // `Record<keyof typeof worker, unknown>`: a handler added to the production Worker and not here fails tsc.
 export default {
   fetch(request, env, ctx) {
-    if (new URL(request.url).pathname.startsWith("/bench/")) return benchRoutes.fetch(request, env, ctx);
+    const path = new URL(request.url).pathname;
+    if (path.startsWith("/bench/burst/")) return burstRoutes.fetch(request, env, ctx);
+    if (path.startsWith("/bench/")) return benchRoutes.fetch(request, env, ctx);
     return worker.fetch(request, env, ctx);
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
