@@ -37,6 +37,8 @@ export type BenchDevOptions = {
 
 export type BenchDev = {
   readonly url: string;
+  /** workerd's DevTools inspector (CPU profiles of the Worker: `Profiler.start` / `Profiler.stop`). */
+  readonly inspectorPort: number;
   readonly devToken: string;
   /** From spawning `wrangler dev` to the first 200 of `GET /v1/health`, in ms. */
   readonly startMs: number;
@@ -125,6 +127,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     const startMs = performance.now() - s0;
     return {
       url,
+      inspectorPort,
       devToken,
       startMs,
       migrateMs,
