@@ -121,7 +121,7 @@ async function moduleMaps(profiler: Awaited<ReturnType<typeof connect>>, profile
 function report(profile: Profile, count: number, scripts: Map<string, Script>): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fn = new Map<string, number>();
   const file = new Map<string, number>();
