@@ -8,9 +8,9 @@
  */
 import { benchClient } from "./support/bench-client.ts";
 import { sleep, startBenchDev } from "./support/bench-dev.ts";
-import { burst, drain, type RunEnd } from "./support/burst-load.ts";
-import { listRuns } from "./support/run-listing.ts";
-import { ENDED, noopLwir, startOurs } from "./support/run-starts.ts";
+import { burst, drain } from "./support/burst-load.ts";
+import { indexEnds } from "./support/run-listing.ts";
+import { noopLwir, startOurs } from "./support/run-starts.ts";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number; scriptId: string }; children?: number[] };
 /** A script's lines and, for each, the source module it came from. */
@@ -32,14 +32,7 @@ try {
   await profiler.send("Profiler.start");
   const prefix = `profile_${Date.now()}_`;
   const b = await burst((key) => ours(`${prefix}${key}`), { count: runs, connections: 64, attempts: 8, backoffMs: 250 });
-  const read = async (): Promise<Map<string, RunEnd>> =>
-    new Map(
-      (await listRuns(api, workflowId, b.wall0)).runs.map((r) => [
-        r.runId,
-        { status: r.status, endedAt: ENDED.has(r.status) ? r.updatedAt : null },
-      ]),
-    );
-  const d = await drain(b.ids, read, { sweepMs: 250, withinMs: 300_000, notFoundMs: 30_000 });
+  const d = await drain(b.ids, indexEnds(api, workflowId, b.wall0), { sweepMs: 250, withinMs: 300_000, notFoundMs: 30_000 });
   const { profile } = (await profiler.send("Profiler.stop")) as { profile: Profile };
   const modules = await moduleMaps(profiler, profile);
   profiler.close();

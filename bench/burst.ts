@@ -13,7 +13,7 @@ import type { BenchClient } from "./support/bench-client.ts";
 import { sleep } from "./support/bench-dev.ts";
 import { type Burst, burst, type Drain, drain, type RunEnd } from "./support/burst-load.ts";
 import type { Row } from "./support/results.ts";
-import { listRuns } from "./support/run-listing.ts";
+import { indexEnds, listRuns } from "./support/run-listing.ts";
 import { completion, DONE, ENDED, NOT_FOUND, noopLwir, ourStatus, startOurs, startPeer } from "./support/run-starts.ts";
 import { runAlone, type Scenario } from "./support/scenario.ts";
 import { percentile, times } from "./support/stats.ts";
@@ -24,14 +24,6 @@ const LOAD = { count: RUNS, connections: 64, attempts: 8, backoffMs: 250 };
 const SWEEPS = { sweepMs: 250, withinMs: 600_000, notFoundMs: 30_000 };
 /** Peer instances read per bulk request. */
 const PEER_CHUNK = 200;
-
-/** Our runs as the index lists them: status, and the row's last write as the end of an ended run. */
-function ourEnds(api: BenchClient, workflowId: string, since: number) {
-  return async (): Promise<Map<string, RunEnd>> => {
-    const { runs } = await listRuns(api, workflowId, since);
-    return new Map(runs.map((r) => [r.runId, { status: r.status, endedAt: ENDED.has(r.status) ? r.updatedAt : null }]));
-  };
-}
 
 /** The peer's instances, read inside the process in chunks (bench/worker/burst-routes.ts). */
 function peerEnds(api: BenchClient) {
@@ -107,7 +99,7 @@ export const burstScenario: Scenario = {
     const prefix = `burst_${randomBytes(4).toString("hex")}_`;
     const oursBurst = await burst((key) => ours(`${prefix}${key}`), LOAD);
     ctx.log(`ours: ${oursBurst.ids.length} runs accepted in ${oursBurst.acceptedMs.toFixed(0)} ms`);
-    const oursDrain = await drain(oursBurst.ids, ourEnds(api, workflowId, oursBurst.wall0), SWEEPS);
+    const oursDrain = await drain(oursBurst.ids, indexEnds(api, workflowId, oursBurst.wall0), SWEEPS);
     const oursTimes = drainTimes(oursBurst, oursDrain);
     ctx.log(`ours: last run ended ${oursTimes.endMs.toFixed(0)} ms after the first start`);
     // After the drain, untimed: every accepted run read from its own run object, and the listing checked.

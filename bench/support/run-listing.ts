@@ -1,5 +1,7 @@
 /** The tenant's run index as `GET /v1/runs` pages it: what a client sees when it lists its runs. */
 import type { BenchClient } from "./bench-client.ts";
+import type { RunEnd } from "./burst-load.ts";
+import { ENDED } from "./run-starts.ts";
 
 export type RunSummary = { runId: string; workflowId: string; status: string; createdAt: number; updatedAt: number };
 
@@ -25,4 +27,12 @@ export async function listRuns(api: BenchClient, workflowId: string, since: numb
     cursor = page.runs.some((r) => r.createdAt >= since) ? page.nextCursor : null;
   } while (cursor);
   return { runs, pages };
+}
+
+/** A drain's bulk read of our runs: each listed run's status and, once ended, its row's last write as its end. */
+export function indexEnds(api: BenchClient, workflowId: string, since: number) {
+  return async (): Promise<Map<string, RunEnd>> => {
+    const { runs } = await listRuns(api, workflowId, since);
+    return new Map(runs.map((r) => [r.runId, { status: r.status, endedAt: ENDED.has(r.status) ? r.updatedAt : null }]));
+  };
 }
