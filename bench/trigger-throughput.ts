@@ -5,18 +5,24 @@
  * every accepted run completes. The same window against the peer (a bench route that creates a
  * one-step Workflow instance) runs first, and one client alone first gives the unloaded ack time.
  */
-import type { BenchClient } from "./support/bench-client.ts";
 import type { Row } from "./support/results.ts";
+import {
+  type Completion,
+  completion,
+  noopLwir,
+  ourStatus,
+  peerStatus,
+  type StartAnswer,
+  startOurs,
+  startPeer,
+} from "./support/run-starts.ts";
 import { runAlone, type Scenario } from "./support/scenario.ts";
 import { cell, percentile, summarize, times } from "./support/stats.ts";
 
 const DURATION_MS = 10_000;
 const CLIENTS = 16;
 const ALONE = 20;
-const COMPLETE_WITHIN_MS = 300_000;
-const CHECKERS = 8;
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-const ENDED = new Set(["completed", "failed", "cancelled", "complete", "errored", "terminated"]);
 
 type Breakdown = {
   objectStartMs: number;
@@ -40,10 +46,9 @@ const PHASES: readonly [keyof Breakdown, string][] = [
   ["freshObjectMs", "first RPC to a new run object (creates its SQLite)"],
 ];
 type Window = { windowMs: number; accepted: string[]; acks: number[]; refused: Record<string, number> };
-type Completion = { ended: Record<string, number>; allDoneMs: number };
 
 /** `CLIENTS` loops sending `start()` for `DURATION_MS`. */
-async function window(start: () => Promise<{ id: string | null; status: number; ms: number }>): Promise<Window> {
+async function window(start: () => Promise<StartAnswer>): Promise<Window> {
   const accepted: string[] = [];
   const acks: number[] = [];
   const refused: Record<string, number> = {};
@@ -68,46 +73,14 @@ async function window(start: () => Promise<{ id: string | null; status: number; 
   return { windowMs: performance.now() - started, accepted, acks, refused };
 }
 
-/** Reads every id's status until it has ended (or the time is up). */
-async function completion(ids: readonly string[], statusOf: (id: string) => Promise<string>): Promise<Completion> {
-  const ended: Record<string, number> = {};
-  const c0 = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CHECKERS }, async () => {
-      for (let i = next++; i < ids.length; i = next++) {
-        for (;;) {
-          const status = await statusOf(ids[i] as string);
-          if (ENDED.has(status) || performance.now() - c0 > COMPLETE_WITHIN_MS) {
-            ended[status] = (ended[status] ?? 0) + 1;
-            break;
-          }
-          await new Promise((done) => setTimeout(done, 200));
-        }
-      }
-    }),
-  );
-  return { ended, allDoneMs: performance.now() - c0 };
-}
-
-function startOurs(api: BenchClient, lwir: unknown) {
-  return async () => {
-    const r = await api.call<{ run?: { runId: string } }>("POST", "/v1/lwir/runs", { lwir, input: {} });
-    return { id: (r.status === 202 || r.status === 200) && r.body.run ? r.body.run.runId : null, status: r.status, ms: r.ms };
-  };
-}
-
 export const triggerThroughput: Scenario = {
   id: "trigger-throughput",
   title: `Trigger throughput: ${CLIENTS} concurrent HTTP clients starting runs for ${DURATION_MS / 1_000} s`,
   async run(ctx) {
     const api = await ctx.client();
-    const { lwir } = await api.ok<{ lwir: unknown }>("POST", "/bench/lwir", { shape: { kind: "noop-chain", n: 1 } });
-    const ours = startOurs(api, lwir);
-    const peer = async () => {
-      const r = await api.call<{ id?: string }>("POST", "/bench/peer-trigger");
-      return { id: r.status === 202 && r.body.id ? r.body.id : null, status: r.status, ms: r.ms };
-    };
+    const startOne = startOurs(api, await noopLwir(api));
+    const ours = () => startOne();
+    const peer = startPeer(api);
     // Warm both routes, then one client alone: the ack time with nothing else running.
     await ours();
     await peer();
@@ -126,17 +99,11 @@ export const triggerThroughput: Scenario = {
     }
 
     const peerWindow = await window(peer);
-    const peerDone = await completion(
-      peerWindow.accepted,
-      async (id) => (await api.call<{ status: string }>("GET", `/bench/peer-status/${id}`)).body.status,
-    );
+    const peerDone = await completion(peerWindow.accepted, peerStatus(api));
     ctx.log(`peer: ${peerWindow.accepted.length} instances created in ${peerWindow.windowMs.toFixed(0)} ms`);
     const oursWindow = await window(ours);
     ctx.log(`ours: ${oursWindow.accepted.length} runs accepted in ${oursWindow.windowMs.toFixed(0)} ms`);
-    const oursDone = await completion(
-      oursWindow.accepted,
-      async (id) => (await api.call<{ run?: { status: string } }>("GET", `/v1/runs/${id}`)).body.run?.status ?? "unknown",
-    );
+    const oursDone = await completion(oursWindow.accepted, ourStatus(api));
 
     const rate = (w: Window) => (w.accepted.length / w.windowMs) * 1_000;
     const p = (w: Window, q: number) => percentile(w.acks, q);

@@ -23,8 +23,8 @@ export type BenchRun = {
 export type ModelCalls = { planner: number; worker: number; fixer: number; total: number; inputTokens: number; outputTokens: number };
 
 export function benchClient(base: string, token: string) {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  async function call<T>(method: string, path: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...extraHeaders, authorization: `Bearer ${token}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     const started = performance.now();
     const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });

@@ -7,10 +7,11 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { repositoryConfigDrift } from "./config-drift.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
@@ -36,6 +37,8 @@ export type BenchDevOptions = {
 
 export type BenchDev = {
   readonly url: string;
+  /** workerd's DevTools inspector (CPU profiles of the Worker: `Profiler.start` / `Profiler.stop`). */
+  readonly inspectorPort: number;
   readonly devToken: string;
   /** From spawning `wrangler dev` to the first 200 of `GET /v1/health`, in ms. */
   readonly startMs: number;
@@ -126,6 +129,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     const startMs = performance.now() - s0;
     return {
       url,
+      inspectorPort,
       devToken,
       startMs,
       migrateMs,
@@ -144,28 +148,12 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
   }
 }
 
-/**
- * Warns when bench/wrangler.bench.toml no longer mirrors wrangler.toml (it is wrangler.toml with
- * main, name and paths rewritten, then the bench-only bindings after a marker line).
- */
+/** Warns when bench/wrangler.bench.toml no longer has wrangler.toml's bindings (config-drift.ts). */
 export async function warnOnConfigDrift(dir: string): Promise<void> {
-  const strip = (text: string) =>
-    text
-      .split("\n")
-      .filter((line) => line.trim() !== "" && !line.startsWith("#"))
-      .map((line) =>
-        line
-          .replace(/^name = .*/, "name = …")
-          .replace(/^main = .*/, "main = …")
-          .replace(/"\.\.\//g, '"./')
-          .replace(/"\.\/migrations"/, '"migrations"'),
-      );
-  const production = strip(await readFile(join(dir, "wrangler.toml"), "utf8"));
-  const bench = strip((await readFile(join(dir, "bench/wrangler.bench.toml"), "utf8")).split("# ---- bench only")[0] ?? "");
-  const differing = production.findIndex((line, i) => line !== bench[i]);
-  if (differing >= 0 || bench.length !== production.length)
+  const drift = await repositoryConfigDrift(dir);
+  if (drift.length > 0)
     console.warn(
-      `warning: bench/wrangler.bench.toml no longer mirrors wrangler.toml (first difference: ${JSON.stringify(production[differing] ?? bench[production.length])}); the bench Worker may be configured differently from the one deployed`,
+      `warning: bench/wrangler.bench.toml no longer mirrors wrangler.toml; the bench Worker is configured differently from the one deployed:\n  ${drift.join("\n  ")}`,
     );
 }
 
