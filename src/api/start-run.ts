@@ -1,7 +1,7 @@
 import { canonicalBytes } from "../engine/run-quotas.ts";
 import { digestJson } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
-import type { RunView } from "../ports/run-handle.ts";
+import type { RunHandle, RunView } from "../ports/run-handle.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
 import type { StartAdmission } from "../ports/start-quota.ts";
 import { validateJson } from "../schema/validate-json.ts";
@@ -179,9 +179,11 @@ async function createRun(
   });
   if (
     !started.created &&
-    (started.workflowId !== args.workflowId || digestJson(started.input ?? null) !== digestJson(args.input ?? null))
+    (started.workflowId !== args.workflowId ||
+      digestJson(started.input ?? null) !== digestJson(args.input ?? null) ||
+      !(await sameLwir(client, args.lwir)))
   ) {
-    throw new ApiError(args.conflictCode, `Run "${args.runId}" already exists with a different workflow or input`);
+    throw new ApiError(args.conflictCode, `Run "${args.runId}" already exists with a different workflow, input or LWIR`);
   }
   const { created, ...view } = started;
   return {
@@ -189,4 +191,12 @@ async function createRun(
     created,
     placement: { ...placement, jurisdictionEnforced: jurisdiction ? args.services.runHandles.jurisdictionsEnforced() : false },
   };
+}
+
+/** Whether the run that exists was given the same LWIR (or, like this start, none): read from its request, on the repeat path only. */
+async function sameLwir(client: RunHandle, lwir: unknown): Promise<boolean> {
+  const [requested] = await client.events({ after: 0, limit: 1 });
+  const given = requested?.type === "RunRequested" ? requested.payload.lwir : undefined;
+  if (given === undefined || lwir === undefined) return given === lwir;
+  return digestJson(given) === digestJson(lwir);
 }

@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Run a given LWIR document, without a planner
-         * @description Validates the document and binds it to the registered workflow its `metadata.name` names (400 `lwir_invalid` with findings otherwise), registers its version and executes it with the Worker's tools and models. Trigger kind `lwir`; events, status and replay as for any run.
+         * @description Validates the document and binds it to the registered workflow its `metadata.name` names (400 `lwir_invalid` with findings otherwise), registers its version and executes it with the Worker's tools and models. Trigger kind `lwir`; events, status and replay as for any run. `Idempotency-Key` makes retries return the same run (409 `idempotency_conflict` when the key comes again with another document or input).
          */
         post: operations["startLwirRun"];
         delete?: never;
@@ -1964,7 +1964,9 @@ export interface operations {
             query?: {
                 wait?: number | null;
             };
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -231,6 +231,36 @@ describe("POST /v1/lwir/runs (a given LWIR, no planner)", () => {
     expect(events[0]?.payload.trigger?.kind).toBe("lwir");
   });
 
+  it("Idempotency-Key: a retry returns the same run; the key with another document or input is 409 idempotency_conflict; a run id reused with another LWIR is 409", async () => {
+    const first = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=20", { body: { input: INPUT } });
+    const lwir = ((await call("GET", `/v1/versions/${run(first.json).versionId}`)).json.version as { lwir: Record<string, unknown> }).lwir;
+    const key = `lwir-key-${crypto.randomUUID()}`;
+    const headers = { "idempotency-key": key };
+    const a = await call("POST", "/v1/lwir/runs", { headers, body: { lwir, input: INPUT } });
+    const b = await call("POST", "/v1/lwir/runs", { headers, body: { lwir, input: INPUT } });
+    expect([200, 202]).toContain(a.status);
+    expect([200, 202]).toContain(b.status);
+    expect(run(b.json).runId).toBe(run(a.json).runId);
+    const events = (await call("GET", `/v1/runs/${run(a.json).runId}/events?limit=5`)).json.events as { payload: { trigger?: unknown } }[];
+    expect(events[0]?.payload.trigger).toEqual({ kind: "lwir", id: key });
+    const otherInput = await call("POST", "/v1/lwir/runs", { headers, body: { lwir, input: { ...INPUT, ticketId: "T-other" } } });
+    expect(otherInput.status).toBe(409);
+    expect(otherInput.json.error?.code).toBe("idempotency_conflict");
+    const otherDocument = { ...lwir, metadata: { ...(lwir.metadata as object), description: "another plan" } };
+    const otherLwir = await call("POST", "/v1/lwir/runs", { headers, body: { lwir: otherDocument, input: INPUT } });
+    expect(otherLwir.status).toBe(409);
+    expect(otherLwir.json.error?.code).toBe("idempotency_conflict");
+    // The same key on the workflow's own route is another run (keys are per route).
+    const viaWorkflow = await call("POST", "/v1/workflows/support.summarize-ticket/runs", { headers, body: { input: INPUT } });
+    expect(run(viaWorkflow.json).runId).not.toBe(run(a.json).runId);
+    // A caller's run id reused with another document is a conflict too, not the old run.
+    const runId = `run_lwir_${crypto.randomUUID().slice(0, 8)}`;
+    expect([200, 202]).toContain((await call("POST", "/v1/lwir/runs", { body: { lwir, input: INPUT, runId } })).status);
+    const reused = await call("POST", "/v1/lwir/runs", { body: { lwir: otherDocument, input: INPUT, runId } });
+    expect(reused.status).toBe(409);
+    expect(reused.json.error?.code).toBe("run_id_conflict");
+  });
+
   it("refuses invalid or unbound LWIR with 400 lwir_invalid and the findings, starting nothing", async () => {
     const invalid = await call("POST", "/v1/lwir/runs", { body: { lwir: { apiVersion: "nope" }, input: INPUT } });
     expect(invalid.status).toBe(400);

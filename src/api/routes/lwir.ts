@@ -76,9 +76,10 @@ lwirRoutes.openapi(
     tags: ["runs"],
     summary: "Run a given LWIR document, without a planner",
     description:
-      "Validates the document and binds it to the registered workflow its `metadata.name` names (400 `lwir_invalid` with findings otherwise), registers its version and executes it with the Worker's tools and models. Trigger kind `lwir`; events, status and replay as for any run.",
+      "Validates the document and binds it to the registered workflow its `metadata.name` names (400 `lwir_invalid` with findings otherwise), registers its version and executes it with the Worker's tools and models. Trigger kind `lwir`; events, status and replay as for any run. `Idempotency-Key` makes retries return the same run (409 `idempotency_conflict` when the key comes again with another document or input).",
     request: {
       query: z.object({ wait: z.coerce.number().min(0).max(60).optional() }),
+      headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
       body: {
         content: {
           "application/json": {
@@ -118,7 +119,8 @@ lwirRoutes.openapi(
     if (!hasNoErrors(findings))
       throw new ApiError("lwir_invalid", `The LWIR does not bind to workflow "${workflowId}"`, { findings, status: 400 });
     const tenant = c.var.tenant;
-    const runId = runIdFor(tenant, workflowId, body.runId, undefined);
+    const key = c.req.valid("header")["idempotency-key"];
+    const runId = runIdFor(tenant, workflowId, body.runId, key, "lwir");
     const started = await startRun({
       env: c.env,
       services: c.var.services,
@@ -126,8 +128,8 @@ lwirRoutes.openapi(
       workflowId,
       input: body.input,
       runId,
-      trigger: { kind: "lwir" },
-      conflictCode: "run_id_conflict",
+      trigger: { kind: "lwir", ...(key ? { id: key } : {}) },
+      conflictCode: key && body.runId === undefined ? "idempotency_conflict" : "run_id_conflict",
       lwir: body.lwir,
       callerRunId: body.runId !== undefined,
     });
