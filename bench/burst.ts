@@ -40,9 +40,9 @@ function peerEnds(api: BenchClient) {
 }
 
 /** Lost and duplicated runs of ours: the accepted ids against the run index's listing. */
-async function indexCheck(api: BenchClient, workflowId: string, b: Burst, prefix: string) {
+async function indexCheck(api: BenchClient, workflowId: string, b: Burst) {
   const { runs, pages } = await listRuns(api, workflowId, b.wall0);
-  const mine = runs.filter((r) => r.runId.startsWith(prefix) || r.createdAt >= b.wall0);
+  const mine = runs.filter((r) => r.createdAt >= b.wall0);
   const listed = new Map<string, number>();
   for (const r of mine) listed.set(r.runId, (listed.get(r.runId) ?? 0) + 1);
   const accepted = new Set(b.ids);
@@ -106,7 +106,7 @@ export const burstScenario: Scenario = {
     ctx.log(`ours: last run ended ${oursTimes.endMs.toFixed(0)} ms after the first start`);
     // After the drain, untimed: every accepted run read from its own run object, and the listing checked.
     const oursRead = await completion(oursBurst.ids, ourStatus(api), { withinMs: 60_000, notFoundMs: 10_000 });
-    const index = await indexCheck(api, workflowId, oursBurst, prefix);
+    const index = await indexCheck(api, workflowId, oursBurst);
     const peerEnded = tally([...peerDrain.ends.values()].map((e) => e.status));
     const peerLost = [...peerDrain.left.values()].filter((s) => s === NOT_FOUND).length;
     const peerDuplicated = peerBurst.ids.length - new Set(peerBurst.ids).size;

@@ -24,16 +24,16 @@ export async function noopLwir(api: BenchClient): Promise<unknown> {
 }
 
 /**
- * Starts one run of `lwir`. With a `runId`, the start is idempotent: a retry of it answers the
- * same run (the LWIR route takes the caller's run id; its `Idempotency-Key` header is sent too).
+ * Starts one run of `lwir`. With a `key`, the start is idempotent: it is sent as the
+ * `Idempotency-Key` header, so a retry answers the same run (whose id the key derives).
  */
 export function startOurs(api: BenchClient, lwir: unknown) {
-  return async (runId?: string): Promise<StartAnswer> => {
+  return async (key?: string): Promise<StartAnswer> => {
     const r = await api.call<{ run?: { runId: string } }>(
       "POST",
       "/v1/lwir/runs",
-      { lwir, input: {}, ...(runId ? { runId } : {}) },
-      runId ? { "idempotency-key": runId } : undefined,
+      { lwir, input: {} },
+      key ? { "idempotency-key": key } : undefined,
     );
     return { id: (r.status === 202 || r.status === 200) && r.body?.run ? r.body.run.runId : null, status: r.status, ms: r.ms };
   };
