@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Digest } from "../../json/digest.ts";
 import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
@@ -10,15 +10,21 @@ import { runs } from "./schema.ts";
 type Row = typeof runs.$inferSelect;
 
 /**
- * The stored status's rank, from the one table in ports/run-status.ts (a status this build does not
- * know ranks as ended: a newer writer's row is never overwritten by an older one).
+ * A row's write, the hottest statement of the start path (three or four per run): one static
+ * statement, not a query built per call (building it took about 0.1 ms of CPU each). A status
+ * only moves forward (?13 is the new status's rank; a stored status this build does not know ranks
+ * as ended, so a newer writer's row is never overwritten by an older one); a null hash or version
+ * keeps the stored one.
  */
-const RANK_CASES = sql.raw(
-  Object.entries(RUN_STATUS_RANK)
+const UPSERT = `INSERT INTO runs (tenant, run_id, workflow_id, status, wait_reason, trigger_kind, definition_hash, version_id,
+    cause_code, placement, created_at, updated_at)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+  ON CONFLICT (tenant, run_id) DO UPDATE SET
+    status = ?4, wait_reason = ?5, definition_hash = coalesce(?7, runs.definition_hash),
+    version_id = coalesce(?8, runs.version_id), cause_code = ?9, updated_at = ?12
+  WHERE (CASE runs.status ${Object.entries(RUN_STATUS_RANK)
     .map(([status, rank]) => `WHEN '${status}' THEN ${rank}`)
-    .join(" "),
-);
-const MAX_RANK = sql.raw(String(Math.max(...Object.values(RUN_STATUS_RANK))));
+    .join(" ")} ELSE ${Math.max(...Object.values(RUN_STATUS_RANK))} END) <= ?13`;
 
 /** The D1 adapter of {@link RunIndex}. */
 export class D1RunIndex implements RunIndex {
@@ -31,38 +37,32 @@ export class D1RunIndex implements RunIndex {
   }
 
   async upsert(entry: RunIndexEntry, options: UpsertOptions = {}): Promise<void> {
-    const write = this.upsertQuery(entry);
+    const write = this.database
+      .prepare(UPSERT)
+      .bind(
+        entry.tenant,
+        entry.runId,
+        entry.workflowId,
+        entry.status,
+        entry.status === "waiting" ? (entry.waitReason ?? null) : null,
+        entry.triggerKind,
+        entry.definitionHash,
+        entry.versionId,
+        entry.causeCode,
+        JSON.stringify(entry.placement),
+        entry.createdAt,
+        entry.updatedAt,
+        RUN_STATUS_RANK[entry.status],
+      );
     if (options.settlesStartWindow === undefined) {
-      await write;
+      await write.run();
       return;
     }
     // One transaction: the settle sees the row absent only for the write that then creates it.
-    const { sql: text, params } = write.toSQL();
     await this.database.batch([
       this.database.prepare(SETTLE_IF_UNINDEXED).bind(entry.tenant, options.settlesStartWindow, entry.runId),
-      this.database.prepare(text).bind(...params),
+      write,
     ]);
-  }
-
-  private upsertQuery(entry: RunIndexEntry) {
-    const rank = RUN_STATUS_RANK[entry.status];
-    const waitReason = entry.status === "waiting" ? (entry.waitReason ?? null) : null;
-    const row = { ...entry, waitReason, placement: JSON.stringify(entry.placement) };
-    return this.db
-      .insert(runs)
-      .values(row)
-      .onConflictDoUpdate({
-        target: [runs.tenant, runs.runId],
-        set: {
-          status: entry.status,
-          waitReason,
-          definitionHash: sql`coalesce(${entry.definitionHash}, ${runs.definitionHash})`,
-          versionId: sql`coalesce(${entry.versionId}, ${runs.versionId})`,
-          causeCode: entry.causeCode,
-          updatedAt: entry.updatedAt,
-        },
-        setWhere: sql`(CASE ${runs.status} ${RANK_CASES} ELSE ${MAX_RANK} END) <= ${rank}`,
-      });
   }
 
   async get(tenant: string, runId: string): Promise<RunIndexEntry | null> {
