@@ -81,12 +81,16 @@ export class D1DefinitionApprovals implements DefinitionApprovals {
     return rows.map((r) => ({ action: r.action as ApprovalAuditEntry["action"], workflowId: r.workflowId, at: r.at, by: r.by ?? null }));
   }
 
+  /** Read on every start (the definition gate): one static statement, not a query built per call. */
   async get(tenant: string, definitionHash: Digest): Promise<DefinitionApproval | null> {
-    const row = await this.db
-      .select()
-      .from(definitionApprovals)
-      .where(and(eq(definitionApprovals.tenant, tenant), eq(definitionApprovals.definitionHash, definitionHash)))
-      .get();
+    const row = await this.database
+      .prepare(
+        `SELECT tenant, definition_hash AS definitionHash, workflow_id AS workflowId, approved_at AS approvedAt,
+           pinned_version_id AS pinnedVersionId, pinned_at AS pinnedAt
+         FROM definition_approvals WHERE tenant = ?1 AND definition_hash = ?2`,
+      )
+      .bind(tenant, definitionHash)
+      .first<Row>();
     return row ? toApproval(row) : null;
   }
 
