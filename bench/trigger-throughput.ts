@@ -37,13 +37,13 @@ type Breakdown = {
 };
 /** The start path's I/O, each alone (`/bench/ack-breakdown`); workerd's clock steps in whole ms, so the mean is shown. */
 const PHASES: readonly [keyof Breakdown, string][] = [
-  ["approvalReadMs", "approval read (D1)"],
-  ["quotaAdmitMs", "quota admit (D1 write)"],
-  ["quotaSettleMs", "quota settle (D1 write)"],
+  ["approvalReadMs", "approval read (D1, before the ack, with the admit)"],
+  ["quotaAdmitMs", "quota admit (D1 write, before the ack)"],
+  ["quotaSettleMs", "a quota release (D1 write; the settle now rides on the index write, after the ack)"],
   ["indexReadMs", "index read (D1)"],
-  ["indexUpsertMs", "index upsert (D1 write)"],
-  ["objectStatusMs", "run object `status` RPC (read + fold)"],
-  ["freshObjectMs", "first RPC to a new run object (creates its SQLite)"],
+  ["indexUpsertMs", "index upsert (D1 write, after the ack)"],
+  ["objectStatusMs", "run object `status` RPC (checkpoint + tail)"],
+  ["freshObjectMs", "first RPC to a new run object (creates its SQLite, before the ack)"],
 ];
 type Window = { windowMs: number; accepted: string[]; acks: number[]; refused: Record<string, number> };
 
