@@ -5,7 +5,7 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import { manifestHash, type PlannerManifest, plannerManifest } from "../identity/planner-manifest.ts";
 import { type Digest, digestJson } from "../json/digest.ts";
 import { compileAndLock, type LockedVersion } from "../lwir/register-workflow-version.ts";
-import type { RunEventPayloads } from "../ports/run-events.ts";
+import type { NewRunEvent, RunEventPayloads } from "../ports/run-events.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
@@ -56,6 +56,7 @@ export async function compileCycle(args: {
       }),
     );
     const warnings = locked.findings.filter((f) => f.severity === "warning");
+    // Nothing with a side effect comes between them: the registration and the start share one append (one sync).
     await appendEvents(ctx, [
       {
         type: "WorkflowVersionRegistered",
@@ -67,11 +68,16 @@ export async function compileCycle(args: {
           warnings,
         },
       },
+      ...(args.runStarted ? [] : [runStartedEvent(locked, cycle)]),
     ]);
+    return locked;
   }
-  if (!args.runStarted)
-    await appendEvents(ctx, [{ type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } }]);
+  if (!args.runStarted) await appendEvents(ctx, [runStartedEvent(locked, cycle)]);
   return locked;
+}
+
+function runStartedEvent(locked: LockedVersion, cycle: number): NewRunEvent {
+  return { type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } };
 }
 
 function outerContext(
