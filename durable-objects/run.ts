@@ -50,15 +50,15 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   private inflight: AbortController | null = null;
   /** The new run's first index row, written after its start answered; the alarm waits for it. */
   private indexing: Promise<void> | null = null;
+  /** What this object has read or written of its `meta` table (see `getMeta`). */
+  private readonly meta = new Map<string, string | null>();
   /** A started run whose index row has not landed yet (`meta.indexDue`). */
   private readonly indexDue: IndexDueStore = {
     read: () => {
       const due = this.getMeta("indexDue");
       return due === null ? null : (JSON.parse(due) as { startWindow?: number });
     },
-    clear: () => {
-      this.ctx.storage.sql.exec("DELETE FROM meta WHERE key = 'indexDue'");
-    },
+    clear: () => this.deleteMeta("indexDue"),
   };
   private readonly wakeUp: RunAlarm = {
     wakeIn: (delayMs) => this.ctx.storage.setAlarm(Date.now() + delayMs),
@@ -245,7 +245,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
         },
         this.wakeUp,
       );
-      this.setMeta("alarmFailures", "0");
+      if (this.getMeta("alarmFailures") !== "0") this.setMeta("alarmFailures", "0");
       if (settled) this.notifySettled();
     } catch (error) {
       const failures = Number(this.getMeta("alarmFailures") ?? "0") + 1;
@@ -289,8 +289,16 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     return this.log;
   }
 
+  /**
+   * The `meta` table, read through a copy in memory: this object is its only writer (a new
+   * instance, after an eviction or a crash, starts with an empty copy), and every RPC and alarm
+   * reads `runId` and more, a SQLite statement each otherwise.
+   */
   private getMeta(key: string): string | null {
-    return this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
+    if (this.meta.has(key)) return this.meta.get(key) ?? null;
+    const value = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
+    this.meta.set(key, value);
+    return value;
   }
 
   private setMeta(key: string, value: string): void {
@@ -299,6 +307,12 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       key,
       value,
     );
+    this.meta.set(key, value);
+  }
+
+  private deleteMeta(key: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM meta WHERE key = ?", key);
+    this.meta.set(key, null);
   }
 
   private notifySettled(): void {
