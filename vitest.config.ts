@@ -36,6 +36,8 @@ export default defineConfig({
                 LITTLE_SECRETS_KEY: "dGVzdC1vbmx5LXNlY3JldHMta2V5LTMyLWJ5dGVzISE=",
                 // Seeds per seeded reliability test: small on CI, `npm run torture -- --seeds N` for more.
                 LITTLE_TORTURE_SEEDS: process.env.LITTLE_TORTURE_SEEDS ?? "20",
+                // `node test/histories/record.ts` sets it to re-record the saved histories.
+                LITTLE_RECORD_HISTORIES: process.env.VITE_LITTLE_RECORD_HISTORIES ?? "0",
               },
             },
           })),

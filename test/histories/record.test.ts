@@ -1,12 +1,15 @@
 /**
  * Records the saved histories. Skipped unless `VITE_LITTLE_RECORD_HISTORIES=1` (set by
  * `node test/histories/record.ts`, which writes what this prints to test/histories/<name>.json).
+ * The workers pool does not hand `import.meta.env` the process's variables: vitest.config.ts
+ * passes this one as the `LITTLE_RECORD_HISTORIES` binding.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { recordScenario } from "./record-scenario.ts";
 import { SCENARIOS } from "./scenarios.ts";
 
-const recording = (import.meta as unknown as { env: Record<string, string | undefined> }).env.VITE_LITTLE_RECORD_HISTORIES === "1";
+const recording = (env as unknown as { LITTLE_RECORD_HISTORIES?: string }).LITTLE_RECORD_HISTORIES === "1";
 
 describe.skipIf(!recording)("record saved histories", () => {
   it("runs every scenario live and prints its log", async () => {
