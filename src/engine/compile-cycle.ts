@@ -7,6 +7,7 @@ import { type Digest, digestJson } from "../json/digest.ts";
 import { compileAndLock, type LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { NewRunEvent, RunEventPayloads } from "../ports/run-events.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
+import { lockedOnce } from "./pinned-locks.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { assertLwirFits, DEFAULT_RUN_QUOTAS } from "./run-quotas.ts";
@@ -159,7 +160,7 @@ async function planAndLock(args: CycleArgs): Promise<{ locked: LockedVersion; ma
 
 function lockPinned(lwir: unknown, capabilities: DefinitionCapabilities): LockedVersion {
   try {
-    return compileAndLock(lwir, capabilities);
+    return lockedOnce(lwir, capabilities);
   } catch (error) {
     if (LittleError.is(error))
       throw new RunFailure("lwir_invalid", error.message, { findings: (error as { findings?: unknown }).findings });
