@@ -73,6 +73,13 @@ export const Run = z
     placement: z
       .object({ jurisdiction: z.string().optional(), locationHint: z.string().optional(), jurisdictionEnforced: z.boolean() })
       .optional(),
+    outputError: z
+      .object({ code: z.enum(["output_missing", "output_integrity"]), message: z.string() })
+      .optional()
+      .openapi({
+        description:
+          "A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent.",
+      }),
   })
   .openapi("Run");
 

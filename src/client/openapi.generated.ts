@@ -601,6 +601,12 @@ export interface components {
                 locationHint?: string;
                 jurisdictionEnforced: boolean;
             };
+            /** @description A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent. */
+            outputError?: {
+                /** @enum {string} */
+                code: "output_missing" | "output_integrity";
+                message: string;
+            };
         };
         Usage: {
             inputTokens: number;

@@ -40,6 +40,12 @@ export type RunView = RunResult & {
   approvals?: ApprovalView[];
   /** Models the offline model answered for (`provider/model`): present only when one did. */
   offlineModels?: string[];
+  /**
+   * A completed run whose output, stored by reference, cannot be read back: its blob is gone
+   * (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then
+   * absent; the run and its log are as they were.
+   */
+  outputError?: { code: "output_missing" | "output_integrity"; message: string };
 };
 
 export type OccurrencesView = {

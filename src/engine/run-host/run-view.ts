@@ -2,7 +2,8 @@ import { decodeTagged } from "../../identity/tagged-json.ts";
 import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { ApprovalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
-import { readRunResultOfState } from "../run-result.ts";
+import { RunFailure } from "../run-failure.ts";
+import { readRunResultOfState, runResultOfState } from "../run-result.ts";
 import { type ApprovalProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
 
 /** How many occurrences a run view lists. */
@@ -38,7 +39,7 @@ export async function viewRunState(
 ): Promise<RunView> {
   const until = waitingUntil(state);
   return {
-    ...(await readRunResultOfState(runId, state, blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
+    ...(await resultOrOutputError(runId, state, blobsFor({ tenant: state.request?.tenant ?? "default", runId }))),
     ...(until !== null ? { waitingUntil: until } : {}),
     workflowId: state.request?.workflowId ?? null,
     tenant: state.request?.tenant ?? null,
@@ -49,6 +50,26 @@ export async function viewRunState(
     ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, now)) } : {}),
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
   };
+}
+
+/**
+ * The run's result with its output read back; an output blob that is gone or altered is named in
+ * `outputError` instead of failing the whole view (the run, its status and its log are intact).
+ */
+async function resultOrOutputError(
+  runId: string,
+  state: RunState,
+  blobs: BlobStore,
+): Promise<Awaited<ReturnType<typeof readRunResultOfState>> & Pick<RunView, "outputError">> {
+  try {
+    return await readRunResultOfState(runId, state, blobs);
+  } catch (error) {
+    if (!(error instanceof RunFailure)) throw error;
+    const code = error.causeCode === "code_integrity" ? "output_integrity" : "output_missing";
+    // Not the recorded value either: that is the blob's reference, not the output.
+    const { output: _reference, ...result } = runResultOfState(runId, state);
+    return { ...result, outputError: { code, message: error.message } };
+  }
 }
 
 /** An approval as the API shows it: its decision, else waiting until it expires. */

@@ -23,6 +23,7 @@ import { defineWorkflow } from "../../../src/sdk/define-workflow.ts";
 import { model } from "../../../src/sdk/model.ts";
 import { tool } from "../../../src/sdk/tool.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
+import { call, tenantToken } from "../../api/support/api-call.ts";
 import { driveToEnd, runStub } from "../../support/drive.ts";
 import { sectionLwir, sectionWorkflow } from "../../support/section-workflow.ts";
 
@@ -193,6 +194,27 @@ describe("blob references can't be forged by values, and runs read only their ow
     expect(await new R2BlobStore(env.BLOBS, stolen).get(digest)).toBeNull();
     // Segments are encoded: a tenant name with a slash can't spell another tenant's prefix.
     expect(blobKey({ tenant: "a/runs/b", runId: "c" }, digest)).not.toBe(blobKey({ tenant: "a", runId: "b/outputs" }, digest));
+  }, 60_000);
+
+  it("a completed run whose output blob was altered or is gone is still shown (200, outputError named, no output), never a 500", async () => {
+    const tenant = `lost_${crypto.randomUUID().slice(0, 8)}`;
+    const token = await tenantToken(tenant);
+    const run = await runCrashing(tenant, VICTIM_LWIR, { marker: "LOST-", digest: "", bytes: 0 });
+    expect(run.view.status).toBe("completed");
+    expect(JSON.stringify(run.view.output)).toContain("LOST-");
+    const terminal = run.events.at(-1)?.payload as { output: { $blob: Digest } };
+    const key = blobKey({ tenant, runId: run.runId }, terminal.output.$blob);
+    const stored = await env.BLOBS.get(key);
+    await env.BLOBS.put(key, `${(await stored?.text()) ?? ""} `, { customMetadata: { ...stored?.customMetadata } });
+    const altered = await call("GET", `/v1/runs/${run.runId}`, { token });
+    expect(altered.status).toBe(200);
+    expect(altered.json.run).toMatchObject({ status: "completed", outputError: { code: "output_integrity" } });
+    expect((altered.json.run as { output?: unknown }).output).toBeUndefined();
+    await env.BLOBS.delete(key);
+    const gone = await call("GET", `/v1/runs/${run.runId}`, { token });
+    expect(gone.status).toBe(200);
+    expect(gone.json.run).toMatchObject({ status: "completed", outputError: { code: "output_missing" } });
+    expect((await runStub(run.runId, tenant).status()).outputError?.code).toBe("output_missing");
   }, 60_000);
 
   it("a section closing on a large last occurrence completes with that output's value, not its reference", async () => {
