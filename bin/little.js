@@ -3,10 +3,11 @@
 // naming the version it needs instead of a stack trace. In a repository checkout on Node 24 the
 // TypeScript source runs as is (never a stale build); otherwise the compiled CLI in dist/, which
 // is all the published package has.
-const need = 20;
-const major = Number(process.versions.node.split(".")[0]);
-if (major < need) {
-  process.stderr.write(`little needs Node ${need} or newer; this is Node ${process.versions.node}\n`);
+// 20.3: the engine (which ./testing runs in Node too) uses AbortSignal.any.
+const need = [20, 3];
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < need[0] || (major === need[0] && minor < need[1])) {
+  process.stderr.write(`little needs Node ${need.join(".")} or newer; this is Node ${process.versions.node}\n`);
   process.exit(2);
 }
 const { existsSync } = await import("node:fs");

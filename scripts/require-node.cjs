@@ -10,7 +10,7 @@ if (major < need) {
       need +
       " or newer (this is Node " +
       process.versions.node +
-      "); see .nvmrc. The published package's `little` CLI runs on Node 20+.\n",
+      "); see .nvmrc. The published package's `little` CLI runs on Node 20.3+.\n",
   );
   process.exit(1);
 }
