@@ -1,9 +1,8 @@
+import { skillFilePath } from "../ports/skill-files.ts";
 import type { Skill } from "../sdk/skill.ts";
 
-/** Where a session's bash finds a skill's body, relative to its scratch directory. */
-export function skillPath(name: string): string {
-  return `.agents/skills/${name}/SKILL.md`;
-}
+/** Where a session's bash finds a skill's body, relative to its scratch directory (ports/skill-files.ts). */
+export const skillPath = skillFilePath;
 
 /**
  * The skills' frontmatter as planner and workers see it in their system prompt: one line per

@@ -9,6 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import { streamPartsOf } from "../../ports/model-stream-parts.ts";
 import { BASH_TOOL, extractPlanTask, SUBMIT_FIX_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../../ports/planner-protocol.ts";
+import { skillFilePath } from "../../ports/skill-files.ts";
 import { offlineFixerTurn } from "./offline-fixer.ts";
 import { offlinePlan } from "./offline-plan.ts";
 import { promptText, toolResultsOf, writeFileCommand } from "./offline-prompt.ts";
@@ -88,7 +89,7 @@ export class OfflineLanguageModel implements LanguageModelV4 {
     const skills = skillsNamedIn(systemText(prompt));
     const bash = toolResultsOf(prompt).filter((r) => r.toolName === BASH_TOOL);
     if (skills.length > 0 && bash.length === 0) {
-      return call(BASH_TOOL, { command: `cat ${skills.map((name) => `.agents/skills/${name}/SKILL.md`).join(" ")}` });
+      return call(BASH_TOOL, { command: `cat ${skills.map(skillFilePath).join(" ")}` });
     }
     const skillText = skills.length > 0 ? String((bash[0]?.value as { stdout?: unknown } | undefined)?.stdout ?? "") : "";
     const lwir = draftFromSkills(skillText, task) ?? offlinePlan(task);

@@ -15,6 +15,7 @@ import type {
   ScratchFiles,
 } from "../../ports/sandbox.ts";
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
+import { skillFilePath, skillFileText } from "../../ports/skill-files.ts";
 import type { MountedMemory } from "../sandbox-isolate/mounted-memory.ts";
 import { MAX_EXEC_OUTPUT, MAX_SCRATCH_BYTES } from "./container-layout.ts";
 import { ContainerSandboxError } from "./container-sandbox-error.ts";
@@ -150,8 +151,7 @@ export class ContainerSession implements SandboxSession {
 
   private async buildTrees(): Promise<Tree[]> {
     const scratch: Record<string, string> = {};
-    for (const skill of this.options.skills)
-      scratch[`.agents/skills/${skill.name}/SKILL.md`] = `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.body}`;
+    for (const skill of this.options.skills) scratch[skillFilePath(skill.name)] = skillFileText(skill);
     for (const [path, content] of Object.entries(this.lastScratch ?? this.options.scratch ?? {})) scratch[path] = content;
     const trees: Tree[] = [{ root: SCRATCH_DIR, replace: true, mode: "rw", files: scratch }];
     if (!this.options.memory) {

@@ -12,6 +12,7 @@ import type {
   ScratchFiles,
 } from "../../ports/sandbox.ts";
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
+import { skillFilePath, skillFileText } from "../../ports/skill-files.ts";
 import { MountedMemory } from "./mounted-memory.ts";
 import { nodeCommand, stdinText } from "./node-command.ts";
 import { SessionFs } from "./session-fs.ts";
@@ -60,8 +61,7 @@ export class JustBashSandbox implements Sandbox {
   async openSession(options: SandboxSessionOptions): Promise<SandboxSession> {
     const files: Record<string, string> = {};
     for (const skill of options.skills) {
-      files[`${SCRATCH_DIR}/.agents/skills/${skill.name}/SKILL.md`] =
-        `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.body}`;
+      files[`${SCRATCH_DIR}/${skillFilePath(skill.name)}`] = skillFileText(skill);
     }
     for (const [path, content] of Object.entries(options.references ?? {})) files[path] = content;
     for (const [path, content] of Object.entries(options.scratch ?? {})) files[`${SCRATCH_DIR}/${path}`] = content;
