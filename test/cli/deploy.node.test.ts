@@ -234,6 +234,15 @@ describe("the deploy config", () => {
       "LITTLE_ADMIN_TOKEN",
     ]);
     expect(requiredSecrets({ ...base, vars: { LITTLE_ADMIN_TOKEN: "x" } }, [])).toEqual(["LITTLE_SECRETS_KEY"]);
+    // An OpenAI-compatible endpoint needs its base URL (as a secret, or a var), the same table the resolver checks.
+    const compatible = { LITTLE_MODEL_FAST: "openai-compatible:llama-3" };
+    expect(requiredSecrets({ ...base, vars: compatible }, [])).toContain("OPENAI_COMPATIBLE_BASE_URL");
+    expect(requiredSecrets({ ...base, vars: { ...compatible, OPENAI_COMPATIBLE_BASE_URL: "https://llm.example/v1" } }, [])).toEqual([
+      "LITTLE_SECRETS_KEY",
+      "LITTLE_ADMIN_TOKEN",
+    ]);
+    // An unknown provider asks for nothing here (the Worker refuses it at startup, docs/models.md).
+    expect(requiredSecrets({ ...base, vars: { LITTLE_MODEL_X: "toString:m" } }, [])).toEqual(["LITTLE_SECRETS_KEY", "LITTLE_ADMIN_TOKEN"]);
   });
 
   it("refuses a config without the bindings the Worker reads, or one that marks itself development", () => {

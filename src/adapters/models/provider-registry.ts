@@ -5,6 +5,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createGateway } from "ai";
 import { createWorkersAI } from "workers-ai-provider";
 import type { CallableModel } from "../../ports/model-resolver.ts";
+import { AI_BINDING, PROVIDER_REQUIREMENTS } from "../../sdk/model-provider-requirements.ts";
 
 /** The Worker's vars, secrets and bindings, as the model configuration reads them. */
 export type ModelEnv = Readonly<Record<string, unknown>>;
@@ -30,21 +31,21 @@ export type ProviderEntry = {
 export const PROVIDERS: Readonly<Record<string, ProviderEntry>> = {
   openai: {
     providerId: "openai.responses",
-    requires: ["OPENAI_API_KEY"],
+    requires: PROVIDER_REQUIREMENTS.openai,
     optional: ["OPENAI_BASE_URL"],
     describe: "OpenAI Responses API (also Cloudflare AI Gateway through OPENAI_BASE_URL)",
     build: (env, modelId) => openaiProvider(env).responses(modelId),
   },
   "openai-chat": {
     providerId: "openai.chat",
-    requires: ["OPENAI_API_KEY"],
+    requires: PROVIDER_REQUIREMENTS["openai-chat"],
     optional: ["OPENAI_BASE_URL"],
     describe: "OpenAI Chat Completions",
     build: (env, modelId) => openaiProvider(env).chat(modelId),
   },
   "openai-compatible": {
     providerId: "openai-compatible.chat",
-    requires: ["OPENAI_COMPATIBLE_BASE_URL"],
+    requires: PROVIDER_REQUIREMENTS["openai-compatible"],
     optional: ["OPENAI_COMPATIBLE_API_KEY"],
     describe: "any OpenAI-compatible Chat Completions endpoint",
     build: (env, modelId) =>
@@ -56,7 +57,7 @@ export const PROVIDERS: Readonly<Record<string, ProviderEntry>> = {
   },
   anthropic: {
     providerId: "anthropic.messages",
-    requires: ["ANTHROPIC_API_KEY"],
+    requires: PROVIDER_REQUIREMENTS.anthropic,
     optional: ["ANTHROPIC_BASE_URL"],
     describe: "Anthropic Messages API",
     build: (env, modelId) =>
@@ -67,7 +68,7 @@ export const PROVIDERS: Readonly<Record<string, ProviderEntry>> = {
   },
   google: {
     providerId: "google.generative-ai",
-    requires: ["GOOGLE_GENERATIVE_AI_API_KEY"],
+    requires: PROVIDER_REQUIREMENTS.google,
     optional: ["GOOGLE_GENERATIVE_AI_BASE_URL"],
     describe: "Google Generative AI (Gemini)",
     build: (env, modelId) =>
@@ -78,14 +79,14 @@ export const PROVIDERS: Readonly<Record<string, ProviderEntry>> = {
   },
   "workers-ai": {
     providerId: "workersai.chat",
-    requires: ["AI"],
+    requires: PROVIDER_REQUIREMENTS["workers-ai"],
     optional: [],
     describe: "Workers AI through the AI binding",
     build: (env, modelId) => createWorkersAI({ binding: env.AI as Ai })(modelId),
   },
   gateway: {
     providerId: "gateway",
-    requires: ["AI_GATEWAY_API_KEY"],
+    requires: PROVIDER_REQUIREMENTS.gateway,
     optional: [],
     describe: "the AI SDK gateway (vendor/model ids)",
     build: (env, modelId) => gatewayModel(env, modelId),
@@ -94,7 +95,7 @@ export const PROVIDERS: Readonly<Record<string, ProviderEntry>> = {
 
 /** Names of what `entry` requires that `env` lacks: a secret set to a non-empty string, or a binding. */
 export function missingFor(entry: ProviderEntry, env: ModelEnv): string[] {
-  return entry.requires.filter((name) => (name === "AI" ? !isAiBinding(env.AI) : text(env, name) === undefined));
+  return entry.requires.filter((name) => (name === AI_BINDING ? !isAiBinding(env.AI) : text(env, name) === undefined));
 }
 
 /** A gateway model id (`openai/gpt-5`) through the AI SDK gateway, keyed from the env. */

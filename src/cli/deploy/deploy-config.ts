@@ -1,3 +1,4 @@
+import { AI_BINDING, type ConfigurableProvider, PROVIDER_REQUIREMENTS } from "../../sdk/model-provider-requirements.ts";
 import { CliInputError } from "../cli-error.ts";
 
 /** Where bash and code.run steps run in the deployed Worker. */
@@ -20,17 +21,6 @@ export type WranglerConfig = {
 export const SANDBOX_IMAGE = "./node_modules/little-workflow/sandbox/Dockerfile";
 /** What every deployed Little Workflow Worker needs as secrets. */
 export const BASE_SECRETS = ["LITTLE_SECRETS_KEY", "LITTLE_ADMIN_TOKEN"] as const;
-
-/** The key each `LITTLE_MODEL_<SLOT>=<provider>:<model>` override needs (docs/models.md). */
-const PROVIDER_KEYS: Readonly<Record<string, string | undefined>> = {
-  openai: "OPENAI_API_KEY",
-  "openai-chat": "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  google: "GOOGLE_GENERATIVE_AI_API_KEY",
-  gateway: "AI_GATEWAY_API_KEY",
-  "openai-compatible": undefined,
-  "workers-ai": undefined,
-};
 
 function invalid(message: string): never {
   throw new CliInputError("deploy_config_invalid", `little deploy: ${message}`);
@@ -92,8 +82,12 @@ export function requiredSecrets(config: WranglerConfig, extra: readonly string[]
   const offline = vars.LITTLE_MODELS === "offline";
   const fromOverrides = Object.entries(vars).flatMap(([name, value]) => {
     if (offline || !name.startsWith("LITTLE_MODEL_") || typeof value !== "string") return [];
-    const key = PROVIDER_KEYS[value.slice(0, value.indexOf(":"))];
-    return key ? [key] : [];
+    // The provider's requirements but the AI binding, which is a binding, not a secret.
+    const provider = value.slice(0, value.indexOf(":"));
+    const needs: readonly string[] = Object.hasOwn(PROVIDER_REQUIREMENTS, provider)
+      ? PROVIDER_REQUIREMENTS[provider as ConfigurableProvider]
+      : [];
+    return needs.filter((name) => name !== AI_BINDING);
   });
   return [...new Set([...BASE_SECRETS, ...fromOverrides, ...(offline ? [] : extra)])].filter((name) => !(name in vars));
 }
