@@ -17,7 +17,6 @@ import {
   viewRunState,
 } from "../src/engine/run-host.ts";
 import { readRunState } from "../src/engine/run-state.ts";
-import type { EventLog } from "../src/ports/event-log.ts";
 import { isTerminalType, type RunEvent, TERMINAL_EVENT_TYPES } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
@@ -33,7 +32,7 @@ import type {
 } from "../src/ports/run-handle.ts";
 import type { RunIndex } from "../src/ports/run-index.ts";
 import { isSettledStatus } from "../src/ports/run-status.ts";
-import { runObjectLog, wire } from "../src/wiring.ts";
+import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -43,7 +42,7 @@ import { runObjectLog, wire } from "../src/wiring.ts";
  * deploy only pauses a run: the next alarm replays the log and goes on.
  */
 export class RunObject extends DurableObject<Env> implements RunHandle {
-  private log: EventLog | null = null;
+  private log: RunObjectLog | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
@@ -253,6 +252,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       if ((await onDriveError(this.host(runId), failures, error)).settled) this.notifySettled();
     } finally {
       if (this.inflight === inflight) this.inflight = null;
+      // Between slices the run holds none of its log: views and commands read the fold checkpoint.
+      this.log?.release();
     }
   }
 
@@ -276,7 +277,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     return settlingIndex(runs, this.indexDue);
   }
 
-  private eventLog(runId: string, tenant?: string): EventLog {
+  private eventLog(runId: string, tenant?: string): RunObjectLog {
     if (!this.log) {
       if (!this.getMeta("runId")) {
         this.setMeta("runId", runId);

@@ -171,6 +171,9 @@ function build(env: Env): Wiring {
   };
 }
 
+/** A run object's log: the port, and `release()`, which drops the whole-log copy the drive reads from. */
+export type RunObjectLog = EventLog & { release(): void };
+
 /**
  * A run object's event log, over its own SQLite storage. The crash tests' append hooks
  * ({@link WiringOverrides}) are read at each append; `afterAppend` then feeds live subscribers.
@@ -180,7 +183,7 @@ export function runObjectLog(
   runId: string,
   clock: Clock,
   afterAppend: (events: readonly RunEvent[]) => void,
-): EventLog {
+): RunObjectLog {
   return new DurableObjectEventLog(
     ctx.storage,
     runId,

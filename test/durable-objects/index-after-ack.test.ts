@@ -201,3 +201,21 @@ describe("the D1 index settles a start exactly once", () => {
     expect(await inFlight(tenant)).toBe(2);
   });
 });
+
+describe("between slices a run object holds none of its log", () => {
+  it("after its alarm's slice the drive's copy of the log is dropped; the next read of the log reads the table", async () => {
+    const { tenant, token } = await newTenant("ack_release");
+    const runId = "run_ack_release";
+    expect((await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } })).status).toBe(202);
+    expect((await driveToEnd(runId, 40, tenant)).status).toBe("completed");
+    await runInDurableObject(rawRunStub(runId, tenant), async (instance) => {
+      const log = (instance as unknown as { log: { cache: unknown[] | null; all(): Promise<unknown[]> } }).log;
+      expect(log.cache).toBeNull();
+      const events = await log.all();
+      expect(events.length).toBeGreaterThan(5);
+      expect(log.cache).toHaveLength(events.length);
+    });
+    // The view still answers, from the fold.
+    expect((await call("GET", `/v1/runs/${runId}`, { token })).json.run).toMatchObject({ status: "completed" });
+  });
+});

@@ -106,6 +106,15 @@ export class DurableObjectEventLog implements EventLog {
     return next;
   }
 
+  /**
+   * Drops the copy of the whole log that {@link all} keeps (the drive reads it several times a
+   * slice); the next `all()` reads the table again. The run object calls it when a slice ends, so
+   * an idle or waiting run holds none of its log in memory.
+   */
+  release(): void {
+    this.cache = null;
+  }
+
   async all(): Promise<RunEvent[]> {
     if (!this.cache) this.cache = this.read("SELECT seq, type, at, payload FROM events ORDER BY seq");
     return [...this.cache];
