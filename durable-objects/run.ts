@@ -78,9 +78,9 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
    */
   async start(request: StartRunRequest): Promise<RunView & { created: boolean }> {
     const host = this.host(request.runId, request.tenant ?? "default");
-    if ((await host.log.page({ after: 0, limit: 1 })).length === 0)
-      this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {}));
-    const started = await startRun(host, request);
+    const started = await startRun(host, request, () =>
+      this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
+    );
     if (!started.created) return { ...(await this.status()), created: false };
     this.indexing = indexStarted(host).catch((error: unknown) => {
       // The alarm writes it again (meta.indexDue is still set).

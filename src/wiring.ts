@@ -62,6 +62,8 @@ export type WiringOverrides = {
   secrets?: SecretStore;
   /** Wraps the D1 run index: interleaving tests land a call between two of its operations. */
   runs?: (index: RunIndex) => RunIndex;
+  /** Wraps the run objects' handles: tests fail an RPC after the object acted on it. */
+  runHandles?: (handles: RunHandles) => RunHandles;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -164,7 +166,7 @@ function build(env: Env): Wiring {
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
     runQuotas: overrides.runQuotas ?? runQuotasFromVars(vars),
     ...(Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) > 0 ? { modelTimeoutMs: Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) } : {}),
-    runHandles: runClients(env.RUNS),
+    runHandles: overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS),
     tokens: new D1TokenStore(env.DB),
     deliveries: new D1WebhookDeliveries(env.DB),
     startQuota: new D1StartQuota(env.DB),

@@ -71,8 +71,8 @@ export async function startTenantRun(env: Env, services: ApiServices, tenant: st
   });
   let view: RunView = started.view;
   if (request.wait && request.wait > 0 && !isEndedStatus(view.status)) {
-    const { client } = await tenantRun(services, tenant, runId);
-    view = await client.waitForEnd(request.wait * 1_000);
+    // Its object, where the start placed it: its index row may not have landed yet.
+    view = await services.runHandles.open(tenant, runId, started.placement).waitForEnd(request.wait * 1_000);
   }
   return { runId, view, placement: started.placement };
 }

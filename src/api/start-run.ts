@@ -12,6 +12,7 @@ import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
 import { QuotaExceededError } from "./quota-exceeded.ts";
 import { type QuotaVars, startLimits } from "./quota-limits.ts";
+import { unindexedRun } from "./unindexed-run.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -90,11 +91,15 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
   if (!admission.admitted) {
     // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
     // gets its run back, not a 429. Looked up only here, on the refusal path.
-    const existing = await args.services.runs.get(args.tenant, args.runId);
-    if (existing && existing.status !== "minted") return createRun(args, placement, admitted, jurisdiction, undefined);
+    // A run started a moment ago may not have its row yet: its object answers for it.
+    const existing =
+      (await args.services.runs.get(args.tenant, args.runId)) ?? (await unindexedRun(args.services, args.tenant, args.runId))?.entry;
+    if (existing && existing.status !== "minted")
+      return createRun(args, placement, admitted, jurisdiction, undefined, { sent: false, answered: false });
     throw new QuotaExceededError(admission.limit, admission.max, admission.retryAfterSeconds);
   }
   let created = false;
+  const progress = { sent: false, answered: false };
   try {
     // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
     // run object (one per id) creates the run once whichever start reaches it first.
@@ -104,20 +109,33 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
       await refuseCancelledAnchor(args);
     // A new run's slot is settled by its first index row, which its run object writes after
     // answering; an adopted anchor's row exists already, so its start settles here.
-    const started = await createRun(args, placement, admitted, jurisdiction, anchor ? undefined : admission.windowStart);
+    const started = await createRun(args, placement, admitted, jurisdiction, anchor ? undefined : admission.windowStart, progress);
     created = started.created;
     return started;
   } finally {
-    // A repeat of an existing run, or a start that failed, used no start: give it back. Best
-    // effort: a lost write costs a slot for a minute at most.
-    const quota = args.services.startQuota;
-    const done = !created
-      ? quota.release(args.tenant, admission.windowStart)
-      : anchor
-        ? quota.settle(args.tenant, admission.windowStart)
-        : null;
-    await done?.catch(() => undefined);
+    const outcome = created ? (anchor ? "settle" : "object") : progress.sent && !progress.answered ? "unknown" : "release";
+    await settleAdmission(args, admission.windowStart, outcome);
   }
+}
+
+/**
+ * What an admitted start does with its quota slot. `release`: it created nothing (a repeat of an
+ * existing run, a refusal, a failure before the run object was asked): give it back. `settle`: it
+ * adopted an anchor, whose row existed already. `object`: a new run, whose first index row
+ * settles it. `unknown`: the start RPC failed after it was sent, so the object may have created
+ * the run — and then its first row settles the slot; releasing it too would count the run out
+ * twice. Left as is, a slot no run took is held until its window ends (a minute at most), the safe
+ * side. Best effort: a lost write costs a slot for a minute at most.
+ */
+async function settleAdmission(
+  args: StartRunArgs,
+  windowStart: number,
+  outcome: "release" | "settle" | "object" | "unknown",
+): Promise<void> {
+  const quota = args.services.startQuota;
+  const done =
+    outcome === "release" ? quota.release(args.tenant, windowStart) : outcome === "settle" ? quota.settle(args.tenant, windowStart) : null;
+  await done?.catch(() => undefined);
 }
 
 /**
@@ -161,8 +179,11 @@ async function createRun(
   admitted: Awaited<ReturnType<typeof admitDefinition>>,
   jurisdiction: string | undefined,
   startWindow: number | undefined,
+  /** Whether the start RPC was sent, and answered (for the quota: settleAdmission). */
+  progress: { sent: boolean; answered: boolean },
 ): Promise<StartedRun> {
   const client = args.services.runHandles.open(args.tenant, args.runId, placement);
+  progress.sent = true;
   const started = await client.start({
     ...(startWindow !== undefined ? { startWindow } : {}),
     runId: args.runId,
@@ -177,6 +198,7 @@ async function createRun(
     ...(admitted.pinnedVersionId && args.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
     ...(admitted.pinnedVersionHash && args.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
   });
+  progress.answered = true;
   if (
     !started.created &&
     (started.workflowId !== args.workflowId ||

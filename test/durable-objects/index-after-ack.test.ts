@@ -170,6 +170,48 @@ describe("the run index is written after the ack", () => {
   });
 });
 
+describe("a start whose RPC fails after the run object created the run", () => {
+  it("leaves the slot to the run's first index row: another start's slot is not given back by mistake", async () => {
+    const { tenant, token } = await newTenant("ack_rpc_lost");
+    const runId = "run_ack_rpc_lost";
+    const windowStart = 60_000 * Math.floor(Date.now() / 60_000);
+    if (60_000 - (Date.now() - windowStart) < 5_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() - windowStart) + 50));
+    const now = 60_000 * Math.floor(Date.now() / 60_000);
+    // Another start of this tenant is in flight in this window.
+    await env.DB.prepare("INSERT INTO tenant_start_windows (tenant, window_start, starts, in_flight) VALUES (?, ?, 1, 1)")
+      .bind(tenant, now)
+      .run();
+    overrideWiring({
+      models: OFFLINE,
+      runHandles: (handles) => ({
+        ...handles,
+        open: (t, id, placement) => {
+          const handle = handles.open(t, id, placement);
+          return {
+            ...handle,
+            // The object creates the run; its answer is lost on the way back.
+            start: async (request) => {
+              await handle.start(request);
+              throw new Error("the connection to the run object was reset");
+            },
+          };
+        },
+      }),
+    });
+    const started = await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } });
+    expect(started.status).toBeGreaterThanOrEqual(500);
+    overrideWiring({ models: OFFLINE });
+    await indexWritten(runId, tenant);
+    expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "pending" }]);
+    // Admitted (2), settled once by the run's first row (1): the other start still counts.
+    expect(await inFlight(tenant)).toBe(1);
+    // A retry of the same start finds its run.
+    const retried = await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } });
+    expect(retried.status).toBe(202);
+    expect(await inFlight(tenant)).toBe(1);
+  });
+});
+
 describe("the D1 index settles a start exactly once", () => {
   it("racing writes that each carry the settle give back one slot: the one that created the row", async () => {
     const tenant = `settle_${crypto.randomUUID().slice(0, 8)}`;

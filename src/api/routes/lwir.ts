@@ -7,7 +7,7 @@ import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { runLinks, tenantRun } from "../run-access.ts";
+import { runLinks } from "../run-access.ts";
 import { runIdFor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";
 import { startRun } from "../start-run.ts";
@@ -136,7 +136,8 @@ lwirRoutes.openapi(
     let view = started.view;
     const wait = c.req.valid("query").wait;
     if (wait && wait > 0 && !isEndedStatus(view.status))
-      view = await (await tenantRun(c.var.services, tenant, runId)).client.waitForEnd(wait * 1_000);
+      // Its object, where the start placed it: its index row may not have landed yet.
+      view = await c.var.services.runHandles.open(tenant, runId, started.placement).waitForEnd(wait * 1_000);
     const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };
     return c.json(response as z.infer<typeof RunResponse>, isEndedStatus(view.status) ? 200 : 202);
   },

@@ -1,7 +1,7 @@
 import type { RunIndex } from "../../ports/run-index.ts";
-import { deriveRunState } from "../run-state.ts";
+import { readRunState } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
-import { indexRun } from "./index-run.ts";
+import { indexRun, latestRegistration } from "./index-run.ts";
 
 /**
  * A started run whose index row is not written yet: set in the same durable write as its
@@ -35,14 +35,21 @@ export function settlingIndex(runs: RunIndex, due: IndexDueStore): RunIndex {
 }
 
 /**
- * Writes a started run's first index row (`pending`, stamped with its request time) from its
- * `RunRequested`, the log's first event: after the start's answer, and again by the repair path
- * (the next alarm) when a crash came between the two. A no-op for a log with no request; the
- * index never moves a later status back to `pending`.
+ * Writes a started run's index row as the run stands now — `pending`, stamped with its request
+ * time, right after the start's answer; whatever its fold says by the time the repair path (the
+ * next alarm) runs it after a crash or a failed write: a run that ended meanwhile is indexed ended,
+ * never left `pending` (which would also hold a concurrent-run slot). The index never moves a later
+ * status back. A no-op for a log with no request.
  */
 export async function indexStarted(ports: Pick<RunHostPorts, "runId" | "log" | "runs" | "clock">): Promise<void> {
-  const state = deriveRunState(await ports.log.page({ after: 0, limit: 1 }));
-  await indexRun(ports, state, "pending", { updatedAt: state.requestedAt });
+  const { state } = await readRunState(ports.log);
+  const terminal = state.terminal;
+  await indexRun(ports, state, state.status, {
+    ...latestRegistration(state),
+    waitReason: state.waitReason,
+    causeCode: terminal?.type === "RunFailed" ? terminal.payload.causeCode : null,
+    updatedAt: state.status === "pending" ? state.requestedAt : ports.clock.now(),
+  });
 }
 
 /** The index's methods bound to it, so spreading them keeps `this`. */

@@ -24,12 +24,15 @@ function occurrenceId(ordinal: number): string {
 export async function startRun(
   ports: RunHostPorts,
   request: StartRunRequest,
+  /** The host's own note of a new run (the run object's index mark), made in the request's append turn, so the same sync covers both. */
+  onCreate?: () => void,
 ): Promise<{ created: false } | { created: true; events: readonly RunEvent[] }> {
   if ((await ports.log.page({ after: 0, limit: 1 })).length > 0) return { created: false };
   const tenant = request.tenant ?? "default";
   const placement = request.placement ?? {};
   canonicalJson({ input: request.input ?? null, lwir: request.lwir ?? null });
   await ports.alarm.wakeIn(0);
+  onCreate?.();
   const requested = await ports.log.append([
     {
       type: "RunRequested",
