@@ -21,7 +21,8 @@ const MAX_LOCKS = 100;
 export function lockedOnce(lwir: unknown, capabilities: DefinitionCapabilities): LockedVersion {
   let key: string;
   try {
-    key = `${capabilities.definitionHash}\n${canonicalJson(lwir)}`;
+    // The normalizer too: binding compares the document's schemas under it, and a definition can hash the same under two.
+    key = `${capabilities.definitionHash}\n${capabilities.schemaNormalizer}\n${canonicalJson(lwir)}`;
   } catch {
     // Not JSON the log could hold: compileAndLock says why.
     return compileAndLock(lwir, capabilities);

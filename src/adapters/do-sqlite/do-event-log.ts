@@ -77,8 +77,16 @@ export class DurableObjectEventLog implements EventLog {
       appended.push({ seq, runId: this.runId, type: e.type, at, payload: JSON.parse(payloads[i] as string) } as RunEvent);
     });
     if (this.cache) this.cache.push(...appended);
-    // Still in the insert's turn: the sync below covers the checkpoint as well.
-    this.checkpoints?.afterInsert(appended);
+    // Still in the insert's turn: the sync below covers the checkpoint as well. A checkpoint is
+    // only a shortcut: one that cannot be made must not fail an append whose rows are written.
+    try {
+      this.checkpoints?.afterInsert(appended);
+    } catch (error) {
+      this.checkpoints?.forget();
+      console.error(
+        `run ${this.runId}: no fold checkpoint after seq ${last + events.length}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
     await this.durable();
     this.hooks.afterAppend?.(appended);
     return appended;

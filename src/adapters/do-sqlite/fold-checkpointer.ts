@@ -34,6 +34,11 @@ export class FoldCheckpointer {
     sql.exec("CREATE TABLE IF NOT EXISTS run_state (seq INTEGER PRIMARY KEY, state TEXT NOT NULL)");
   }
 
+  /** Drops the fold kept in memory (after a failed checkpoint): the next one due is rebuilt from the table. */
+  forget(): void {
+    this.running = null;
+  }
+
   latest(): LogCheckpoint | null {
     return this.sql.exec<{ seq: number; state: string }>("SELECT seq, state FROM run_state ORDER BY seq DESC LIMIT 1").toArray()[0] ?? null;
   }
