@@ -6,8 +6,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * here; `errors.ts` and every route read the status from it, so a code cannot answer with two
  * statuses by accident. A code is stable API: never rename one.
  *
- * 4xx: the caller can act on it. 5xx: `insecure_configuration` (the deployment must be fixed) and
- * the internal codes (a bug when one reaches HTTP: answered `internal_error`, the error logged).
+ * 4xx: the caller can act on it. 5xx: `insecure_configuration` (the deployment must be fixed),
+ * `run_start_unconfirmed` (retry the same start), and the internal codes (a bug when one reaches HTTP: answered `internal_error`, the error logged).
  * `test/api/error-status.test.ts` checks both rules and that every named error class is listed.
  */
 export const ERROR_STATUS = {
@@ -87,6 +87,9 @@ export const ERROR_STATUS = {
   sandbox_config_invalid: 400,
   trigger_tenant_invalid: 409,
   insecure_configuration: 503,
+  // A start sent to its run object whose answer was lost (a reset, a dropped connection): the run
+  // may exist; the same start again (its run id or Idempotency-Key) answers it.
+  run_start_unconfirmed: 503,
   // Raised while a run is driven; they end the run (its cause code), not a request. Should one
   // reach HTTP it answers as it always has: 400 for a named error.
   capability_drift: 400,

@@ -5,6 +5,7 @@ import type { RunHandle, RunView } from "../ports/run-handle.ts";
 import type { RunPlacement } from "../ports/run-index.ts";
 import type { StartAdmission } from "../ports/start-quota.ts";
 import { validateJson } from "../schema/validate-json.ts";
+import { LittleError } from "../sdk/errors/little-error.ts";
 import { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
@@ -184,20 +185,30 @@ async function createRun(
 ): Promise<StartedRun> {
   const client = args.services.runHandles.open(args.tenant, args.runId, placement);
   progress.sent = true;
-  const started = await client.start({
-    ...(startWindow !== undefined ? { startWindow } : {}),
-    runId: args.runId,
-    workflowId: args.workflowId,
-    input: args.input,
-    trigger: args.trigger,
-    tenant: args.tenant,
-    placement,
-    ...(args.lwir !== undefined ? { lwir: args.lwir } : {}),
-    ...(admitted.approvedDefinitionHash ? { approvedDefinitionHash: admitted.approvedDefinitionHash } : {}),
-    ...(admitted.approvedDefinitionHash && admitted.approvedAt !== undefined ? { approvedAt: admitted.approvedAt } : {}),
-    ...(admitted.pinnedVersionId && args.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
-    ...(admitted.pinnedVersionHash && args.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
-  });
+  const started = await client
+    .start({
+      ...(startWindow !== undefined ? { startWindow } : {}),
+      runId: args.runId,
+      workflowId: args.workflowId,
+      input: args.input,
+      trigger: args.trigger,
+      tenant: args.tenant,
+      placement,
+      ...(args.lwir !== undefined ? { lwir: args.lwir } : {}),
+      ...(admitted.approvedDefinitionHash ? { approvedDefinitionHash: admitted.approvedDefinitionHash } : {}),
+      ...(admitted.approvedDefinitionHash && admitted.approvedAt !== undefined ? { approvedAt: admitted.approvedAt } : {}),
+      ...(admitted.pinnedVersionId && args.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
+      ...(admitted.pinnedVersionHash && args.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
+    })
+    .catch((error: unknown) => {
+      if (LittleError.is(error)) throw error;
+      // Sent, but its answer was lost: the run may exist. Not a 500: the same start again is safe.
+      throw new ApiError(
+        "run_start_unconfirmed",
+        `The start of run "${args.runId}" was sent to its run object but not confirmed; send the same start again (same run id or Idempotency-Key): it answers the run if it was created`,
+        { headers: { "retry-after": "1" } },
+      );
+    });
   progress.answered = true;
   if (
     !started.created &&

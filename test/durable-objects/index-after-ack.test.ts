@@ -199,7 +199,9 @@ describe("a start whose RPC fails after the run object created the run", () => {
       }),
     });
     const started = await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } });
-    expect(started.status).toBeGreaterThanOrEqual(500);
+    expect(started.status).toBe(503);
+    expect(started.json.error?.code).toBe("run_start_unconfirmed");
+    expect(started.headers.get("retry-after")).toBe("1");
     overrideWiring({ models: OFFLINE });
     await indexWritten(runId, tenant);
     expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "pending" }]);
