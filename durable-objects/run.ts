@@ -5,6 +5,7 @@ import {
   driveSlice,
   emptyRunView,
   endRun,
+  type IndexDue,
   type IndexDueStore,
   indexStarted,
   onDriveError,
@@ -55,7 +56,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   private readonly indexDue: IndexDueStore = {
     read: () => {
       const due = this.getMeta("indexDue");
-      return due === null ? null : (JSON.parse(due) as { startWindow?: number });
+      return due === null ? null : (JSON.parse(due) as IndexDue);
     },
     clear: () => this.deleteMeta("indexDue"),
   };
