@@ -115,8 +115,9 @@ export type Wiring = {
 
 /**
  * The ports, from the Worker's bindings, vars and secrets: built on the first call for an `env`
- * and reused after. `runId` scopes per-run resources: the container sandbox keeps one set of
- * containers per run across its slices (a cheap view over the shared wiring).
+ * and reused after. `runId` (`<tenant>:<runId>`) scopes per-run resources: the container sandbox
+ * keeps one set of containers per run across its slices, the isolate sandbox keeps its warm code.run
+ * isolates per run (each a cheap view over the shared wiring).
  */
 export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
   let wiring = built.get(env);
@@ -124,7 +125,10 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
     wiring = build(env);
     built.set(env, wiring);
   }
-  if (scope.runId === undefined || !(wiring.sandbox instanceof ContainerSandbox)) return wiring;
+  if (scope.runId === undefined) return wiring;
+  // code.run isolates stay warm within one run only: module state never crosses a run or a tenant.
+  if (wiring.sandbox instanceof IsolateSandbox) return { ...wiring, sandbox: wiring.sandbox.forScope(scope.runId) };
+  if (!(wiring.sandbox instanceof ContainerSandbox)) return wiring;
   return { ...wiring, sandbox: containerSandbox(env, scope.runId) };
 }
 

@@ -1,4 +1,5 @@
 import { LOOP_GUARD_MODULE } from "./loop-guard-source.ts";
+import { WORKERS_SHIM_MODULE } from "./workers-module-shim.ts";
 
 /** Largest JSON output code may return. */
 export const MAX_CODE_OUTPUT_BYTES = 1024 * 1024;
@@ -11,9 +12,12 @@ export const INTRINSICS_MODULE = "__little_intrinsics.js";
 /**
  * Evaluated before the user's modules (it is imported first): keeps the JSON functions the runner
  * relies on, and wraps the timers so that none fires after the latest call's wall-time deadline —
- * an endless async loop stops in the isolate instead of spinning on after the host gave up.
+ * an endless async loop stops in the isolate instead of spinning on after the host gave up. Under
+ * `nodejs_compat` it also wraps `process.getBuiltinModule`, so `cloudflare:workers` reached that
+ * way is the shim too (workers-module-shim.ts).
  */
-export const INTRINSICS_SOURCE = `export const stringify = JSON.stringify;
+export const INTRINSICS_SOURCE = `import * as safeWorkers from "./${WORKERS_SHIM_MODULE}";
+export const stringify = JSON.stringify;
 export const parse = JSON.parse;
 let deadline = 0;
 export function extendDeadline(ms) { deadline = Math.max(deadline, Date.now() + ms); }
@@ -30,6 +34,13 @@ try {
   const wait = globalThis.scheduler?.wait?.bind(globalThis.scheduler);
   if (wait) globalThis.scheduler.wait = (ms, options) => (Date.now() > deadline ? new Promise(() => {}) : wait(ms, options));
 } catch {}
+try {
+  const builtin = globalThis.process?.getBuiltinModule?.bind(globalThis.process);
+  if (builtin) {
+    const wrapped = (id) => { const text = typeof id === "string" ? id : String(id); return text === "cloudflare:workers" ? safeWorkers : builtin(text); };
+    Object.defineProperty(globalThis.process, "getBuiltinModule", { value: wrapped, writable: false, configurable: false });
+  }
+} catch {}
 `;
 
 /**
@@ -37,6 +48,11 @@ try {
  * the entrypoint, captures the console, calls
  * `run({ input })` (`run({ input, env })` when the policy allows env: only the declared variables) and returns its JSON output (or a structured error) over RPC. The host checks
  * the answer again (see isolate-result.ts): user code shares this isolate and could patch globals.
+ *
+ * Calls run one at a time: the console capture and the loop guard are module-global, so a second
+ * call inside the isolate would swap log lines with the first or re-arm its guard. The host never
+ * sends an isolate two calls at once (warm-isolate-slots.ts); the queue here holds even if a call
+ * reaches the entrypoint some other way.
  */
 export function runnerSource(entrypoint: string): string {
   return `import { arm, release, trippedReason } from "./${LOOP_GUARD_MODULE}";
@@ -49,8 +65,17 @@ function show(value) {
   try { return stringify(value); } catch { return String(value); }
 }
 
+let queue = Promise.resolve();
+
 export class Runner extends WorkerEntrypoint {
-  async run(input, options) {
+  run(input, options) {
+    const turn = queue.then(() => runGuarded(input, options));
+    queue = turn.then(() => {}, () => {});
+    return turn;
+  }
+}
+
+async function runGuarded(input, options) {
     const wallMs = options?.wallMs ?? 30000;
     arm({ cpuMs: options?.cpuMs ?? 5000, wallMs });
     try {
@@ -62,7 +87,6 @@ export class Runner extends WorkerEntrypoint {
     } finally {
       release();
     }
-  }
 }
 
 async function runOnce(input, wallMs, env) {

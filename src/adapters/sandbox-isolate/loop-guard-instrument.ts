@@ -1,5 +1,6 @@
 import { type Node, parse } from "acorn";
 import { LOOP_GUARD_BUDGET, LOOP_GUARD_MODULE, LOOP_GUARD_TICK } from "./loop-guard-source.ts";
+import { IMPORT_SPECIFIER, WORKERS_SHIM_MODULE } from "./workers-module-shim.ts";
 
 /** `syntax`: the module does not parse; `unsupported`: it parses, but cannot be guarded. */
 export type Instrumented = { ok: true; code: string } | { ok: false; kind: "syntax" | "unsupported"; message: string };
@@ -13,6 +14,8 @@ const CALL = `if (--${LOOP_GUARD_BUDGET}.n < 0) ${LOOP_GUARD_TICK}()`;
 const CALL_EXPRESSION = `--${LOOP_GUARD_BUDGET}.n < 0 && ${LOOP_GUARD_TICK}()`;
 
 type AnyNode = Node & { [key: string]: unknown };
+
+const MODULE_SOURCES = new Set(["ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration"]);
 
 /**
  * Inserts a call of the loop guard at the top of every loop body and at the entry of every
@@ -31,9 +34,13 @@ type AnyNode = Node & { [key: string]: unknown };
  *
  * A module that does not parse is refused with the parser's message: workerd refuses the whole
  * isolate for a syntax error in any of its modules (checked), so nothing that ran before is lost.
+ *
+ * The same pass keeps `cloudflare:workers`' isolate-level exports (`abortIsolate`, `exports`) out
+ * of reach: static imports and re-exports of it load the sandbox's shim instead, and every dynamic
+ * `import()` specifier goes through the shim's check (workers-module-shim.ts).
  */
 export function instrumentModule(name: string, source: string): Instrumented {
-  for (const reserved of [LOOP_GUARD_TICK, LOOP_GUARD_BUDGET])
+  for (const reserved of [LOOP_GUARD_TICK, LOOP_GUARD_BUDGET, IMPORT_SPECIFIER])
     if (source.includes(reserved))
       return { ok: false, kind: "unsupported", message: `${name}: the name ${reserved} is reserved by the sandbox` };
   let program: AnyNode;
@@ -42,9 +49,12 @@ export function instrumentModule(name: string, source: string): Instrumented {
   } catch (error) {
     return { ok: false, kind: "syntax", message: `${name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` };
   }
+  const depth = name.split("/").length - 1;
+  const up = depth === 0 ? "./" : "../".repeat(depth);
+  const shim = `${up}${WORKERS_SHIM_MODULE}`;
   let body: string;
   try {
-    body = rewrite(source, program);
+    body = rewrite(source, program, shim);
   } catch (error) {
     // A nesting deep enough to exhaust the host's stack: refuse rather than run unguarded.
     return {
@@ -53,9 +63,9 @@ export function instrumentModule(name: string, source: string): Instrumented {
       message: `${name}: too deeply nested to instrument (${error instanceof Error ? error.message : String(error)})`,
     };
   }
-  const depth = name.split("/").length - 1;
-  const from = depth === 0 ? `./${LOOP_GUARD_MODULE}` : `${"../".repeat(depth)}${LOOP_GUARD_MODULE}`;
-  const importLine = `import { ${LOOP_GUARD_BUDGET}, ${LOOP_GUARD_TICK} } from ${JSON.stringify(from)};`;
+  const importLine =
+    `import { ${LOOP_GUARD_BUDGET}, ${LOOP_GUARD_TICK} } from ${JSON.stringify(`${up}${LOOP_GUARD_MODULE}`)};` +
+    `import { ${IMPORT_SPECIFIER} } from ${JSON.stringify(shim)};`;
   // A hashbang must stay the first thing in the file; the import goes right after it, same line.
   if (body.startsWith("#!")) {
     const end = body.indexOf("\n");
@@ -65,7 +75,7 @@ export function instrumentModule(name: string, source: string): Instrumented {
 }
 
 /** The node's source with its children rewritten and the guard calls added. */
-function rewrite(source: string, node: AnyNode): string {
+function rewrite(source: string, node: AnyNode, shim: string): string {
   const children: { key: string; child: AnyNode }[] = [];
   for (const key of Object.keys(node)) {
     if (key === "type" || key === "start" || key === "end" || key === "loc" || key === "range") continue;
@@ -81,14 +91,22 @@ function rewrite(source: string, node: AnyNode): string {
   let cursor = node.start;
   for (const { key, child } of children) {
     if (child.start < cursor) continue;
-    out += source.slice(cursor, child.start) + decorate(node, key, child, rewrite(source, child));
+    out += source.slice(cursor, child.start) + decorate(node, key, child, rewrite(source, child, shim), shim);
     cursor = child.end;
   }
   return out + source.slice(cursor, node.end);
 }
 
-/** Adds the guard call to a loop's body or a function's body; anything else passes unchanged. */
-function decorate(parent: AnyNode, key: string, child: AnyNode, text: string): string {
+/**
+ * Adds the guard call to a loop's body or a function's body, and points module specifiers of
+ * `cloudflare:workers` at the shim; anything else passes unchanged.
+ */
+function decorate(parent: AnyNode, key: string, child: AnyNode, text: string, shim: string): string {
+  if (key === "source") {
+    if (parent.type === "ImportExpression") return `${IMPORT_SPECIFIER}(${text}, ${JSON.stringify(shim)})`;
+    if (MODULE_SOURCES.has(parent.type) && child.value === "cloudflare:workers") return JSON.stringify(shim);
+    return text;
+  }
   if (key !== "body") return text;
   if (LOOPS.has(parent.type)) {
     return child.type === "BlockStatement" ? `{${CALL};${text.slice(1)}` : `{${CALL};${text}}`;

@@ -5,6 +5,7 @@ import { LOOP_GUARD_MODULE, LOOP_GUARD_SOURCE } from "./loop-guard-source.ts";
 import { wrapMainScript } from "./node-main-wrapper.ts";
 import { NODE_RUNNER_MODULE, NODE_RUNNER_SOURCE, type NodeRunRequest, type NodeRunResponse } from "./node-runner-source.ts";
 import { stripTypeScript } from "./strip-typescript.ts";
+import { WORKERS_SHIM_MODULE, WORKERS_SHIM_SOURCE } from "./workers-module-shim.ts";
 
 export const DEFAULT_NODE_WALL_MS = 10_000;
 /** How long `node` may run without yielding (the loop guard; never more than the wall time). */
@@ -130,7 +131,8 @@ async function programOf(invocation: Invocation, stdin: string, fs: IFileSystem,
       break;
     }
     const name = file.slice(dir.length);
-    if (name === NODE_RUNNER_MODULE || name === LOOP_GUARD_MODULE) return { error: `node: ${name} is a reserved file name\n` };
+    if (name === NODE_RUNNER_MODULE || name === LOOP_GUARD_MODULE || name === WORKERS_SHIM_MODULE)
+      return { error: `node: ${name} is a reserved file name\n` };
     const stripped = stripTypeScript(name.replace(/\.mts$/, ".ts"), content);
     // Loop guards keep a never-yielding script from freezing local workerd (loop-guard-source.ts).
     const guarded = stripped.ok ? instrumentModule(name, file === path ? wrapMainScript(stripped.code, false) : stripped.code) : stripped;
@@ -156,7 +158,12 @@ async function runInIsolate(
     compatibilityDate: ISOLATE_COMPATIBILITY_DATE,
     compatibilityFlags: isolateCompatibilityFlags(false),
     mainModule: NODE_RUNNER_MODULE,
-    modules: { ...userModules, [NODE_RUNNER_MODULE]: { js: NODE_RUNNER_SOURCE }, [LOOP_GUARD_MODULE]: { js: LOOP_GUARD_SOURCE } },
+    modules: {
+      ...userModules,
+      [NODE_RUNNER_MODULE]: { js: NODE_RUNNER_SOURCE },
+      [LOOP_GUARD_MODULE]: { js: LOOP_GUARD_SOURCE },
+      [WORKERS_SHIM_MODULE]: { js: WORKERS_SHIM_SOURCE },
+    },
     env: {},
     globalOutbound: null,
     limits: { cpuMs: request.wallMs, subRequests: 0 },

@@ -35,7 +35,8 @@ describe('isolate sandbox: sandbox.env "allow" (Worker Loader)', () => {
   });
 
   it("never shares a warm isolate between calls given different variables (another tenant's secret stays out of reach)", async () => {
-    const sandbox = new IsolateSandbox({ loader: env.LOADER });
+    // One run (scope) given other variables, e.g. a secret rotated between two steps.
+    const sandbox = new IsolateSandbox({ loader: env.LOADER }).forScope(`tenant:run-${crypto.randomUUID()}`);
     const a = await sandbox.runCode(request("allow", { TOKEN: "tenant-a-secret" }));
     const again = await sandbox.runCode(request("allow", { TOKEN: "tenant-a-secret" }));
     const b = await sandbox.runCode(request("allow", { TOKEN: "tenant-b-secret" }));
@@ -57,12 +58,14 @@ describe('isolate sandbox: sandbox.env "allow" (Worker Loader)', () => {
     const first = new IsolateSandbox({ loader });
     const second = new IsolateSandbox({ loader });
     const vars = { TOKEN: "tenant-a-secret" };
-    for (const sandbox of [first, first, second]) expect(await sandbox.runCode(request("allow", vars))).toMatchObject({ ok: true });
+    for (const sandbox of [first, first, second])
+      expect(await sandbox.forScope("t:r").runCode(request("allow", vars))).toMatchObject({ ok: true });
     const [a, again, other] = ids;
     // What the id was before: anyone with the code could test a guessed secret against it.
     const r = request("allow", vars);
     const unsalted = `code-${digestPrefix(digestJson({ files: { "stash.js": r.files["stash.js"]?.sha256 }, entrypoint: r.entrypoint, policy: r.policy, hosts: [], env: vars }), 32)}`;
-    expect(a).toMatch(/^code-[0-9a-f]{32}$/);
+    // The HMAC, then the warm slot (warm-isolate-slots.ts).
+    expect(a).toMatch(/^code-[0-9a-f]{32}-0$/);
     expect(a).not.toBe(unsalted);
     expect(again).toBe(a);
     expect(other).not.toBe(a);

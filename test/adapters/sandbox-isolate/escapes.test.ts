@@ -235,8 +235,10 @@ describe("output, memory and time: limited", () => {
   });
 
   it("a runner forged by the code (patched through a circular import) is caught by the host's checks", async () => {
-    // The first call patches the runner class; the warm isolate (same code, same id) answers the
+    // The first call patches the runner class; the warm isolate (same code, same run) answers the
     // next calls with the forged method.
+    const run = sandbox.forScope(`escapes:forge-${crypto.randomUUID()}`);
+    const forged = (code: string) => run.runCode({ files: files({ "main.js": code }), entrypoint: "main.js", input: {}, policy: DENY });
     const forge = (answer: string) =>
       `import { Runner } from "./__little_runner.js";\nexport function run() { Runner.prototype.run = async () => (${answer}); return "patched"; }`;
     const cases: [string, string, RegExp][] = [
@@ -250,8 +252,11 @@ describe("output, memory and time: limited", () => {
       ],
     ];
     for (const [answer, code, message] of cases) {
-      expect(await runCode(forge(answer))).toMatchObject({ ok: true, output: "patched" });
-      const r = await expectCodeError(forge(answer), code, message);
+      expect(await forged(forge(answer))).toMatchObject({ ok: true, output: "patched" });
+      const r = await forged(forge(answer));
+      expect(r.ok, JSON.stringify(r)).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe(code);
+      if (!r.ok) expect(r.error.message).toMatch(message);
       if (!r.ok) expect(r.error.message.length).toBeLessThanOrEqual(4_000);
       expect(r.logs.every((l) => typeof l === "string" && l.length <= 2_000)).toBe(true);
     }
