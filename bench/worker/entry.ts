@@ -9,6 +9,7 @@ import { overrideWiring } from "../../src/wiring.ts";
 import worker from "../../src/worker.ts";
 import { benchCatalog } from "./bench-workflows.ts";
 import { burstRoutes } from "./burst-routes.ts";
+import { codeRunRoutes } from "./code-run-routes.ts";
 import { countingModels } from "./counting-models.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
 
@@ -23,6 +24,7 @@ export default {
   fetch(request, env, ctx) {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/bench/burst/")) return burstRoutes.fetch(request, env, ctx);
+    if (path.startsWith("/bench/code-run/")) return codeRunRoutes.fetch(request, env, ctx);
     if (path.startsWith("/bench/")) return benchRoutes.fetch(request, env, ctx);
     return worker.fetch(request, env, ctx);
   },
