@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   input_schema_error: 422,
   idempotency_conflict: 409,
   run_id_conflict: 409,
+  run_id_reserved: 422,
   webhook_id_conflict: 409,
   anchor_workflow_mismatch: 409,
   run_ended: 409,

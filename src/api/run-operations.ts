@@ -1,3 +1,4 @@
+import { assertCallerRunId } from "./derived-run-ids.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunHandle, RunView } from "../ports/run-handle.ts";
@@ -46,7 +47,10 @@ export function runIdFor(
   key: string | undefined,
   via: "workflow" | "lwir" = "workflow",
 ): string {
-  if (runId !== undefined) return runId;
+  if (runId !== undefined) {
+    assertCallerRunId(runId);
+    return runId;
+  }
   // A key given to `POST /v1/lwir/runs` names another run than the same key given to the workflow's route.
   if (key) return `run_${digestPrefix(digestJson(via === "lwir" ? { tenant, workflowId, key, via } : { tenant, workflowId, key }), 24)}`;
   return `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;

@@ -1,3 +1,4 @@
+import { CALLER_RUN_ID_DESCRIPTION } from "./derived-run-ids.ts";
 import { z } from "@hono/zod-openapi";
 import { RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 
@@ -116,7 +117,7 @@ export const StartRunBody = z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)
       .optional()
-      .openapi({ description: "Choose the run id (per tenant); starting an existing id returns that run." }),
+      .openapi({ description: CALLER_RUN_ID_DESCRIPTION }),
     location: z.enum(LOCATION_HINTS).optional().openapi({ description: "Where to create the run object; defaults to near the caller." }),
   })
   .openapi("StartRun");

@@ -40,6 +40,8 @@ const CLASSIFIED = {
   input_schema_error: "dead-letter",
   idempotency_conflict: "dead-letter",
   run_id_conflict: "dead-letter",
+  // A queue message carries no caller run id: its id is derived (never reserved for it).
+  run_id_reserved: "retry",
   webhook_id_conflict: "retry",
   anchor_workflow_mismatch: "dead-letter",
   run_ended: "dead-letter",

@@ -1,3 +1,4 @@
+import { CALLER_RUN_ID_DESCRIPTION } from "../derived-run-ids.ts";
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { checkLwir } from "../../lwir/check-lwir.ts";
 import { lwirJsonSchema } from "../../lwir/lwir-json-schema.ts";
@@ -89,7 +90,8 @@ lwirRoutes.openapi(
               runId: z
                 .string()
                 .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)
-                .optional(),
+                .optional()
+                .openapi({ description: CALLER_RUN_ID_DESCRIPTION }),
             }),
           },
         },
@@ -104,6 +106,7 @@ lwirRoutes.openapi(
       413: json(ErrorBody, "Body too large, or an LWIR over LITTLE_QUOTA_LWIR_BYTES (`lwir_too_large`); nothing is stored"),
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),
+      422: json(ErrorBody, "The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored"),
       409: json(ErrorBody, "LITTLE_MODELS=live and a model slot lacks its key (`model_unavailable`): nothing is stored"),
     },
   }),

@@ -49,7 +49,7 @@ const startRoute = createRoute({
     ...quotaErrors,
     422: json(
       ErrorBody,
-      "The input does not match the workflow's input schema, or a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`)",
+      "The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored",
     ),
     ...commonErrors,
   },

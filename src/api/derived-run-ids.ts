@@ -1,0 +1,26 @@
+import { ApiError } from "./api-error.ts";
+
+/**
+ * Run id prefixes the Worker derives for its triggers: `run_wh_` from a webhook's workflow and
+ * `webhook-id`, `run_cron_` from a schedule's workflow, cron and time, `run_q_` from a queue and
+ * message id. The first two are computable from public values, so a caller who could choose such
+ * an id could create the run first, with its own input, and the real delivery or tick would meet
+ * a conflict on every retry. They are ours alone: a caller's `runId` may not start with them.
+ */
+export const DERIVED_RUN_ID_PREFIXES = ["run_wh_", "run_cron_", "run_q_"] as const;
+
+/** The OpenAPI description of a caller's `runId`. */
+export const CALLER_RUN_ID_DESCRIPTION = `Choose the run id (per tenant); starting an existing id returns that run. Ids starting with ${DERIVED_RUN_ID_PREFIXES.join(", ")} are the Worker's own (webhooks, schedules, queues): 422 \`run_id_reserved\`.`;
+
+export function isDerivedRunId(runId: string): boolean {
+  return DERIVED_RUN_ID_PREFIXES.some((prefix) => runId.startsWith(prefix));
+}
+
+/** Refuses a caller's run id in a derived namespace: 422 `run_id_reserved`, before anything is stored or counted. */
+export function assertCallerRunId(runId: string): void {
+  if (isDerivedRunId(runId))
+    throw new ApiError(
+      "run_id_reserved",
+      `The run id ${JSON.stringify(runId)} is reserved: ids starting with ${DERIVED_RUN_ID_PREFIXES.join(", ")} are derived by the Worker for webhooks, schedules and queue messages. Choose another id, or leave runId out.`,
+    );
+}
