@@ -10,6 +10,7 @@ import { MAX_BODY_BYTES, payloadTooLarge } from "./body-limit.ts";
 import { errorResponse, named } from "./errors.ts";
 import { insecureConfigurationError, insecureVariables } from "./insecure-configuration.ts";
 import { liveProjections } from "./live-projections.ts";
+import { assertBodyNesting } from "./nesting-depth.ts";
 import { OPERATION_TAGS } from "./operation-tags.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
@@ -65,6 +66,12 @@ app.use(
     },
   }),
 );
+// A JSON body nested past any acceptable depth is refused before anything parses it (nesting-depth.ts).
+// Webhooks read their raw bytes to verify the signature first, and check after (verify-webhook.ts).
+app.use("/v1/*", async (c, next) => {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && !c.req.path.startsWith("/v1/hooks/")) assertBodyNesting(await c.req.text());
+  await next();
+});
 
 /**
  * Liveness and wiring: answers 200 when the Worker runs and D1 answers a query.

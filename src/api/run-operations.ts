@@ -1,4 +1,3 @@
-import { assertCallerRunId } from "./derived-run-ids.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunHandle, RunView } from "../ports/run-handle.ts";
@@ -6,6 +5,7 @@ import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
 import { isEndedStatus, type RunStatus, type WaitReason } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import { assertCallerRunId } from "./derived-run-ids.ts";
 import { parseEventTypeFilter } from "./event-type-filter.ts";
 import { tenantRun } from "./run-access.ts";
 import { startRun } from "./start-run.ts";

@@ -1,4 +1,5 @@
 import { canonicalBytes } from "../engine/run-quotas.ts";
+import { assertCanonicalizable } from "../json/canonical-json.ts";
 import { digestJson } from "../json/digest.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunHandle, RunView } from "../ports/run-handle.ts";
@@ -79,6 +80,10 @@ export async function startRun(args: StartRunArgs): Promise<StartedRun> {
         `The LWIR is ${bytes} bytes of canonical JSON; this Worker's limit is ${limit} (LITTLE_QUOTA_LWIR_BYTES)`,
       );
   }
+  // Every start (HTTP, RPC, queue, webhook): a value canonical JSON refuses (too deep, a cycle) is
+  // 400 here, before the recursive schema check or the RPC to the run object can overflow on it.
+  // Wrapped as the run object records it (`{ input, … }`), so the limit and the path are its own.
+  assertCanonicalizable({ input: args.input ?? null });
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid) throw new WorkflowInputValidationError(args.workflowId, check.findings);

@@ -4,6 +4,7 @@ import type { RegisteredWorkflow } from "../engine/run-environment.ts";
 import type { ApiEnv } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { readLimitedBody } from "./body-limit.ts";
+import { assertBodyNesting } from "./nesting-depth.ts";
 import { webhookSecretFor } from "./webhook-secret.ts";
 
 /**
@@ -60,6 +61,7 @@ export async function verifyDelivery(c: Context<ApiEnv>, workflowId: string): Pr
     if (error instanceof SyntaxError) throw new ApiError("invalid_json", "The webhook body is signed correctly but is not JSON");
     throw error;
   }
+  assertBodyNesting(raw);
   const tenant = config?.tenant ?? c.env.LITTLE_WEBHOOK_TENANT ?? "default";
   return { payload, webhookId: headers["webhook-id"], tenant, registered, secretKey: secret.key };
 }

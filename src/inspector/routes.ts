@@ -8,6 +8,7 @@ import { routeAccess, scopesAllow } from "../api/route-scopes.ts";
 import { digestText } from "../json/digest.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
+import { LOGIN_FORM_INVALID, readLoginForm } from "./login-form.ts";
 import { ASSET_PATHS, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
 import { INSPECTOR_CSS } from "./styles.ts";
 
@@ -56,9 +57,14 @@ inspectorRoutes.post("/login", async (c) => {
   // A login form posted from another site would sign the visitor in as someone else.
   const site = c.req.header("sec-fetch-site");
   if (site !== undefined && site !== "same-origin" && site !== "none") return html(c, loginPage("/runs", "Sign in from this page."), 403);
-  const form = await c.req.parseBody();
-  const token = typeof form.token === "string" ? form.token.trim() : "";
-  const next = safeNext(typeof form.next === "string" ? form.next : undefined);
+  const form = await readLoginForm(c);
+  if (!form) {
+    const page = html(c, loginPage("/runs", `That form could not be read (${LOGIN_FORM_INVALID}).`), 400);
+    page.headers.set("x-little-error", LOGIN_FORM_INVALID);
+    return page;
+  }
+  const token = form.token;
+  const next = safeNext(form.next);
   const principal = token === "" ? null : await pagePrincipal(c, token);
   if (principal?.kind !== "tenant") return html(c, loginPage(next, "That token is not valid."), 401);
   // A session that could open no page is no login.
@@ -116,7 +122,7 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
   return html(c, runPage(c.var.tenant, runId));
 });
 
-function html(c: Context, body: string, status: 200 | 401 | 403 | 404 | 413 = 200): Response {
+function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 413 = 200): Response {
   return c.html(body, status, {
     "content-security-policy": CSP,
     "cache-control": "no-store",

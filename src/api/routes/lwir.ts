@@ -1,4 +1,3 @@
-import { CALLER_RUN_ID_DESCRIPTION } from "../derived-run-ids.ts";
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { checkLwir } from "../../lwir/check-lwir.ts";
 import { lwirJsonSchema } from "../../lwir/lwir-json-schema.ts";
@@ -8,6 +7,7 @@ import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
+import { CALLER_RUN_ID_DESCRIPTION } from "../derived-run-ids.ts";
 import { runLinks } from "../run-access.ts";
 import { runIdFor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";

@@ -89,7 +89,11 @@ describe("derived run ids are the Worker's own", () => {
   });
 
   it("ids that only look alike are still the caller's to choose", async () => {
-    for (const runId of [`run_whx_${crypto.randomUUID().slice(0, 8)}`, `RUN_WH_${crypto.randomUUID().slice(0, 8)}`, `my_run_q_${crypto.randomUUID().slice(0, 8)}`]) {
+    for (const runId of [
+      `run_whx_${crypto.randomUUID().slice(0, 8)}`,
+      `RUN_WH_${crypto.randomUUID().slice(0, 8)}`,
+      `my_run_q_${crypto.randomUUID().slice(0, 8)}`,
+    ]) {
       const r = await call("POST", `/v1/workflows/${TICKET}/runs`, { body: { input: INPUT, runId } });
       expect(r.status, r.text).toBe(202);
     }
