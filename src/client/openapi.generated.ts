@@ -657,7 +657,7 @@ export interface components {
         StartRun: {
             /** @description The run input; validated against the workflow's input schema. */
             input?: unknown;
-            /** @description Choose the run id (per tenant); starting an existing id returns that run. */
+            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_ are the Worker's own (webhooks, schedules, queues): 422 `run_id_reserved`. */
             runId?: string;
             /**
              * @description Where to create the run object; defaults to near the caller.
@@ -949,7 +949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The input does not match the workflow's input schema, or a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`) */
+            /** @description The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1981,6 +1981,7 @@ export interface operations {
                 "application/json": {
                     lwir?: unknown;
                     input?: unknown;
+                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_ are the Worker's own (webhooks, schedules, queues): 422 `run_id_reserved`. */
                     runId?: string;
                 };
             };
@@ -2051,6 +2052,15 @@ export interface operations {
             };
             /** @description Body too large, or an LWIR over LITTLE_QUOTA_LWIR_BYTES (`lwir_too_large`); nothing is stored */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
