@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { IsolateSandbox } from "../src/adapters/sandbox-isolate/isolate-sandbox.ts";
 import { overrideWiring, wire } from "../src/wiring.ts";
 
 describe("wiring: adapters built once per isolate", () => {
@@ -28,7 +29,15 @@ describe("wiring: adapters built once per isolate", () => {
     expect(run.sandbox).not.toBe(shared.sandbox);
     expect(run.runs).toBe(shared.runs);
     expect(run.models).toBe(shared.models);
-    // The isolate sandbox holds nothing per run: a run uses the shared one.
-    expect(wire(env, { runId: "default:run_1" })).toBe(wire(env));
+  });
+
+  it("gives each run a view of the isolate sandbox scoped to it (issue 24), sharing everything else", () => {
+    const shared = wire(env);
+    const run = wire(env, { runId: "default:run_1" });
+    expect(shared.sandbox).toBeInstanceOf(IsolateSandbox);
+    expect(run.sandbox).not.toBe(shared.sandbox);
+    expect(run.sandbox).not.toBeInstanceOf(IsolateSandbox);
+    expect(run.runs).toBe(shared.runs);
+    expect(run.models).toBe(shared.models);
   });
 });
