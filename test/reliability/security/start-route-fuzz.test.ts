@@ -7,11 +7,13 @@
  * answer is a 2xx or a 4xx with a named code, and a refused start leaves no quota slot held.
  * `npm run torture` sweeps more depths (LITTLE_TORTURE_SEEDS).
  */
+import { createMessageBatch } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../../src/adapters/models/env-model-resolver.ts";
 import { MAX_BODY_BYTES } from "../../../src/api/body-limit.ts";
 import { MAX_BODY_NESTING } from "../../../src/api/nesting-depth.ts";
+import { consumeRunMessages } from "../../../src/triggers/queue-consumer.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { tenantToken } from "../../api/support/api-call.ts";
 import { Rng, tortureSeeds } from "./support/random.ts";
@@ -136,6 +138,24 @@ describe("start routes under deep nesting: never a 5xx, never a held slot", () =
       }
     }
     expect(await heldSlots(tenant)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("a queue message with a deep input", () => {
+  it("is dead-lettered once as canonical_json_rejected, never retried", async () => {
+    const letters: unknown[] = [];
+    const target = { ...env, LITTLE_DEAD_LETTERS: { send: async (body: unknown) => void letters.push(body) } } as Env;
+    // Deeper values cannot be carried in a message at all: the platform's structured clone (here,
+    // the test pool's createMessageBatch) overflows on them before any consumer runs.
+    for (const depth of [513, 600, 1_000]) {
+      const input = { ticketId: "T-deep", transcript: "x", extra: JSON.parse(nested(depth, "object")) };
+      const batch = createMessageBatch("little-workflow-runs", [
+        { id: `msg-deep-${depth}-${crypto.randomUUID()}`, timestamp: new Date(0), attempts: 1, body: { workflowId: WORKFLOW, input } },
+      ]);
+      const [outcome] = await consumeRunMessages(batch, target);
+      expect(outcome, `depth ${depth}`).toMatchObject({ outcome: "dead_lettered", cause: "canonical_json_rejected" });
+    }
+    expect(letters).toHaveLength(3);
   });
 });
 
