@@ -71,3 +71,12 @@ codeRunRoutes.post("/bench/code-run/latency", async (c) => {
   }
   return c.json({ cold, warm, rounds, held: sandbox.heldIsolates ?? 0 });
 });
+
+/** `runs` first calls, each of another run (a cold isolate each since issue 24): what the loader keeps of them is read from outside. */
+codeRunRoutes.post("/bench/code-run/many-runs", async (c) => {
+  const { runs } = await c.req.json<{ runs: number }>();
+  const sandbox: Scoped = new IsolateSandbox({ loader: c.env.LOADER });
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) await timed(runOf(sandbox, `bench:many-${crypto.randomUUID()}`), i);
+  return c.json({ ms: performance.now() - t0 });
+});
