@@ -8,9 +8,12 @@
 import type { Row } from "./support/results.ts";
 import { runAlone, type Scenario } from "./support/scenario.ts";
 import { cell, summarize } from "./support/stats.ts";
+import { workerdMemoryMiB } from "./support/workerd-memory.ts";
 
 const CALLS = 20;
 const WIDTH = 4;
+/** Runs whose first calls are made in a row, twice, to see what the loader keeps of their isolates. */
+const MANY = 300;
 
 type Latency = { cold: number[]; warm: number[]; rounds: number[][]; held: number };
 
@@ -29,6 +32,15 @@ export const codeRun: Scenario = {
         `rep ${i + 1}: cold ${summarize(r.cold).median.toFixed(1)} ms, warm ${summarize(r.warm).median.toFixed(1)} ms, ${WIDTH} concurrent (first round) ${r.rounds[0]?.[0]?.toFixed(1)} ms, later ${r.rounds[2]?.[0]?.toFixed(1)} ms; held after: ${r.held}`,
       );
     }
+    // What a long-lived local Worker keeps of many runs' isolates (the loader's cache), from outside.
+    const group = (await ctx.dev()).processGroup;
+    const memory = [await workerdMemoryMiB(group)];
+    for (let round = 0; round < 2; round++) {
+      const r = await api.ok<{ ms: number }>("POST", "/bench/code-run/many-runs", { runs: MANY });
+      memory.push(await workerdMemoryMiB(group));
+      ctx.log(`${MANY} more runs' first calls in ${r.ms.toFixed(0)} ms; workerd anon ${memory.at(-1)?.anon.toFixed(0)} MiB`);
+    }
+    const anon = memory.map((m) => m?.anon ?? Number.NaN);
     const cold = summarize(reps.flatMap((r) => r.cold));
     const warm = summarize(reps.flatMap((r) => r.warm));
     const firstRound = summarize(reps.map((r) => r.rounds[0]?.[0] ?? Number.NaN));
@@ -43,6 +55,10 @@ export const codeRun: Scenario = {
       { figure: `${WIDTH} concurrent calls of one run, first time (slots load), ms`, ours: cell(firstRound, 1) },
       { figure: `${WIDTH} concurrent calls of one run, slots warm, ms`, ours: cell(laterRounds, 1) },
       {
+        figure: `workerd anonymous memory: before, after ${MANY}, after ${2 * MANY} runs' first calls, MiB`,
+        ours: anon.every(Number.isFinite) ? anon.map((x) => x.toFixed(0)).join(" → ") : "n/a (no /proc)",
+      },
+      {
         figure: "warm isolates still held after the calls",
         ours: String(Math.max(...reps.map((r) => r.held))),
         target: "0",
@@ -55,7 +71,7 @@ export const codeRun: Scenario = {
       notes: [
         `${CALLS} sequential calls per repetition each cold and warm; ${WIDTH} concurrent calls in 3 rounds. Before issue 24 every call but the first of a code in the whole Worker isolate was warm (shared across runs and tenants).`,
       ],
-      raw: { reps },
+      raw: { reps, memory },
     };
   },
 };
