@@ -80,21 +80,3 @@ codeRunRoutes.post("/bench/code-run/many-runs", async (c) => {
   for (let i = 0; i < runs; i++) await timed(runOf(sandbox, `bench:many-${crypto.randomUUID()}`), i);
   return c.json({ ms: performance.now() - t0 });
 });
-
-/** Probe: `runs` isolates through `load()` (uncached) or `get()` with a new id each. */
-codeRunRoutes.post("/bench/code-run/probe-loader", async (c) => {
-  const { runs, via } = await c.req.json<{ runs: number; via: "load" | "get" }>();
-  const code = (): WorkerLoaderWorkerCode => ({
-    compatibilityDate: "2026-11-01",
-    mainModule: "m.js",
-    modules: { "m.js": { js: `import { WorkerEntrypoint } from "cloudflare:workers"; const big = new Array(20000).fill("x"); export class Runner extends WorkerEntrypoint { run() { return big.length; } } export default { fetch() { return new Response("x"); } };` } },
-    env: {},
-    globalOutbound: null,
-  });
-  const t0 = performance.now();
-  for (let i = 0; i < runs; i++) {
-    const worker = via === "load" ? c.env.LOADER.load(code()) : c.env.LOADER.get(`probe-${crypto.randomUUID()}`, code);
-    await (worker.getEntrypoint("Runner") as unknown as { run(): Promise<number> }).run();
-  }
-  return c.json({ ms: performance.now() - t0 });
-});
