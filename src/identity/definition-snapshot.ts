@@ -1,4 +1,5 @@
 import { type Digest, digestJson, digestText } from "../json/digest.ts";
+import { LWIR_VALIDATOR_ID, type LwirValidatorId } from "./lwir-validator-id.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
@@ -71,6 +72,8 @@ export type DefinitionCapabilities = {
   readonly outputSchema: JsonSchema;
   /** How the schemas were normalized (not hashed: `@1` and `@2` agree wherever order never varied). */
   readonly schemaNormalizer: SchemaNormalizerId;
+  /** Which LWIR validator judges plans against it (not hashed: the run keeps the one it started with). */
+  readonly lwirValidator: LwirValidatorId;
 };
 
 /**
@@ -142,6 +145,7 @@ export async function snapshotDefinition(
     requestedOutput,
     outputSchema,
     schemaNormalizer: normalizer,
+    lwirValidator: LWIR_VALIDATOR_ID,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LwirValidatorId } from "../identity/lwir-validator-id.ts";
 import type { Digest } from "../json/digest.ts";
 import type { SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
@@ -116,6 +117,8 @@ export type RunEventPayloads = {
     pinnedVersionHash?: Digest;
     /** The schema normalizer the run keeps for life; absent in logs from before it: `little-workflow-schema@1` (docs/identity.md). */
     schemaNormalizer?: SchemaNormalizerId;
+    /** The LWIR validator the run keeps for life; absent in logs from before it: `little-workflow-lwir-validator@1` (docs/identity.md). */
+    lwirValidator?: LwirValidatorId;
   };
   "harness.session.started": {
     sessionId: string;

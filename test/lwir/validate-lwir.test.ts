@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
 import { digestText } from "../../src/json/digest.ts";
 import { bindLwir } from "../../src/lwir/bind-lwir.ts";
+import { checkLwir } from "../../src/lwir/check-lwir.ts";
 import { LWIR_FINDING_CODES, type LwirFindingCode } from "../../src/lwir/finding-codes.ts";
 import { findCycle, terminalSteps, upstreamSets } from "../../src/lwir/graph.ts";
 import { MAX_LWIR_BYTES, MAX_STEPS, validateLwir } from "../../src/lwir/validate-lwir.ts";
@@ -94,7 +95,11 @@ describe("one failing fixture per finding code", () => {
   it.each(CASES.map((c) => [`${c.code} (${c.title})`, c] as const))("%s", (_name, c) => {
     const doc = c.build();
     let findings: readonly Finding[];
-    if (c.code.startsWith("binding.")) {
+    if (c.typed) {
+      // The type pass reads the schemas a structurally valid, bound document carries.
+      expect(validateLwir(doc).valid).toBe(true);
+      findings = checkLwir(doc, c.withLookupTool ? withLookup : capabilities);
+    } else if (c.code.startsWith("binding.")) {
       // Binding catches what structure cannot: the document is valid LWIR on its own.
       expect(validateLwir(doc).valid).toBe(true);
       findings = bindLwir(doc, c.withLookupTool ? withLookup : capabilities);
