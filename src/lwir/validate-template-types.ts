@@ -21,6 +21,8 @@ import { mismatchOf } from "./type-mismatch.ts";
 /** What a prompt accepts: text, or a scalar that prints as text (an object prints as "[object Object]"). */
 const PROMPT_SCHEMA = { type: ["string", "number", "integer", "boolean", "null"] };
 const ITEMS_SCHEMA = { type: "array" };
+/** A code.run's input as a whole must exist: the code is called with `run({ input })` and reads it. */
+const CODE_INPUT_SCHEMA = { type: ["string", "number", "integer", "boolean", "array", "object"] };
 
 /** Runs the type pass over a draft; reads defensively, so it runs on drafts with other errors too. */
 export function checkTemplateTypes(lwir: unknown, capabilities: DefinitionCapabilities): Finding[] {
@@ -82,7 +84,7 @@ function checkStepTypes(sink: FindingSink, node: TypedNode, base: TypeScope, too
       return;
     }
     case "code.run":
-      walk(sink, w.input, `${path}.with.input`, scope, undefined, "the code's input");
+      walk(sink, w.input, `${path}.with.input`, scope, CODE_INPUT_SCHEMA, "the code's input");
       return;
     case "decision": {
       const cases = Array.isArray(w.cases) ? w.cases : [];
@@ -170,12 +172,16 @@ function fixFor(
       return `Text around an expression makes a string: write exactly "{{ ${only.source} }}" with nothing around it, so it keeps its type (${describeType(only.ty.alternatives[0] ?? ANY)}).`;
   }
   if (given.kind === "object" || given.kind === "array")
-    return expected.kind === "string"
+    return accepts(expected, "string")
       ? "Read one field of it (e.g. {{ steps.<id>.output.<field> }}), or write it as text with json(…)."
       : `Read a field of type ${describeType(expected)} from it instead of the whole value.`;
-  if (given.kind === "string" && expected.kind === "number")
+  if (given.kind === "string" && accepts(expected, "number") && !accepts(expected, "string"))
     return "Templates cannot turn text into a number: read a number field (of the input, or of an upstream step whose output schema gives one).";
   return `Read a value of type ${describeType(expected)}.`;
+}
+
+function accepts(ty: TemplateType, kind: TemplateType["kind"]): boolean {
+  return ty.kind === kind || (ty.kind === "union" && ty.members.some((m) => m.kind === kind));
 }
 
 function reportUnknown(sink: FindingSink, read: UnknownRead, path: string): void {
@@ -185,11 +191,22 @@ function reportUnknown(sink: FindingSink, read: UnknownRead, path: string): void
     miss.on.kind === "object" || miss.on.kind === "union"
       ? `has no field ${field} (its fields: ${miss.fields.join(", ") || "none"})`
       : `is ${describeType(miss.on)}, which has no field ${field}`;
-  const guess = typeof key === "string" && miss.fields.length > 0 ? closestField(key, miss.fields) : undefined;
+  const guess = typeof key === "string" ? suggestField(key, miss.fields) : undefined;
   const hint = guess ? `; did you mean "${guess}"?` : "";
   const message = `${reference} ${what}${hint}`;
   if (miss.closed) sink.error("template.unknown_field", path, `${message}. The value would be missing at run time.`);
   else sink.warn("template.unknown_field", path, `${message}. The schema allows other fields, so it may exist, but none is declared.`);
+}
+
+/** The declared field a misspelt or shortened read most likely meant (`amount` → `amountCents`). */
+function suggestField(key: string, fields: readonly string[]): string | undefined {
+  if (fields.length === 0) return undefined;
+  const lower = key.toLowerCase();
+  return (
+    closestField(key, fields) ??
+    fields.find((f) => f.toLowerCase().startsWith(lower) || lower.startsWith(f.toLowerCase())) ??
+    (fields.length === 1 ? fields[0] : undefined)
+  );
 }
 
 /** The terminal step's output is the run's output: it must be able to match the workflow's output schema. */
