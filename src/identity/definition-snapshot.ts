@@ -1,11 +1,11 @@
 import { type Digest, digestJson, digestText } from "../json/digest.ts";
-import { LWIR_VALIDATOR_ID, type LwirValidatorId } from "./lwir-validator-id.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
+import { LWIR_VALIDATOR_ID, type LwirValidatorId } from "./lwir-validator-id.ts";
 import { type ModelOverrides, overriddenIdentity } from "./model-overrides.ts";
 import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model-slots.ts";
 import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";
@@ -47,6 +47,8 @@ export type WorkflowDefinitionSnapshot = {
    * the hash it had before they existed (docs/lineage.md: a projection omits an unauthored policy).
    */
   readonly approval?: "required";
+  /** Tools every plan must call on every path (sorted), docs/lwir.md "Required tools". */
+  readonly requiredTools?: readonly string[];
   /** Secret names the workflow binds, sorted. */
   readonly secrets?: readonly string[];
   /** Secret names code.run steps with `sandbox.env: "allow"` may receive, sorted (docs/sandbox.md). */
@@ -133,6 +135,7 @@ export async function snapshotDefinition(
     placement: definition.placement.jurisdiction ? { jurisdiction: definition.placement.jurisdiction } : {},
     network: [...definition.network],
     ...(definition.requireApproval ? { approval: "required" as const } : {}),
+    ...((definition.requiredTools?.length ?? 0) > 0 ? { requiredTools: [...(definition.requiredTools ?? [])] } : {}),
     ...(definition.secrets.length > 0 ? { secrets: [...definition.secrets] } : {}),
     // Optional: definitions written before it (or hand-built without it) keep their hash.
     ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),

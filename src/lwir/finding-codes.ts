@@ -93,6 +93,8 @@ export const LWIR_FINDING_CODES = {
   "binding.step_model_not_allowed": "A step's model (or its fixer's) is not an execution model slot of the definition.",
   "binding.step_tool_not_allowed": "A tool.call step's tool is not a tool of the definition.",
   "binding.secret_not_in_snapshot": "`permissions.secrets` names a secret the definition does not declare.",
+  "binding.required_tool_not_called":
+    "The definition's `requiredTools` names a tool that no step calls, or that some path through the decisions skips; every required tool must be called whichever cases the decisions choose.",
   "binding.tool_input_mismatch":
     "A tool.call's `with.input` names a field the tool's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
   "binding.output_mode_mismatch":

@@ -4,7 +4,7 @@
  * function by function, so the inferred type is what the runtime produces.
  */
 import type { TemplateExpr } from "./template.ts";
-import { type Access, accessType, ANY, BOOLEAN, INTEGER, STRING, type TemplateType, typeOfValue, unionOf } from "./template-types.ts";
+import { type Access, ANY, accessType, BOOLEAN, INTEGER, STRING, type TemplateType, typeOfValue, unionOf } from "./template-types.ts";
 
 /** A step a join reads that runs only when `branch` of `decision` was chosen. */
 export type BranchGuard = { readonly decision: string; readonly branch: string; readonly branches: readonly string[] };
@@ -48,7 +48,11 @@ export function inferExpression(expr: TemplateExpr, scope: TypeScope, onUnknown:
       const ty = readPath(root, `steps.${expr.stepId}.output`, expr.path, onUnknown);
       const guard = scope.guards.get(expr.stepId);
       if (!guard) return known(ty);
-      return { alternatives: [ty], presence: { decision: guard.decision, branches: new Set([guard.branch]), all: guard.branches }, guardedBare: true };
+      return {
+        alternatives: [ty],
+        presence: { decision: guard.decision, branches: new Set([guard.branch]), all: guard.branches },
+        guardedBare: true,
+      };
     }
     case "call":
       return inferCall(expr.name, expr.args, scope, onUnknown);

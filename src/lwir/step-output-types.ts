@@ -9,7 +9,12 @@ import type { BranchGuard } from "./infer-template-type.ts";
 import { ANY, type TemplateType, typeOfSchema } from "./template-types.ts";
 
 /** One step as the type pass reads it: defensively, since it also runs on drafts with errors. */
-export type TypedNode = { readonly id: string; readonly needs: readonly string[]; readonly path: string; readonly step: Record<string, unknown> };
+export type TypedNode = {
+  readonly id: string;
+  readonly needs: readonly string[];
+  readonly path: string;
+  readonly step: Record<string, unknown>;
+};
 
 /** The type of one branch's output (what `output` describes), before any fan-out. */
 export function branchOutputType(step: Record<string, unknown>, tools: ReadonlyMap<string, ToolDescriptor>): TemplateType {

@@ -113,7 +113,11 @@ function walk(sink: FindingSink, value: unknown, path: string, scope: TypeScope,
   } else if (typeof value === "object" && value !== null) {
     const properties = typeof s?.properties === "object" && s.properties !== null ? (s.properties as Record<string, unknown>) : {};
     for (const [key, v] of Object.entries(value)) {
-      const field = Object.hasOwn(properties, key) ? properties[key] : typeof s?.additionalProperties === "object" ? s.additionalProperties : undefined;
+      const field = Object.hasOwn(properties, key)
+        ? properties[key]
+        : typeof s?.additionalProperties === "object"
+          ? s.additionalProperties
+          : undefined;
       walk(sink, v, childPath(path, key), scope, field, `${target} field "${key}"`);
     }
   }

@@ -17,7 +17,9 @@ describe("the template type pass through the API", () => {
     expect(bound.status).toBe(200);
     expect(bound.json.valid).toBe(false);
     const findings = bound.json.findings as { code: string; path: string; message: string }[];
-    expect(findings.map(({ code, path }) => ({ code, path }))).toEqual([{ code: "template.type_mismatch", path: "$.steps[0].with.prompt" }]);
+    expect(findings.map(({ code, path }) => ({ code, path }))).toEqual([
+      { code: "template.type_mismatch", path: "$.steps[0].with.prompt" },
+    ]);
     expect(findings[0]?.message).toContain("json(…)");
     const structural = await call("POST", "/v1/lwir/validate", { body: wholeInputPrompt() });
     expect(structural.json.valid).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { LWIR_VALIDATOR_ID } from "../../src/identity/lwir-validator-id.ts";
-import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
 import type { NewRunEvent } from "../../src/ports/run-events.ts";
 import { registeredWorkflows } from "../../src/workflows.ts";
 import { boundSeedLwir, set } from "../lwir/fixtures.ts";

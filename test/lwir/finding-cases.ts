@@ -45,6 +45,8 @@ export type Case = {
   readonly also?: readonly Located[];
   /** binding.* cases: bind against the example plus the `crm.lookup` tool instead of the example alone. */
   readonly withLookupTool?: true;
+  /** Bound against the lookup workflow with `requiredTools: ["crm.lookup"]`. */
+  readonly requiresLookup?: true;
   /** Found by the type pass (validator `@2`): the document is valid LWIR on its own; `checkLwir` finds it. */
   readonly typed?: true;
 };
@@ -60,7 +62,10 @@ function withLookup(input: Record<string, unknown>, before: unknown[] = [], look
 
 /** A decision with three branches (a, b, c), each a text step. */
 function threeBranches(): unknown[] {
-  const branch = (id: string) => ({ ...aiStep(id, ["route"]), with: { model: "gpt-4o-mini", prompt: `Branch ${id}: {{ input.ticketId }}` } });
+  const branch = (id: string) => ({
+    ...aiStep(id, ["route"]),
+    with: { model: "gpt-4o-mini", prompt: `Branch ${id}: {{ input.ticketId }}` },
+  });
   return [
     {
       id: "route",
@@ -712,6 +717,13 @@ export const CASES: readonly Case[] = [
       return set(doc, ["steps", 1, "needs"], ["lookup"]);
     },
     path: "$.steps[0].with.input",
+  },
+  {
+    code: "binding.required_tool_not_called",
+    title: "a required tool that no step calls",
+    requiresLookup: true,
+    build: () => boundSeedLwir(),
+    path: "$.steps",
   },
   {
     code: "binding.output_mode_mismatch",

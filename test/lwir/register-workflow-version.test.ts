@@ -223,7 +223,12 @@ describe("compileAndLock", () => {
     // Exactly what @1 recorded: its own warning, under its own id.
     expect(old.findings.map((f) => f.code)).toEqual(["template.unknown_input_field"]);
     expect(old.lock.validationHash).toBe(
-      digestJson({ validator: LEGACY_LWIR_VALIDATOR_ID, lwirHash: old.version.hash, definitionHash: caps.definitionHash, findings: old.findings }),
+      digestJson({
+        validator: LEGACY_LWIR_VALIDATOR_ID,
+        lwirHash: old.version.hash,
+        definitionHash: caps.definitionHash,
+        findings: old.findings,
+      }),
     );
     expect(compileAndLock(lwir, caps).lockHash).not.toBe(old.lockHash);
     // A plan @2 refuses (the whole input object as the prompt) still locks under @1, as it did.

@@ -15,7 +15,13 @@ async function check(workflow: Parameters<typeof shippedTask>[0], change: (d: Dr
 
 describe("the template type pass (validator @2)", () => {
   it("every shipped example's intended plan has no type finding", async () => {
-    for (const id of ["support.summarize-ticket", "support.triage-inbox", "billing.refund", "billing.invoice-totals", "ops.daily-digest"] as const) {
+    for (const id of [
+      "support.summarize-ticket",
+      "support.triage-inbox",
+      "billing.refund",
+      "billing.invoice-totals",
+      "ops.daily-digest",
+    ] as const) {
       const t = await shippedTask(id);
       expect(checkLwir(t.plan, t.caps), id).toEqual([]);
     }
@@ -88,7 +94,8 @@ describe("the template type pass (validator @2)", () => {
     const t = await shippedTask("support.summarize-ticket");
     const plan = edit(summarizeFanOutPlan(t.task), (d) => {
       step(d, "notes").forEach.failureMode = "all_settled";
-      step(d, "summarize").with.prompt = "{{ steps.notes.output[0].status }} {{ steps.notes.output[0].output }} {{ steps.notes.output[0].nope }}";
+      step(d, "summarize").with.prompt =
+        "{{ steps.notes.output[0].status }} {{ steps.notes.output[0].output }} {{ steps.notes.output[0].nope }}";
     });
     const findings = checkLwir(plan, t.caps);
     expect(located(findings)).toEqual([{ severity: "error", code: "template.unknown_field", path: "$.steps[2].with.prompt" }]);
@@ -103,7 +110,9 @@ describe("the template type pass (validator @2)", () => {
     });
     const findings = checkLwir(plan, t.caps);
     expect(located(typed(findings))).toEqual([{ severity: "error", code: "template.type_mismatch", path: "$.steps[1].output" }]);
-    expect(findings.find((f) => f.code === "template.type_mismatch")?.message).toContain("A forEach step's output is the array of its branch outputs");
+    expect(findings.find((f) => f.code === "template.type_mismatch")?.message).toContain(
+      "A forEach step's output is the array of its branch outputs",
+    );
   });
 
   it("fan-out items must be an array; item has the element's type", async () => {

@@ -777,13 +777,18 @@ export const CORPUS: readonly CorpusCase[] = [
     id: "amount-with-unit-text",
     workflow: "billing.refund",
     family: "text around an expression into a typed tool field",
-    mistake: 'The refund amount is written "{{ input.amountCents }} cents": text around an expression makes a string, and the tool takes an integer.',
+    mistake:
+      'The refund amount is written "{{ input.amountCents }} cents": text around an expression makes a string, and the tool takes an integer.',
     draft: (t) =>
       at(t, (d) => {
         s0(d).with.input.amountCents = "{{ input.amountCents }} cents";
       }),
     expect: [
-      { code: "template.type_mismatch", path: "$.steps[0].with.input.amountCents", says: ["integer", 'write exactly "{{ input.amountCents }}"'] },
+      {
+        code: "template.type_mismatch",
+        path: "$.steps[0].with.input.amountCents",
+        says: ["integer", 'write exactly "{{ input.amountCents }}"'],
+      },
     ],
     repairs: [
       (d, findings) =>
@@ -835,6 +840,30 @@ export const CORPUS: readonly CorpusCase[] = [
           step(r, "pick").with.input = "{{ default(default(steps.urgent.output, steps.normal.output), steps.spam.output) }}";
         }),
     ],
+    via: "submit",
+  },
+  {
+    id: "refund-without-the-tool",
+    workflow: "billing.refund",
+    family: "a required tool the plan never calls",
+    mistake: "The model answers the refund with one ai.generate step (the smallest plan it knows): no tool call, a made-up refund id.",
+    draft: (t) =>
+      at(t, (d) => {
+        const slot = t.task.workflowSnapshot.modelSlots[0]?.id as string;
+        d.permissions.models = [slot];
+        d.permissions.tools = [];
+        d.steps = [
+          {
+            id: "answer",
+            uses: "ai.generate",
+            needs: [],
+            with: { model: slot, prompt: "Refund order {{ input.orderId }} ({{ input.amountCents }} cents): {{ input.reason }}" },
+            output: s0(d).output,
+          },
+        ];
+      }),
+    expect: [{ code: "binding.required_tool_not_called", path: "$.steps", says: ['"billing.issue-refund"', '"uses": "tool.call"'] }],
+    repairs: [(_d, _findings, t) => t.plan],
     via: "submit",
   },
   // ── metadata ───────────────────────────────────────────────────────────────────────────
