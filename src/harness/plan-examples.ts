@@ -42,9 +42,14 @@ function header(task: PlanTask, slots: readonly string[], tools: readonly string
   };
 }
 
-/** A tool.call step of `tool` whose input fields read the input fields of the same name. */
-function toolStep(id: string, tool: PlanTask["workflowSnapshot"]["tools"][number], needs: string[], output: unknown): Json {
-  const toolFields = Object.keys(((tool.inputSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+/**
+ * A tool.call step of `tool` whose input fields read the input fields of the same name; only those
+ * the input has (an example must never read a field the input lacks).
+ */
+function toolStep(id: string, tool: PlanTask["workflowSnapshot"]["tools"][number], needs: string[], output: unknown, task: PlanTask): Json {
+  const has = new Set(inputFields(task));
+  const properties = ((tool.inputSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {};
+  const toolFields = Object.keys(properties).filter((f) => has.has(f));
   return {
     id,
     uses: "tool.call",
@@ -68,12 +73,12 @@ export function minimalExample(task: PlanTask): Json {
   const required = requiredTools(task);
   if (required.length === 1) {
     const tool = required[0] as (typeof required)[number];
-    return { ...header(task, [], [tool.id]), steps: [toolStep("call", tool, [], REQUESTED_OUTPUT_PLACEHOLDER)] };
+    return { ...header(task, [], [tool.id]), steps: [toolStep("call", tool, [], REQUESTED_OUTPUT_PLACEHOLDER, task)] };
   }
   const slot = task.workflowSnapshot.modelSlots[0]?.id ?? "<slot id>";
   const fields = inputFields(task);
   const lines = fields.length > 0 ? fields.map((f) => `${f}: {{ ${inputRef(f)} }}`).join("\n") : "{{ json(input) }}";
-  const calls = required.map((t, i) => toolStep(`call${i + 1}`, t, [], { mode: "json" }));
+  const calls = required.map((t, i) => toolStep(`call${i + 1}`, t, [], { mode: "json" }, task));
   const results = calls.map((c) => `\n${c.id}: {{ json(steps.${c.id}.output) }}`).join("");
   return {
     ...header(
@@ -109,10 +114,10 @@ export function branchingExample(task: PlanTask): Json {
   const tool = task.workflowSnapshot.tools[0];
   // A required tool must run on every path, so it goes before the decision, not in one branch.
   const required = tool !== undefined && (task.workflowSnapshot.requiredTools ?? []).includes(tool.id);
-  const first = required ? [toolStep("act", tool, [], { mode: "json" })] : [];
+  const first = required ? [toolStep("act", tool, [], { mode: "json" }, task)] : [];
   const shortBranch =
     tool && !required
-      ? toolStep("short", tool, ["route"], { mode: "json" })
+      ? toolStep("short", tool, ["route"], { mode: "json" }, task)
       : {
           id: "short",
           uses: "ai.generate",
