@@ -79,6 +79,8 @@ export type RunCauseCode =
   | "model_unavailable"
   | "model_error"
   | "model_timeout"
+  /** A provider answered a streamed call with a plain JSON body (docs/models.md), after the retries. */
+  | "model_protocol_error"
   | "step_failed"
   | "definition_not_approved"
   /** The tenant revoked the approval the run was started under (`DELETE /v1/definitions/:hash/approve`). */
