@@ -19,6 +19,7 @@ import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor,
 import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
 import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
+import { withSentToolArguments } from "./sent-tool-arguments.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
 export type ModelSlotRef = {
@@ -58,12 +59,14 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
     model: base,
     middleware: {
       specificationVersion: "v4",
-      wrapGenerate: async ({ params, model }) => {
+      wrapGenerate: async ({ params: given, model }) => {
+        const params = withSentToolArguments(given, ctx.journal, cursor.sessionId);
         const start = await calls.begin(params);
         if (start.recorded) return start.recorded;
         return calls.generateLive(model, params, start.callId, start.firstAttempt);
       },
-      wrapStream: async ({ params, model }) => {
+      wrapStream: async ({ params: given, model }) => {
+        const params = withSentToolArguments(given, ctx.journal, cursor.sessionId);
         const start = await calls.begin(params);
         if (start.recorded) return streamOfResult(start.recorded);
         if (GENERATE_ONLY.has(model)) return streamOfResult(await calls.generateLive(model, params, start.callId, start.firstAttempt));
