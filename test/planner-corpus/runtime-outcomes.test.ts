@@ -98,7 +98,8 @@ describe("corpus plans at run time", () => {
       };
     }
     const failedForTypeOrTool = Object.entries(outcomes).filter(([, o]) => o.status === "failed" && TYPE_OR_TOOL.test(o.cause ?? ""));
-    const statuses = Object.values(outcomes).reduce<Record<string, number>>((n, o) => ({ ...n, [o.status]: (n[o.status] ?? 0) + 1 }), {});
+    const statuses: Record<string, number> = {};
+    for (const o of Object.values(outcomes)) statuses[o.status] = (statuses[o.status] ?? 0) + 1;
     console.log(
       JSON.stringify(
         { transcripts: CORPUS.length, statuses, failedForTypeOrTool, acceptedByV1RefusedByV2: [...new Set(gotThroughBefore)] },
