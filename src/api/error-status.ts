@@ -96,6 +96,7 @@ export const ERROR_STATUS = {
   capability_drift: 400,
   non_deterministic_replay: 400,
   model_timeout: 400,
+  model_protocol_error: 400,
   run_terminated: 400,
   version_id_collision: 400,
   container_sandbox_failed: 400,

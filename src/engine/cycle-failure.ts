@@ -28,6 +28,7 @@ export const STEP_ERRORS_THAT_END_THE_RUN: ReadonlySet<string> = new Set([
   "step_timeout",
   "code_timeout",
   "model_timeout",
+  "model_protocol_error",
   "run_timeout",
   "model_error",
   "model_unavailable",

@@ -3,6 +3,7 @@ import { checkHarnesses } from "../harness/harness-registry.ts";
 import { Journal } from "../harness/journal.ts";
 import { secretRedactor } from "../harness/redact-secrets.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { LEGACY_LWIR_VALIDATOR_ID } from "../identity/lwir-validator-id.ts";
 import { encodeTagged } from "../identity/tagged-json.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
 import { isDigest } from "../json/digest.ts";
@@ -107,7 +108,9 @@ async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState):
   const workflow = env.workflows.get(request.workflowId);
   if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
   // The normalizer the run started with, for life: a run from before `@2` keeps its hashes.
-  const capabilities = await capabilitiesOf(workflow, request.schemaNormalizer ?? LEGACY_SCHEMA_NORMALIZER);
+  const live = await capabilitiesOf(workflow, request.schemaNormalizer ?? LEGACY_SCHEMA_NORMALIZER);
+  // And the validator it started with: a run from before `@2` re-derives its lock without the type pass.
+  const capabilities = { ...live, lwirValidator: request.lwirValidator ?? LEGACY_LWIR_VALIDATOR_ID };
   const inputCheck = validateJson(capabilities.inputSchema, request.input, "input.invalid");
   if (!inputCheck.valid)
     throw new RunFailure("input_schema_error", "The run input does not match the workflow's input schema", {

@@ -21,8 +21,8 @@ const MAX_LOCKS = 100;
 export function lockedOnce(lwir: unknown, capabilities: DefinitionCapabilities): LockedVersion {
   let key: string;
   try {
-    // The normalizer too: binding compares the document's schemas under it, and a definition can hash the same under two.
-    key = `${capabilities.definitionHash}\n${capabilities.schemaNormalizer}\n${canonicalJson(lwir)}`;
+    // The normalizer and the validator too: binding compares the document's schemas under it, and a definition can hash the same under two.
+    key = `${capabilities.definitionHash}\n${capabilities.schemaNormalizer}\n${capabilities.lwirValidator}\n${canonicalJson(lwir)}`;
   } catch {
     // Not JSON the log could hold: compileAndLock says why.
     return compileAndLock(lwir, capabilities);

@@ -10,6 +10,7 @@ const CAUSE_OF: Readonly<Record<string, RunCauseCode>> = {
   model_unavailable: "model_unavailable",
   version_id_collision: "version_id_collision",
   model_timeout: "model_timeout",
+  model_protocol_error: "model_protocol_error",
   // A definition built around defineWorkflow's check (src/harness/harness-registry.ts).
   harness_unknown: "workflow_definition_invalid",
 };

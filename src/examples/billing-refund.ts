@@ -38,4 +38,6 @@ export const billingRefund = defineWorkflow({
   models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })],
   planner: { model: openai("gpt-5"), system: "You design billing workflows. Refunds go through the refund tool." },
   tools: { "billing.issue-refund": issueRefund },
+  // A plan that completes without the refund call would answer a made-up refund id: refused at plan time.
+  requiredTools: ["billing.issue-refund"],
 });

@@ -10,6 +10,7 @@ import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { type Digest, digestJson } from "../json/digest.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
+import { ModelProtocolError } from "../sdk/errors/model-protocol-error.ts";
 import { ModelTimeoutError } from "../sdk/errors/model-timeout-error.ts";
 import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-replay-error.ts";
 import type { ModelPricing } from "../sdk/model.ts";
@@ -18,6 +19,7 @@ import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor,
 import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
 import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
+import { withSentToolArguments } from "./sent-tool-arguments.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
 export type ModelSlotRef = {
@@ -57,12 +59,14 @@ export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: S
     model: base,
     middleware: {
       specificationVersion: "v4",
-      wrapGenerate: async ({ params, model }) => {
+      wrapGenerate: async ({ params: given, model }) => {
+        const params = withSentToolArguments(given, ctx.journal, cursor.sessionId);
         const start = await calls.begin(params);
         if (start.recorded) return start.recorded;
         return calls.generateLive(model, params, start.callId, start.firstAttempt);
       },
-      wrapStream: async ({ params, model }) => {
+      wrapStream: async ({ params: given, model }) => {
+        const params = withSentToolArguments(given, ctx.journal, cursor.sessionId);
         const start = await calls.begin(params);
         if (start.recorded) return streamOfResult(start.recorded);
         if (GENERATE_ONLY.has(model)) return streamOfResult(await calls.generateLive(model, params, start.callId, start.firstAttempt));
@@ -200,6 +204,11 @@ class JournaledCalls {
       const timer = new CallTimer(this.timeoutMs, params.abortSignal);
       try {
         const result = await timer.race(model.doStream({ ...params, abortSignal: timer.signal }));
+        const notStreamed = jsonAnswerToStream(result.response?.headers);
+        if (notStreamed) {
+          result.stream.cancel().catch(() => {});
+          throw notStreamed;
+        }
         return { stream: result.stream, timer, attempt, result };
       } catch (error) {
         timer.clear();
@@ -244,6 +253,20 @@ class JournaledCalls {
     });
     return { ...opened.result, stream };
   }
+}
+
+/**
+ * A streamed request answered with a JSON body (a proxy that buffers, a gateway that ignores
+ * `stream: true`): the provider's event-stream parser finds no event in it and the call would read
+ * as an empty answer. The body is already the parser's, so it is refused as a protocol error and
+ * retried, never recorded as an answer the model did not give.
+ */
+function jsonAnswerToStream(headers: Record<string, string | undefined> | undefined): ModelProtocolError | undefined {
+  const type = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "";
+  if (!/\bjson\b/i.test(type) || /event-stream/i.test(type)) return undefined;
+  return new ModelProtocolError(
+    `a streamed request (stream: true) was answered with a plain JSON body (content-type ${type}), not server-sent events; a proxy or gateway in front of the provider may not pass streams through`,
+  );
 }
 
 /**
@@ -304,7 +327,8 @@ export function usageOf(result: LanguageModelV4GenerateResult, pricing?: ModelPr
 }
 
 function toRecordedError(error: unknown, mayRetry: boolean): RecordedError {
-  if (error instanceof ModelTimeoutError) return { name: error.name, code: error.code, message: error.message, retriable: mayRetry };
+  if (error instanceof ModelTimeoutError || error instanceof ModelProtocolError)
+    return { name: error.name, code: error.code, message: error.message, retriable: mayRetry };
   const e = error as { name?: string; message?: string; isRetryable?: boolean; statusCode?: number };
   const status = typeof e?.statusCode === "number" ? e.statusCode : undefined;
   const transient = e?.isRetryable === true || status === 429 || (status !== undefined && status >= 500);
@@ -321,6 +345,11 @@ function recordedToError(recorded: RecordedError): Error {
     const timeout = new ModelTimeoutError(0);
     timeout.message = recorded.message;
     return timeout;
+  }
+  if (recorded.code === "model_protocol_error") {
+    const protocol = new ModelProtocolError("");
+    protocol.message = recorded.message;
+    return protocol;
   }
   // The record holds only the name; every error of `ai` and its providers is named `AI_<Class>`.
   if (recorded.name.startsWith("AI_")) return new AISDKError({ name: recorded.name, message: recorded.message });

@@ -8,7 +8,8 @@ export type HarnessTool = {
   readonly description: string;
   readonly inputSchema: FlexibleSchema<unknown>;
   /** `idempotencyKey` is `<runId>:<callId>`: equal on a re-issued in-flight call. */
-  readonly execute: (input: unknown, meta: { idempotencyKey: string; callId: string }) => Promise<unknown>;
+  /** `turn` is the session's model call (1-based) that asked for this tool call. */
+  readonly execute: (input: unknown, meta: { idempotencyKey: string; callId: string; turn: number }) => Promise<unknown>;
   /** Called after a successful call; the files are recorded with it so a resume can restore them. */
   readonly captureScratch?: () => Promise<ScratchFiles>;
 };
@@ -55,7 +56,7 @@ export function durableTools(
         }
         let result: unknown;
         try {
-          result = await spec.execute(input, { idempotencyKey, callId });
+          result = await spec.execute(input, { idempotencyKey, callId, turn: cursor.turn });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           await durably([

@@ -83,6 +83,11 @@ export class SessionCursor {
     return held;
   }
 
+  /** The model call (1-based) of the turn in progress; 0 before the first. */
+  get turn(): number {
+    return this.modelCalls;
+  }
+
   /** The next model call's id: `<session>/model/<n>`, 1-based. */
   nextModelCall(): { callId: string; turn: number } {
     this.modelCalls += 1;

@@ -42,19 +42,57 @@ function header(task: PlanTask, slots: readonly string[], tools: readonly string
   };
 }
 
-/** A one-step plan on the task's first slot, returning the requested output. */
+/**
+ * A tool.call step of `tool` whose input fields read the input fields of the same name; only those
+ * the input has (an example must never read a field the input lacks).
+ */
+function toolStep(id: string, tool: PlanTask["workflowSnapshot"]["tools"][number], needs: string[], output: unknown, task: PlanTask): Json {
+  const has = new Set(inputFields(task));
+  const properties = ((tool.inputSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {};
+  const toolFields = Object.keys(properties).filter((f) => has.has(f));
+  return {
+    id,
+    uses: "tool.call",
+    needs,
+    with: { tool: tool.id, input: Object.fromEntries(toolFields.map((f) => [f, `{{ ${inputRef(f)} }}`])) },
+    output,
+  };
+}
+
+/** The tools the definition requires every plan to call (docs/lwir.md, "Required tools"). */
+function requiredTools(task: PlanTask): PlanTask["workflowSnapshot"]["tools"][number][] {
+  const required = new Set(task.workflowSnapshot.requiredTools ?? []);
+  return task.workflowSnapshot.tools.filter((t) => required.has(t.id));
+}
+
+/**
+ * The smallest plan: one step on the task's first slot returning the requested output; when the
+ * workflow requires tools, one tool.call of each (the only one returning the requested output).
+ */
 export function minimalExample(task: PlanTask): Json {
+  const required = requiredTools(task);
+  if (required.length === 1) {
+    const tool = required[0] as (typeof required)[number];
+    return { ...header(task, [], [tool.id]), steps: [toolStep("call", tool, [], REQUESTED_OUTPUT_PLACEHOLDER, task)] };
+  }
   const slot = task.workflowSnapshot.modelSlots[0]?.id ?? "<slot id>";
   const fields = inputFields(task);
   const lines = fields.length > 0 ? fields.map((f) => `${f}: {{ ${inputRef(f)} }}`).join("\n") : "{{ json(input) }}";
+  const calls = required.map((t, i) => toolStep(`call${i + 1}`, t, [], { mode: "json" }, task));
+  const results = calls.map((c) => `\n${c.id}: {{ json(steps.${c.id}.output) }}`).join("");
   return {
-    ...header(task, [slot], []),
+    ...header(
+      task,
+      [slot],
+      required.map((t) => t.id),
+    ),
     steps: [
+      ...calls,
       {
         id: "answer",
         uses: "ai.generate",
-        needs: [],
-        with: { model: slot, prompt: `${task.workflowSnapshot.description}\n${lines}` },
+        needs: calls.map((c) => c.id as string),
+        with: { model: slot, prompt: `${task.workflowSnapshot.description}\n${lines}${results}` },
         output: REQUESTED_OUTPUT_PLACEHOLDER,
       },
     ],
@@ -74,29 +112,27 @@ const SPLIT_SOURCE = `export function run({ input }: { input: { text: string } }
 export function branchingExample(task: PlanTask): Json {
   const slot = task.workflowSnapshot.modelSlots[0]?.id ?? "<slot id>";
   const tool = task.workflowSnapshot.tools[0];
-  const toolFields = Object.keys(((tool?.inputSchema ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
-  const shortBranch = tool
-    ? {
-        id: "short",
-        uses: "tool.call",
-        needs: ["route"],
-        with: { tool: tool.id, input: Object.fromEntries(toolFields.map((f) => [f, `{{ ${inputRef(f)} }}`])) },
-        output: { mode: "json" },
-      }
-    : {
-        id: "short",
-        uses: "ai.generate",
-        needs: ["route"],
-        with: { model: slot, prompt: "Answer in one paragraph: {{ steps.split.output.parts[0] }}" },
-        output: { mode: "text" },
-      };
+  // A required tool must run on every path, so it goes before the decision, not in one branch.
+  const required = tool !== undefined && (task.workflowSnapshot.requiredTools ?? []).includes(tool.id);
+  const first = required ? [toolStep("act", tool, [], { mode: "json" }, task)] : [];
+  const shortBranch =
+    tool && !required
+      ? toolStep("short", tool, ["route"], { mode: "json" }, task)
+      : {
+          id: "short",
+          uses: "ai.generate",
+          needs: ["route"],
+          with: { model: slot, prompt: "Answer in one paragraph: {{ steps.split.output.parts[0] }}" },
+          output: { mode: "text" },
+        };
   return {
     ...header(task, [slot], tool ? [tool.id] : []),
     steps: [
+      ...first,
       {
         id: "split",
         uses: "code.run",
-        needs: [],
+        needs: required ? ["act"] : [],
         with: {
           entrypoint: "split.ts",
           files: { "split.ts": { content: SPLIT_SOURCE, sha256: digestText(SPLIT_SOURCE) } },

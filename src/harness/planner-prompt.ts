@@ -1,9 +1,11 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId } from "../identity/lwir-validator-id.ts";
 import { fieldReference, templateGrammar } from "../lwir/lwir-reference.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
 import type { Skill } from "../sdk/skill.ts";
 import { branchingExample, minimalExample } from "./plan-examples.ts";
+import { promptRules } from "./planner-prompt-rules.ts";
 import { skillFrontmatter } from "./skill-prompt.ts";
 
 export type { OuterLoopContext, PlanTask } from "../ports/planner-protocol.ts";
@@ -40,6 +42,13 @@ function replanNote(task: PlanTask): string {
 An earlier plan of this run failed: outerLoopContext.priorCycles[].failure gives its cause code, the failed step (stepId) and the error. Write a plan that avoids that failure; do not submit the failed plan again.${effects}`;
 }
 
+/** A section (`workflowSnapshot.section`) runs its plan once per trigger: say so, only then (other prompts keep their bytes). */
+function sectionNote(task: PlanTask): string {
+  if (task.workflowSnapshot.section?.kind !== "onTrigger") return "";
+  return `
+workflowSnapshot.section { kind: "onTrigger" }: this run is a section that serves many triggers. The plan you write is compiled once and runs once per trigger, with input = that trigger's payload (the task's input is the first one): plan for any valid payload, not for this one's values.`;
+}
+
 /** Where the planner's bash finds the contract and the task (every path listed here exists). */
 export const TASK_FILES = {
   task: "/mnt/task/plan-task.json",
@@ -60,8 +69,17 @@ export function allowedSubmissions(maxRevisions: number): number {
  * grammar, code.run digests, the budget, how to check a draft), then skill frontmatter. The field
  * reference and grammar are generated from the validator's contract, so they cannot drift from it.
  */
-export function plannerSystemPrompt(authorSystem: string, skills: readonly Skill[], maxRevisions = 3): string {
+export function plannerSystemPrompt(
+  authorSystem: string,
+  skills: readonly Skill[],
+  maxRevisions = 3,
+  validator: LwirValidatorId = LWIR_VALIDATOR_ID,
+  maxTurns = 16,
+): string {
   const skillList = skillFrontmatter(skills);
+  const rules = promptRules(validator);
+  const extraRules = rules.rules.map((line) => `\n${line}`).join("");
+  const check = rules.check(LWIR_CHECK_COMMAND, maxTurns, allowedSubmissions(maxRevisions), maxRevisions).join("\n");
   return `${authorSystem}
 
 You are the planner of a Little Workflow run. Compile the workflow definition and run input in the
@@ -73,20 +91,18 @@ Rules
 - steps is a list. Each step has id, uses (its kind), needs (ids it runs after), with (settings of that kind) and output (what it returns).
 - Exactly one step is terminal (no other step needs it); its output is the workflow's output: give it output = the task's requestedOutput, copied exactly.
 - permissions lists every model slot id (workflowSnapshot.modelSlots[].id) and tool id (workflowSnapshot.tools[].id) a step uses; secrets and network are [] unless a step needs them. All four lists are required.
-- tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).
+- tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).${extraRules}
 
 Field reference (? = optional; every object is closed: unlisted fields are refused)
 ${fieldReference()}
 
-${templateGrammar()}
+${templateGrammar(validator === LEGACY_LWIR_VALIDATOR_ID ? 1 : 2)}
 
-code.run: the entrypoint exports run({ input }) and returns the output as JSON. files["x.ts"].sha256 is "sha256:" + the hex SHA-256 of the content:
-write the file in bash, run sha256sum x.ts, prefix "sha256:". A failing step with onFailure.fixer gets a repair session.
+${rules.codeRun}
 
 Checking and budget
 - bash runs in /mnt/scratch/own. ${TASK_FILES.task}, ${TASK_FILES.reference} (every field) and ${TASK_FILES.schema} are there.
-- ${LWIR_CHECK_COMMAND} <file> validates a draft file against this task exactly as submit_lwir does and prints the findings; it costs nothing. Check before you submit.
-- You may submit ${allowedSubmissions(maxRevisions)} times: a first draft and ${maxRevisions} revisions. Each rejected submission answers every finding at once with its path and the fix; remainingRevisions says how many are left.
+${check}
 
 Skills:
 ${skillList}`;
@@ -96,8 +112,9 @@ ${skillList}`;
  * The user prompt: the task as JSON between markers, then two worked examples built from the
  * task's own slots and tools (placeholders stand for the schemas the task already shows).
  */
-export function plannerUserPrompt(task: PlanTask): string {
-  return `Compile this task into LWIR and submit it.${replanNote(task)}
+export function plannerUserPrompt(task: PlanTask, validator: LwirValidatorId = LWIR_VALIDATOR_ID): string {
+  const section = validator === LEGACY_LWIR_VALIDATOR_ID ? "" : sectionNote(task);
+  return `Compile this task into LWIR and submit it.${replanNote(task)}${section}
 ${PLAN_TASK_OPEN}
 ${JSON.stringify(task, null, 2)}
 ${PLAN_TASK_CLOSE}

@@ -28,7 +28,8 @@ import {
 import { type LoopResult, runSession, type SessionOutcome } from "./run-session.ts";
 import { sessionMemoryMounts } from "./session-memory.ts";
 
-const MAX_PLANNER_TURNS = 16;
+/** Model turns a planner session may take; the prompt states it and tool results count it down. */
+export const MAX_PLANNER_TURNS = 16;
 
 /** What `submit_lwir` answers; `remainingRevisions` counts the submissions still allowed after this one. */
 export type SubmitResult = { readonly accepted: boolean; readonly findings: readonly Finding[]; readonly remainingRevisions: number };
@@ -85,6 +86,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
     ),
     [SUBMIT_TOOL]: submitLwirTool(spec, ctx, budget),
   };
+  for (const name of Object.keys(tools)) tools[name] = countingTurns(tools[name] as HarnessTool);
   const stopWhen: StopCondition<ToolSet> = ({ steps }) => {
     const submissions = submissionsOf(steps);
     return (
@@ -103,14 +105,37 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       cycle: spec.cycle,
       model: spec.model,
       slot: spec.slot,
-      system: plannerSystemPrompt(spec.system, spec.skills, maxRevisions),
-      prompt: plannerUserPrompt(task),
+      // The run's validator picks the prompt's rule lines: a run planned under @1 replays with its own bytes.
+      system: plannerSystemPrompt(spec.system, spec.skills, maxRevisions, spec.capabilities.lwirValidator, MAX_PLANNER_TURNS),
+      prompt: plannerUserPrompt(task, spec.capabilities.lwirValidator),
       tools,
       stopWhen,
       interpret: (result) => interpretPlannerResult(result, budget),
     },
     ctx,
   );
+}
+
+/**
+ * A tool whose (object) results say how many turns the session has left after this one, with a
+ * warning on the last two, so a model never learns the budget only by being cut off.
+ */
+export function countingTurns(tool: HarnessTool): HarnessTool {
+  return {
+    ...tool,
+    execute: async (input, meta) => {
+      const result = await tool.execute(input, meta);
+      if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
+      const turnsLeft = Math.max(0, MAX_PLANNER_TURNS - meta.turn);
+      const warning =
+        turnsLeft <= 2
+          ? {
+              warning: `Only ${turnsLeft} turn${turnsLeft === 1 ? "" : "s"} left: submit_lwir your best draft now; the session ends when turns run out.`,
+            }
+          : {};
+      return { ...result, turnsLeft, ...warning };
+    },
+  };
 }
 
 /**
@@ -143,8 +168,8 @@ function submitLwirTool(spec: PlannerSessionSpec, ctx: HarnessContext, budget: n
       const priorRejections = ctx.journal
         .finishedToolCalls(spec.sessionId, SUBMIT_TOOL)
         .filter((r) => (r.succeeded?.result as SubmitResult | undefined)?.accepted === false).length;
-      const rejected = priorRejections + (accepted ? 0 : 1);
-      const result: SubmitResult = { accepted, findings, remainingRevisions: Math.max(0, budget - rejected) };
+      // This submission counts whether accepted or not: remainingRevisions is always what is left after it.
+      const result: SubmitResult = { accepted, findings, remainingRevisions: Math.max(0, budget - priorRejections - 1) };
       return result;
     },
   };

@@ -6,8 +6,7 @@ import type { ResolvedModelSlot } from "./model-slots.ts";
 import type { ToolDescriptor } from "./tool-descriptors.ts";
 import type { WorkflowVersion } from "./workflow-version.ts";
 
-/** Id of the validator whose verdict the lock's `validationHash` records. */
-export const LWIR_VALIDATOR_ID = "little-workflow-lwir-validator@1";
+export { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId } from "./lwir-validator-id.ts";
 
 /**
  * What a version may touch, resolved against the definition it was compiled for: only the slots
@@ -95,7 +94,7 @@ export function buildCompilerLock(args: {
     modelSlots,
     tools,
     validationHash: digestJson({
-      validator: LWIR_VALIDATOR_ID,
+      validator: capabilities.lwirValidator,
       lwirHash: version.hash,
       definitionHash: capabilities.definitionHash,
       findings: args.findings,

@@ -5,6 +5,7 @@ import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts
 import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
+import { LWIR_VALIDATOR_ID, type LwirValidatorId } from "./lwir-validator-id.ts";
 import { type ModelOverrides, overriddenIdentity } from "./model-overrides.ts";
 import { type ResolvedModelSlot, resolveModelSlots, slotBaseName } from "./model-slots.ts";
 import { resolveTools, type ToolDescriptor } from "./tool-descriptors.ts";
@@ -46,6 +47,8 @@ export type WorkflowDefinitionSnapshot = {
    * the hash it had before they existed (docs/lineage.md: a projection omits an unauthored policy).
    */
   readonly approval?: "required";
+  /** Tools every plan must call on every path (sorted), docs/lwir.md "Required tools". */
+  readonly requiredTools?: readonly string[];
   /** Secret names the workflow binds, sorted. */
   readonly secrets?: readonly string[];
   /** Secret names code.run steps with `sandbox.env: "allow"` may receive, sorted (docs/sandbox.md). */
@@ -71,6 +74,8 @@ export type DefinitionCapabilities = {
   readonly outputSchema: JsonSchema;
   /** How the schemas were normalized (not hashed: `@1` and `@2` agree wherever order never varied). */
   readonly schemaNormalizer: SchemaNormalizerId;
+  /** Which LWIR validator judges plans against it (not hashed: the run keeps the one it started with). */
+  readonly lwirValidator: LwirValidatorId;
 };
 
 /**
@@ -130,6 +135,7 @@ export async function snapshotDefinition(
     placement: definition.placement.jurisdiction ? { jurisdiction: definition.placement.jurisdiction } : {},
     network: [...definition.network],
     ...(definition.requireApproval ? { approval: "required" as const } : {}),
+    ...((definition.requiredTools?.length ?? 0) > 0 ? { requiredTools: [...(definition.requiredTools ?? [])] } : {}),
     ...(definition.secrets.length > 0 ? { secrets: [...definition.secrets] } : {}),
     // Optional: definitions written before it (or hand-built without it) keep their hash.
     ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),
@@ -142,6 +148,7 @@ export async function snapshotDefinition(
     requestedOutput,
     outputSchema,
     schemaNormalizer: normalizer,
+    lwirValidator: LWIR_VALIDATOR_ID,
   };
 }
 

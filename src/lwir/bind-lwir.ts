@@ -4,6 +4,7 @@ import { normalizeJsonSchema, type SchemaNormalizerId } from "../schema/normaliz
 import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
+import { checkRequiredTools } from "./bind-required-tools.ts";
 import { checkToolInput } from "./bind-tool-input.ts";
 import { FindingSink } from "./findings-sink.ts";
 import { terminalSteps } from "./graph.ts";
@@ -35,6 +36,7 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
     if (typeof raw === "object" && raw !== null) checkStepBinding(sink, raw as LwirStep, childPath("$.steps", i), snapshot, allowed);
   });
   checkTerminalOutput(sink, doc, capabilities);
+  checkRequiredTools(sink, doc.steps, capabilities);
   return sink.findings;
 }
 

@@ -2,10 +2,11 @@ import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts"
 import type { Finding } from "../sdk/finding.ts";
 import { bindLwir } from "./bind-lwir.ts";
 import { validateLwir } from "./validate-lwir.ts";
+import { withValidatorFindings } from "./validator-findings.ts";
 
 /**
  * Every finding about a draft in one pass: structure, each step's `with`, templates, the graph,
- * and the binding to the definition. Binding runs even on a structurally invalid draft (it reads
+ * the binding to the definition and, under validator `@2`, the template types. Binding runs even on a structurally invalid draft (it reads
  * defensively), so one submission shows everything wrong with it. Used by `submit_lwir`, the
  * planner's `lwir-check` and `POST /v1/lwir/validate?workflow=`.
  *
@@ -19,5 +20,5 @@ export function checkLwir(draft: unknown, capabilities: DefinitionCapabilities):
   };
   const structural = validateLwir(draft, hints);
   if (structural.findings.some((f) => f.code.startsWith("document."))) return [...structural.findings];
-  return [...structural.findings, ...bindLwir(draft, capabilities)];
+  return withValidatorFindings([...structural.findings, ...bindLwir(draft, capabilities)], draft, capabilities);
 }

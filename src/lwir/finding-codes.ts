@@ -67,6 +67,12 @@ export const LWIR_FINDING_CODES = {
   "template.skipped_branch":
     "A step that joins a decision's branches reads one branch's output directly; that branch may have been skipped, so read it through `default(…)`.",
   "template.item_outside_fan_out": "An expression reads `item` in a step without `forEach`.",
+  "template.type_mismatch":
+    "An expression's type (inferred from the schemas it reads) can never be what the schema it lands in accepts: a tool's input field, a prompt, a fan-out's `items`, or the terminal step's output against the workflow's output (validator `@2`).",
+  "template.unknown_field":
+    "An expression reads a field the schema it reads does not have: an error where the schema is closed (the value would be missing), a warning where it allows other fields (validator `@2`).",
+  "template.may_be_null":
+    "A join's `default(…)` does not cover every branch, so it is missing when another branch ran, and the field it lands in does not accept null (validator `@2`).",
   "decision.invalid_cases": "`with.cases` is not a non-empty list of `{ when, step }`.",
   "decision.invalid_when": "A case's `when` is not exactly one `{{ … }}` expression.",
   "decision.missing_default": "A decision has no `with.default` step.",
@@ -87,6 +93,8 @@ export const LWIR_FINDING_CODES = {
   "binding.step_model_not_allowed": "A step's model (or its fixer's) is not an execution model slot of the definition.",
   "binding.step_tool_not_allowed": "A tool.call step's tool is not a tool of the definition.",
   "binding.secret_not_in_snapshot": "`permissions.secrets` names a secret the definition does not declare.",
+  "binding.required_tool_not_called":
+    "The definition's `requiredTools` names a tool that no step calls, or that some path through the decisions skips; every required tool must be called whichever cases the decisions choose.",
   "binding.tool_input_mismatch":
     "A tool.call's `with.input` names a field the tool's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
   "binding.output_mode_mismatch":

@@ -19,8 +19,11 @@ import {
 import { TEMPLATE_FUNCTIONS } from "./template.ts";
 import { STEP_KINDS } from "./types.ts";
 
-/** The template grammar, exactly as the parser reads it. */
-export function templateGrammar(): string {
+/**
+ * The template grammar, exactly as the parser reads it, as the planner prompt carries it. `version` is the LWIR validator's: a run
+ * planned under `@1` keeps its bytes (its recorded planner calls are hashed with them).
+ */
+export function templateGrammar(version: 1 | 2 = 2): string {
   const functions = Object.entries(TEMPLATE_FUNCTIONS)
     .map(([name, arity]) => `${name}/${arity}`)
     .join(" ");
@@ -34,9 +37,17 @@ export function templateGrammar(): string {
     "  literal := \"string\" | 'string' | number | true | false | null",
     "A string that is exactly one {{ expr }} keeps the value's JSON type; text around it makes a string. No filters (a | f): call f(a).",
     "steps.<id> may be read only when <id> is upstream through needs. item exists only in a step with forEach.",
-    'Truthy: anything but false, null, missing, 0, "" and []. A decision outputs { "chosen": "<step id>" }; steps it does not choose are skipped, and so is a step all of whose needs were skipped; a join needs both branches and reads whichever ran: {{ default(steps.a.output, steps.b.output) }}.',
+    ...(version === 1 ? [LEGACY_JOIN] : JOIN_AND_FAN_OUT),
   ].join("\n");
 }
+
+const LEGACY_JOIN =
+  'Truthy: anything but false, null, missing, 0, "" and []. A decision outputs { "chosen": "<step id>" }; steps it does not choose are skipped, and so is a step all of whose needs were skipped; a join needs both branches and reads whichever ran: {{ default(steps.a.output, steps.b.output) }}.';
+
+const JOIN_AND_FAN_OUT = [
+  'Truthy: anything but false, null, missing, 0, "" and []. A decision outputs { "chosen": "<step id>" }; steps it does not choose are skipped, and so is a step all of whose needs were skipped; a join needs every branch and reads whichever ran through default(), field by field so each value fits where it lands: {{ default(steps.a.output.reply, steps.b.output.reply) }}. When the branches give different shapes, read from each the field that fits (default(steps.refund.output.refundId, steps.deny.output.reason) into a string); list every branch, or end with a literal: default(…, "none").',
+  'A forEach step\'s output is the array of its branch outputs in item order (output describes one branch); with failureMode "all_settled" each item is { "status": "succeeded", "output" } or { "status": "failed", "error" }.',
+];
 
 function shapeLine(label: string, shape: ShapeSpec): string {
   return `${label}: { ${fieldSummary(shape)} }`;

@@ -8,6 +8,7 @@ import { type Finding, hasNoErrors } from "../sdk/finding.ts";
 import { bindLwir } from "./bind-lwir.ts";
 import type { Lwir } from "./types.ts";
 import { validateLwir } from "./validate-lwir.ts";
+import { withValidatorFindings } from "./validator-findings.ts";
 
 /**
  * Registers valid LWIR as an immutable {@link WorkflowVersion}: `wfver_` + 16 hex of
@@ -39,7 +40,10 @@ export type LockedVersion = {
  */
 export function compileAndLock(lwir: unknown, capabilities: DefinitionCapabilities): LockedVersion {
   const structural = validateLwir(lwir);
-  const findings = structural.valid ? [...structural.findings, ...bindLwir(lwir, capabilities)] : [...structural.findings];
+  // The run's validator (`capabilities.lwirValidator`) decides what is checked, so a resumed run re-derives its own lock.
+  const findings = structural.valid
+    ? withValidatorFindings([...structural.findings, ...bindLwir(lwir, capabilities)], lwir, capabilities)
+    : [...structural.findings];
   if (!hasNoErrors(findings)) throw new LwirInvalidError(findings);
   const version = contentAddress(lwir as Lwir);
   const lock = buildCompilerLock({

@@ -22,7 +22,7 @@ export function checkJoins(sink: FindingSink, nodes: readonly Node[], upstream: 
       const skippable = new Set(
         [...above].filter((x) => branches.filter((t) => x === t || (upstream.get(x)?.has(t) ?? false)).length === 1),
       );
-      const example = `{{ default(steps.${branches[0]}.output, steps.${branches[1]}.output) }}`;
+      const example = `{{ default(steps.${branches[0]}.output.<field>, steps.${branches[1]}.output.<field>) }}`;
       forEachTemplate(join.step, join.path, (text, path) => {
         const parsed = parseTemplate(text);
         if (!parsed.ok) return;
@@ -33,7 +33,7 @@ export function checkJoins(sink: FindingSink, nodes: readonly Node[], upstream: 
             sink.error(
               "template.skipped_branch",
               path,
-              `"${join.id}" joins the branches of decision "${decision.id}", so steps.${stepId} may have been skipped: read it through default(), e.g. ${example}`,
+              `"${join.id}" joins the branches of decision "${decision.id}", so steps.${stepId} may have been skipped: read it through default() with every branch, field by field so each value fits where it lands, e.g. ${example} (or the whole outputs, default(steps.${branches[0]}.output, steps.${branches[1]}.output), where any JSON fits)`,
             );
           }
         }

@@ -83,7 +83,12 @@ function checkExpression(sink: FindingSink, expr: TemplateExpr, path: string, sc
     else if (!scope.upstream.has(expr.stepId))
       sink.error("template.step_not_upstream", path, `steps.${expr.stepId} is not upstream of this step; add it to needs`);
   } else if (expr.type === "item") {
-    if (!scope.inFanOut) sink.error("template.item_outside_fan_out", path, "`item` is only defined inside a step with forEach");
+    if (!scope.inFanOut)
+      sink.error(
+        "template.item_outside_fan_out",
+        path,
+        '`item` is only defined inside a step with forEach: give this step "forEach": { "items": "{{ <an array, e.g. steps.<id>.output.<list>> }}" } to run it once per element, or read one element directly, e.g. {{ steps.<id>.output.<list>[0] }}',
+      );
   } else if (expr.type === "input") {
     const field = expr.path[0];
     if (typeof field === "string" && !declaresProperty(scope.inputSchema, field)) {

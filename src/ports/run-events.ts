@@ -1,3 +1,4 @@
+import type { LwirValidatorId } from "../identity/lwir-validator-id.ts";
 import type { Digest } from "../json/digest.ts";
 import type { SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
@@ -78,6 +79,8 @@ export type RunCauseCode =
   | "model_unavailable"
   | "model_error"
   | "model_timeout"
+  /** A provider answered a streamed call with a plain JSON body (docs/models.md), after the retries. */
+  | "model_protocol_error"
   | "step_failed"
   | "definition_not_approved"
   /** The tenant revoked the approval the run was started under (`DELETE /v1/definitions/:hash/approve`). */
@@ -116,6 +119,8 @@ export type RunEventPayloads = {
     pinnedVersionHash?: Digest;
     /** The schema normalizer the run keeps for life; absent in logs from before it: `little-workflow-schema@1` (docs/identity.md). */
     schemaNormalizer?: SchemaNormalizerId;
+    /** The LWIR validator the run keeps for life; absent in logs from before it: `little-workflow-lwir-validator@1` (docs/identity.md). */
+    lwirValidator?: LwirValidatorId;
   };
   "harness.session.started": {
     sessionId: string;

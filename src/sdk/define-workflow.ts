@@ -116,6 +116,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly tools?: Readonly<Record<string, ToolDefinition>>;
   /** Ids of tools the run's tool registry must provide. */
   readonly globalTools?: readonly string[];
+  /** Tools every plan must call on every path through its decisions, or it is refused (docs/lwir.md, "Required tools"). */
+  readonly requiredTools?: readonly string[];
   readonly memory?: Partial<Omit<MemoryConfig, "attached">> & { readonly attached?: readonly AttachedMemory[] };
   readonly outerLoop?: OuterLoopConfig;
   readonly placement?: PlacementConfig;
@@ -153,6 +155,8 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly worker: { readonly harness: string; readonly skills: readonly Skill[] };
   readonly tools: Readonly<Record<string, ToolDefinition>>;
   readonly globalTools: readonly string[];
+  /** Sorted; optional so definitions built by hand before it existed still type-check. */
+  readonly requiredTools?: readonly string[];
   readonly memory: MemoryConfig;
   readonly outerLoop: OuterLoopConfig | null;
   readonly placement: PlacementConfig;
@@ -210,6 +214,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     worker: { harness: definition.worker?.harness ?? DEFAULT_HARNESS_ID, skills: [...(definition.worker?.skills ?? [])] },
     tools: { ...(definition.tools ?? {}) },
     globalTools: [...(definition.globalTools ?? [])],
+    ...(definition.requiredTools?.length ? { requiredTools: [...new Set(definition.requiredTools)].sort() } : {}),
     memory: {
       workflow: definition.memory?.workflow ?? "rw",
       org: definition.memory?.org ?? "ro",
@@ -353,6 +358,14 @@ function checkTools(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail):
       fail(path, "definition.invalid_tool_id", "tool ids start with a letter and use letters, digits, '.', '_' or '-'");
     else if (seen.has(id)) fail(path, "definition.duplicate_tool", `tool "${id}" is named twice`);
     else seen.add(id);
+  });
+  (def.requiredTools ?? []).forEach((id, i) => {
+    if (!seen.has(id))
+      fail(
+        childPath("$.requiredTools", i),
+        "definition.unknown_required_tool",
+        `requiredTools names "${id}", which is not a tool of the workflow`,
+      );
   });
 }
 

@@ -24,6 +24,7 @@ export { LiveValidatorRejectedError } from "./errors/live-validator-rejected-err
 export { LwirInvalidError } from "./errors/lwir-invalid-error.ts";
 export { MemoryStoreError } from "./errors/memory-store-error.ts";
 export { ModelConfigInvalidError } from "./errors/model-config-invalid-error.ts";
+export { ModelProtocolError } from "./errors/model-protocol-error.ts";
 export { ModelTimeoutError } from "./errors/model-timeout-error.ts";
 export { ModelUnavailableError } from "./errors/model-unavailable-error.ts";
 export { NonDeterministicReplayError } from "./errors/non-deterministic-replay-error.ts";

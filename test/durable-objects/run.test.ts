@@ -253,8 +253,10 @@ describe("compile failures end the run with a named cause", () => {
     expect(results.map((r) => r.accepted)).toEqual([false, false, true]);
     expect(results[0]?.findings.map((f) => f.code)).toContain("binding.workflow_name_mismatch");
     expect(results[1]?.findings.map((f) => f.code)).toContain("steps.empty");
-    // maxRevisions 3: a first draft and three revisions; each answer counts the submissions left.
-    expect(results.map((r) => r.remainingRevisions)).toEqual([3, 2, 2]);
+    // maxRevisions 3: a first draft and three revisions; each answer counts the submissions left after it, accepted or not.
+    expect(results.map((r) => r.remainingRevisions)).toEqual([3, 2, 1]);
+    // Each tool result counts the 16 turns down: turn 1 was bash, then one submission per turn.
+    expect(results.map((r) => (r as { turnsLeft?: number }).turnsLeft)).toEqual([14, 13, 12]);
     expect((await eventsOf("run_repair")).some((e) => e.type === "WorkflowVersionRegistered")).toBe(true);
   });
 

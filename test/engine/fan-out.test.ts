@@ -154,12 +154,23 @@ describe("fan-out (forEach)", () => {
     ]);
   });
 
-  it("fails clearly when items is not an array", async () => {
+  it("refuses at plan time items whose type is not an array (validator @2)", async () => {
     const { workflow, world } = setup(async ({ n }) => n);
     const r = await runWorkflow(
       workflow,
       { numbers: numbers(2) },
-      { world, runId: "run_not_array", lwir: lwir({ items: "{{ input.numbers[0] }}" }) },
+      { world, runId: "run_not_array_typed", lwir: lwir({ items: "{{ input.numbers[0] }}" }) },
+    );
+    expect(r.cause?.code).toBe("lwir_invalid");
+    expect(JSON.stringify(r.cause)).toContain("template.type_mismatch");
+  });
+
+  it("fails clearly at run time when items is not an array (a field the open input schema does not declare)", async () => {
+    const { workflow, world } = setup(async ({ n }) => n);
+    const r = await runWorkflow(
+      workflow,
+      { numbers: numbers(2), extra: 5 },
+      { world, runId: "run_not_array", lwir: lwir({ items: "{{ input.extra }}" }) },
     );
     expect(r.cause?.code).toBe("step_failed");
     const failed = ((await world.logs.get("run_not_array")?.all()) ?? []).find((e) => e.type === "StepFailed");

@@ -45,7 +45,44 @@ export type Case = {
   readonly also?: readonly Located[];
   /** binding.* cases: bind against the example plus the `crm.lookup` tool instead of the example alone. */
   readonly withLookupTool?: true;
+  /** Bound against the lookup workflow with `requiredTools: ["crm.lookup"]`. */
+  readonly requiresLookup?: true;
+  /** Found by the type pass (validator `@2`): the document is valid LWIR on its own; `checkLwir` finds it. */
+  readonly typed?: true;
 };
+
+/** The bound seed with a `crm.lookup` tool step before `summarize` taking `input` (and the steps before it). */
+function withLookup(input: Record<string, unknown>, before: unknown[] = [], lookupNeeds: string[] = []): JsonObject {
+  const doc = set(boundSeedLwir(), ["permissions", "tools"], ["crm.lookup"]);
+  const summarize = get(doc, ["steps", 0]) as JsonObject;
+  const lookup = { id: "lookup", uses: "tool.call", needs: lookupNeeds, with: { tool: "crm.lookup", input }, output: { mode: "json" } };
+  doc.steps = [...before, lookup, { ...summarize, needs: ["lookup"] }];
+  return doc;
+}
+
+/** A decision with three branches (a, b, c), each a text step. */
+function threeBranches(): unknown[] {
+  const branch = (id: string) => ({
+    ...aiStep(id, ["route"]),
+    with: { model: "gpt-4o-mini", prompt: `Branch ${id}: {{ input.ticketId }}` },
+  });
+  return [
+    {
+      id: "route",
+      uses: "decision",
+      with: {
+        cases: [
+          { when: '{{ eq(input.ticketId, "a") }}', step: "a" },
+          { when: '{{ eq(input.ticketId, "b") }}', step: "b" },
+        ],
+        default: "c",
+      },
+    },
+    branch("a"),
+    branch("b"),
+    branch("c"),
+  ];
+}
 
 export const summarize = ["steps", 0] as const;
 export const score = ["steps", 0] as const; // in seedWithComputeScore(), compute-score is steps[0]
@@ -260,6 +297,45 @@ export const CASES: readonly Case[] = [
     title: "item without forEach",
     build: () => withPrompt("Summarize {{ item.text }}"),
     path: "$.steps[0].with.prompt",
+  },
+  {
+    code: "template.type_mismatch",
+    title: "an integer into a tool's string field",
+    withLookupTool: true,
+    typed: true,
+    build: () => withLookup({ ticket: "{{ length(input.transcript) }}" }),
+    path: "$.steps[0].with.input.ticket",
+  },
+  {
+    code: "template.unknown_field",
+    title: "a field a closed step output does not have",
+    withLookupTool: true,
+    typed: true,
+    build: () =>
+      withLookup(
+        { ticket: "{{ steps.draft.output.ticket_id }}" },
+        [
+          {
+            id: "draft",
+            uses: "ai.generate",
+            with: { model: "gpt-4o-mini", prompt: "Find the ticket id in {{ input.transcript }}" },
+            output: {
+              mode: "object",
+              schema: { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"], additionalProperties: false },
+            },
+          },
+        ],
+        ["draft"],
+      ),
+    path: "$.steps[1].with.input.ticket",
+  },
+  {
+    code: "template.may_be_null",
+    title: "a join's default() that leaves a branch out, into a required string",
+    withLookupTool: true,
+    typed: true,
+    build: () => withLookup({ ticket: "{{ default(steps.a.output, steps.b.output) }}" }, threeBranches(), ["a", "b", "c"]),
+    path: "$.steps[4].with.input.ticket",
   },
   {
     code: "decision.invalid_cases",
@@ -641,6 +717,13 @@ export const CASES: readonly Case[] = [
       return set(doc, ["steps", 1, "needs"], ["lookup"]);
     },
     path: "$.steps[0].with.input",
+  },
+  {
+    code: "binding.required_tool_not_called",
+    title: "a required tool that no step calls",
+    requiresLookup: true,
+    build: () => boundSeedLwir(),
+    path: "$.steps",
   },
   {
     code: "binding.output_mode_mismatch",

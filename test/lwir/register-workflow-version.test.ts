@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { LWIR_VALIDATOR_ID } from "../../src/identity/compiler-lock.ts";
+import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID } from "../../src/identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
 import { CANONICALIZER_ID, canonicalJson } from "../../src/json/canonical-json.ts";
 import { digestJson } from "../../src/json/digest.ts";
@@ -208,13 +208,33 @@ describe("compileAndLock", () => {
   it("warnings are recorded in the validation hash, not refused", () => {
     const lwir = set(boundSeedLwir(), ["steps", 0, "with", "prompt"], "{{ input.priority }}");
     const { lock, version, findings } = compileAndLock(lwir, caps);
-    expect(findings.map(({ code, severity }) => ({ code, severity }))).toEqual([
-      { code: "template.unknown_input_field", severity: "warning" },
-    ]);
+    // The input schema allows other fields (zod's input form), so the type pass warns.
+    expect(findings.map(({ code, severity }) => ({ code, severity }))).toEqual([{ code: "template.unknown_field", severity: "warning" }]);
     expect(lock.validationHash).not.toBe(compileAndLock(boundSeedLwir(), caps).lock.validationHash);
     expect(lock.validationHash).not.toBe(
       digestJson({ validator: LWIR_VALIDATOR_ID, lwirHash: version.hash, definitionHash: caps.definitionHash, findings: [] }),
     );
+  });
+
+  it("a run on validator @1 re-derives the lock it had before the type pass existed; @2 judges anew", () => {
+    const legacy: DefinitionCapabilities = { ...caps, lwirValidator: LEGACY_LWIR_VALIDATOR_ID };
+    const lwir = set(boundSeedLwir(), ["steps", 0, "with", "prompt"], "{{ input.priority }}");
+    const old = compileAndLock(lwir, legacy);
+    // Exactly what @1 recorded: its own warning, under its own id.
+    expect(old.findings.map((f) => f.code)).toEqual(["template.unknown_input_field"]);
+    expect(old.lock.validationHash).toBe(
+      digestJson({
+        validator: LEGACY_LWIR_VALIDATOR_ID,
+        lwirHash: old.version.hash,
+        definitionHash: caps.definitionHash,
+        findings: old.findings,
+      }),
+    );
+    expect(compileAndLock(lwir, caps).lockHash).not.toBe(old.lockHash);
+    // A plan @2 refuses (the whole input object as the prompt) still locks under @1, as it did.
+    const typed = set(boundSeedLwir(), ["steps", 0, "with", "prompt"], "{{ input }}");
+    expect(compileAndLock(typed, legacy).findings).toEqual([]);
+    expect(() => compileAndLock(typed, caps)).toThrow(LwirInvalidError);
   });
 
   it("throws LwirInvalidError with the binding findings when binding fails", () => {

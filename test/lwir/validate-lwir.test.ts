@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
+import { type DefinitionCapabilities, snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
 import { digestText } from "../../src/json/digest.ts";
 import { bindLwir } from "../../src/lwir/bind-lwir.ts";
+import { checkLwir } from "../../src/lwir/check-lwir.ts";
 import { LWIR_FINDING_CODES, type LwirFindingCode } from "../../src/lwir/finding-codes.ts";
 import { findCycle, terminalSteps, upstreamSets } from "../../src/lwir/graph.ts";
 import { MAX_LWIR_BYTES, MAX_STEPS, validateLwir } from "../../src/lwir/validate-lwir.ts";
@@ -26,6 +27,7 @@ import {
   seedWithSteps,
   set,
   summarizeCapabilities,
+  summarizeWithLookup,
 } from "./fixtures.ts";
 
 /** The two codes the catalog documents as warnings; every other code is an error. */
@@ -79,9 +81,11 @@ describe("the seed's worked example", () => {
 describe("one failing fixture per finding code", () => {
   let capabilities: DefinitionCapabilities;
   let withLookup: DefinitionCapabilities;
+  let requiresLookup: DefinitionCapabilities;
   beforeAll(async () => {
     capabilities = await summarizeCapabilities();
     withLookup = await lookupCapabilities();
+    requiresLookup = await snapshotDefinition({ ...summarizeWithLookup, requiredTools: ["crm.lookup"] });
   });
 
   it("covers every code in LWIR_FINDING_CODES, and no code outside it", () => {
@@ -94,10 +98,14 @@ describe("one failing fixture per finding code", () => {
   it.each(CASES.map((c) => [`${c.code} (${c.title})`, c] as const))("%s", (_name, c) => {
     const doc = c.build();
     let findings: readonly Finding[];
-    if (c.code.startsWith("binding.")) {
+    if (c.typed) {
+      // The type pass reads the schemas a structurally valid, bound document carries.
+      expect(validateLwir(doc).valid).toBe(true);
+      findings = checkLwir(doc, c.withLookupTool ? withLookup : capabilities);
+    } else if (c.code.startsWith("binding.")) {
       // Binding catches what structure cannot: the document is valid LWIR on its own.
       expect(validateLwir(doc).valid).toBe(true);
-      findings = bindLwir(doc, c.withLookupTool ? withLookup : capabilities);
+      findings = bindLwir(doc, c.requiresLookup ? requiresLookup : c.withLookupTool ? withLookup : capabilities);
     } else {
       const result = validateLwir(doc);
       findings = result.findings;

@@ -772,6 +772,100 @@ export const CORPUS: readonly CorpusCase[] = [
         }),
     ],
   },
+  // ── template types (validator @2) ─────────────────────────────────────────────────────
+  {
+    id: "amount-with-unit-text",
+    workflow: "billing.refund",
+    family: "text around an expression into a typed tool field",
+    mistake:
+      'The refund amount is written "{{ input.amountCents }} cents": text around an expression makes a string, and the tool takes an integer.',
+    draft: (t) =>
+      at(t, (d) => {
+        s0(d).with.input.amountCents = "{{ input.amountCents }} cents";
+      }),
+    expect: [
+      {
+        code: "template.type_mismatch",
+        path: "$.steps[0].with.input.amountCents",
+        says: ["integer", 'write exactly "{{ input.amountCents }}"'],
+      },
+    ],
+    repairs: [
+      (d, findings) =>
+        edit(d, (r) => {
+          const f = findings.find((x) => x.code === "template.type_mismatch");
+          s0(r).with.input.amountCents = /write exactly "([^"]+)"/.exec(f?.message ?? "")?.[1];
+        }),
+    ],
+    via: "submit",
+  },
+  {
+    id: "field-of-a-choice",
+    workflow: "support.triage-inbox",
+    family: "a field the schema it reads does not have",
+    mistake: "The urgent draft reads steps.classify.output.label, but a choice output is the chosen string itself.",
+    draft: (t) =>
+      at(t, (d) => {
+        step(d, "urgent").with.prompt = `Label: {{ steps.classify.output.label }}\n${step(d, "urgent").with.prompt}`;
+      }),
+    expect: [{ code: "template.unknown_field", path: "$.steps[2].with.prompt", says: ['"urgent" | "normal"', 'no field "label"'] }],
+    repairs: [
+      (d) =>
+        edit(d, (r) => {
+          step(r, "urgent").with.prompt = step(r, "urgent").with.prompt.replace("steps.classify.output.label", "steps.classify.output");
+        }),
+    ],
+    via: "lwir-check",
+  },
+  {
+    id: "join-default-misses-branch",
+    workflow: "support.triage-inbox",
+    family: "a join's default() that leaves a branch out",
+    mistake: "A third branch (spam) is added, but the join's default() still names only the first two, so it is missing when spam ran.",
+    draft: (t) =>
+      at(t, (d) => {
+        step(d, "classify").output.values = ["urgent", "normal", "spam"];
+        step(d, "route").with.cases.push({ when: '{{ eq(steps.classify.output, "normal") }}', step: "normal" });
+        step(d, "route").with.default = "spam";
+        const spam = JSON.parse(JSON.stringify(step(d, "normal")));
+        spam.id = "spam";
+        spam.with.prompt = `This message is probably spam: priority is low; the reply asks the sender to confirm.\n${spam.with.prompt}`;
+        d.steps.splice(4, 0, spam);
+        step(d, "pick").needs = ["urgent", "normal", "spam"];
+      }),
+    expect: [{ code: "template.may_be_null", path: "$.steps[5].with.input", says: ['"spam"', "default(", "steps.spam"] }],
+    repairs: [
+      (d) =>
+        edit(d, (r) => {
+          step(r, "pick").with.input = "{{ default(default(steps.urgent.output, steps.normal.output), steps.spam.output) }}";
+        }),
+    ],
+    via: "submit",
+  },
+  {
+    id: "refund-without-the-tool",
+    workflow: "billing.refund",
+    family: "a required tool the plan never calls",
+    mistake: "The model answers the refund with one ai.generate step (the smallest plan it knows): no tool call, a made-up refund id.",
+    draft: (t) =>
+      at(t, (d) => {
+        const slot = t.task.workflowSnapshot.modelSlots[0]?.id as string;
+        d.permissions.models = [slot];
+        d.permissions.tools = [];
+        d.steps = [
+          {
+            id: "answer",
+            uses: "ai.generate",
+            needs: [],
+            with: { model: slot, prompt: "Refund order {{ input.orderId }} ({{ input.amountCents }} cents): {{ input.reason }}" },
+            output: s0(d).output,
+          },
+        ];
+      }),
+    expect: [{ code: "binding.required_tool_not_called", path: "$.steps", says: ['"billing.issue-refund"', '"uses": "tool.call"'] }],
+    repairs: [(_d, _findings, t) => t.plan],
+    via: "submit",
+  },
   // ── metadata ───────────────────────────────────────────────────────────────────────────
   {
     id: "metadata-version-missing",

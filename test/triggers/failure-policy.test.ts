@@ -85,6 +85,7 @@ const CLASSIFIED = {
   capability_drift: "retry",
   non_deterministic_replay: "retry",
   model_timeout: "retry",
+  model_protocol_error: "retry",
   run_terminated: "retry",
   version_id_collision: "retry",
   container_sandbox_failed: "retry",

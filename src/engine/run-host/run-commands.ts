@@ -1,3 +1,4 @@
+import { LWIR_VALIDATOR_ID } from "../../identity/lwir-validator-id.ts";
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
@@ -48,6 +49,7 @@ export async function startRun(
         ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
         ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
         schemaNormalizer: SCHEMA_NORMALIZER,
+        lwirValidator: LWIR_VALIDATOR_ID,
       },
     },
   ]);
