@@ -28,6 +28,7 @@ import type {
   RunHandle,
   RunView,
   StartRunRequest,
+  StartRunResult,
   TriggerRequest,
   TriggerResult,
 } from "../src/ports/run-handle.ts";
@@ -75,20 +76,29 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
    * Starts the run and answers once its `RunRequested` is durable. The index row is written after
    * the answer: `meta.indexDue` goes into the same sync as the request, so a crash before the row
    * lands leaves the mark, and the alarm armed by the start writes the row first thing (the repair
-   * path). Until then `GET /v1/runs/:id` finds the run here (src/api/run-access.ts).
+   * path). Until then `GET /v1/runs/:id` finds the run here (src/api/run-access.ts). A repeat is
+   * compared here (`conflict` when it differs), and `waitMs` waits for the end in the same call.
    */
-  async start(request: StartRunRequest): Promise<RunView & { created: boolean }> {
+  async start(request: StartRunRequest): Promise<StartRunResult> {
     const host = this.host(request.runId, request.tenant ?? "default");
     const started = await startRun(host, request, () =>
       this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
     );
-    if (!started.created) return { ...(await this.status()), created: false };
-    this.indexing = indexStarted(host).catch((error: unknown) => {
-      // The alarm writes it again (meta.indexDue is still set).
-      console.error(`run ${request.runId}: index write after the start failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
-    return { ...(await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now())), created: true };
+    if (started.outcome === "conflict") return started;
+    let view: RunView;
+    if (started.outcome === "existing") view = await this.status();
+    else {
+      this.indexing = indexStarted(host).catch((error: unknown) => {
+        // The alarm writes it again (meta.indexDue is still set).
+        console.error(
+          `run ${request.runId}: index write after the start failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+      // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
+      view = await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now());
+    }
+    if (request.waitMs && !isSettledStatus(view.status, view.waitReason)) view = await this.waitForEnd(request.waitMs);
+    return { outcome: started.outcome, view };
   }
 
   async status(): Promise<RunView> {

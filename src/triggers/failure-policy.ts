@@ -1,6 +1,6 @@
 import { type ErrorCode, isErrorCode } from "../api/error-status.ts";
-import { QuotaExceededError } from "../api/quota-exceeded.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
+import { QuotaExceededError } from "../sdk/errors/quota-exceeded-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 
 /**

@@ -79,7 +79,7 @@ export class MemoryWorld implements World {
       tenant: request.tenant,
       ...(request.lwir !== undefined ? { lwir: request.lwir } : {}),
     });
-    if (started.created) await indexStarted(ports);
+    if (started.outcome === "created") await indexStarted(ports);
     const blobsKey = JSON.stringify([request.tenant, request.runId]);
     const blobs = this.blobs.get(blobsKey) ?? new MemoryBlobStore();
     this.blobs.set(blobsKey, blobs);
