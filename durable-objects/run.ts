@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { runEnvironment } from "../src/engine/run-environment.ts";
 import {
   cancelRun,
   decideApproval,
@@ -234,25 +235,14 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       // The repair path: a crash between the start's answer and its index row left the mark.
       if (this.indexDue.read()) await indexStarted(this.host(runId));
       const { settled } = await driveSlice(
-        {
+        runEnvironment(wiring, {
           runId,
+          tenant,
           log: this.eventLog(runId),
-          versions: wiring.versions,
           runs: this.runIndex(wiring.runs),
-          blobs: wiring.blobsFor({ tenant, runId }),
-          sandbox: wiring.sandbox,
-          secrets: wiring.secrets,
-          approvals: wiring.approvals,
-          models: wiring.models,
-          clock: wiring.clock,
-          workflows: wiring.workflows,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          sliceMs: wiring.sliceMs,
-          ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
-          quotas: wiring.runQuotas,
           signal: inflight.signal,
           bindings: this.env,
-        },
+        }),
         this.wakeUp,
       );
       if (this.getMeta("alarmFailures") !== "0") this.setMeta("alarmFailures", "0");
