@@ -95,8 +95,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
     if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt);
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
-    if (error instanceof RunTerminatedError || env.signal?.aborted)
-      return { status: (await run.current()).status, yielded: false };
+    if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: (await run.current()).status, yielded: false };
     const failure =
       runTimeout?.aborted && !(error instanceof RunFailure && error.causeCode !== "step_failed") ? timedOut() : toRunFailure(error);
     if (!failure) throw error;

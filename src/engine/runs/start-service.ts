@@ -87,7 +87,7 @@ export type StartedRun = {
  *
  * 1. an anchor named by the caller is the tenant's and of this workflow (else 404 / 409), and not cancelled;
  * 2. the workflow is registered; a given LWIR fits `LITTLE_QUOTA_LWIR_BYTES` (413);
- * 3. the input fits the input schema (422 `input_schema_error`) — validated here, once;
+ * 3. the input fits the input schema (422 `input_schema_error`), before anything is stored;
  * 4. in live model mode every slot the run may call has its key (409 `model_unavailable`);
  * 5. the definition gate (approval, pin, secrets) and the tenant's start quota (429), together;
  * 6. the run object starts the run, once per id; a repeat that differs is a 409 conflict.
