@@ -19,7 +19,7 @@ import {
   viewRunState,
 } from "../src/engine/run-host.ts";
 import { readRunState } from "../src/engine/run-state.ts";
-import { isTerminalType, type RunEvent, TERMINAL_EVENT_TYPES } from "../src/ports/run-events.ts";
+import type { RunEvent } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
   DecisionResult,
@@ -36,6 +36,7 @@ import type {
 import type { RunIndex } from "../src/ports/run-index.ts";
 import { isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
+import { eventStream } from "./event-stream.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -125,49 +126,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
    */
   async stream(after: number): Promise<ReadableStream<Uint8Array>> {
     const runId = this.getMeta("runId");
-    const encoder = new TextEncoder();
-    let last = after;
-    let push: ((events: readonly RunEvent[]) => void) | null = null;
-    const subscribers = this.subscribers;
-    const log = runId ? this.eventLog(runId) : null;
-    return new ReadableStream<Uint8Array>({
-      start: async (controller) => {
-        let closed = false;
-        const send = (events: readonly RunEvent[]) => {
-          if (closed) return;
-          for (const event of events) {
-            if (event.seq <= last) continue;
-            last = event.seq;
-            controller.enqueue(encoder.encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
-            if (isTerminalType(event.type)) {
-              closed = true;
-              if (push) subscribers.delete(push);
-              controller.close();
-              return;
-            }
-          }
-        };
-        push = send;
-        subscribers.add(send);
-        controller.enqueue(encoder.encode(": little-workflow event stream\nretry: 1000\n\n"));
-        if (!log) return;
-        for (;;) {
-          const page = await log.page({ after: last, limit: 1_000 });
-          send(page);
-          if (closed || page.length < 1_000) break;
-        }
-        // Resumed at or past the end (an EventSource reconnecting after the terminal event):
-        // there is nothing more to wait for. Asked of SQLite (one row at most), not by reading and folding the whole log.
-        if (!closed && (await log.page({ after: 0, limit: 1, types: TERMINAL_EVENT_TYPES })).length > 0) {
-          closed = true;
-          subscribers.delete(send);
-          controller.close();
-        }
-      },
-      cancel: () => {
-        if (push) subscribers.delete(push);
-      },
-    });
+    return eventStream(runId ? this.eventLog(runId) : null, after, this.subscribers);
   }
 
   async trigger(request: TriggerRequest): Promise<TriggerResult> {
