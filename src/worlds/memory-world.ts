@@ -35,7 +35,8 @@ export class MemoryWorld implements World {
   readonly logs = new Map<string, MemoryEventLog>();
   /** The memory stores of the default sandbox's sessions (a given sandbox brings its own). */
   readonly memory = new MemoryMemoryStore();
-  private readonly wiring: Omit<RunWiring, "workflows">;
+  /** The stores above are read when a run starts (a subclass may replace one, as a test does with D1). */
+  private readonly wiring: Omit<RunWiring, "workflows" | "versions" | "approvals" | "runs">;
   private readonly sleep: ((ms: number) => Promise<void>) | undefined;
   private readonly env: unknown;
 
@@ -57,9 +58,6 @@ export class MemoryWorld implements World {
     this.sleep = options.sleep;
     this.env = options.env;
     this.wiring = {
-      versions: this.versions,
-      approvals: this.approvals,
-      runs: this.runs,
       blobsFor: (owner) => this.blobStore(owner.tenant, owner.runId),
       sandbox: options.sandbox ?? new JustBashSandbox({ memory: this.memory }),
       models: options.models,
@@ -81,7 +79,7 @@ export class MemoryWorld implements World {
     this.logs.set(request.runId, log);
     const workflows = catalogOf([{ definition: request.workflow, tools: request.tools }]);
     const env = runEnvironment(
-      { ...this.wiring, workflows },
+      { ...this.wiring, versions: this.versions, approvals: this.approvals, runs: this.runs, workflows },
       {
         runId: request.runId,
         tenant: request.tenant,
