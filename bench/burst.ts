@@ -171,7 +171,7 @@ export const burstScenario: Scenario = {
     const notes = [
       `One burst per side, the peer first, not repeated; ${LOAD.connections} connections from one Node process on the same machine as wrangler dev. The drain is swept in bulk so that reading it loads the cores little: ours by paging \`GET /v1/runs?workflow=${workflowId}\` (${index.pages} pages of 200), the peer by reading its instances' \`status()\` ${PEER_CHUNK} at a time inside the process (\`/bench/burst/peer-ends\`). Our end time is when the run's index row was last written (after its terminal event); the peer's when its last \`step.do\` returned (before Workflows marks it complete).`,
       `Our index listed ${index.listed} runs of the burst. The peer cannot be checked the same way: the Workflows binding lists no instances, and its bench route takes no idempotency key, so a retried \`create()\` could start a second instance unseen (retries are counted above).`,
-      "The bench Worker runs with LITTLE_QUOTA_STARTS_PER_MINUTE and LITTLE_QUOTA_CONCURRENT_RUNS at 1,000,000 (bench/support/bench-dev.ts). With the production defaults (600 starts a minute, 200 concurrent runs; src/api/quota-limits.ts) one tenant's burst of 1,000 is refused in part with 429 `quota_exceeded`.",
+      "The bench Worker runs with LITTLE_QUOTA_STARTS_PER_MINUTE and LITTLE_QUOTA_CONCURRENT_RUNS at 1,000,000 (bench/support/bench-dev.ts). With the production defaults (600 starts a minute, 200 concurrent runs; src/engine/runs/start-limits.ts) one tenant's burst of 1,000 is refused in part with 429 `quota_exceeded`.",
     ];
     const notDone = [
       ["ours", oursBurst, Object.fromEntries(Object.entries(oursRead.ended).filter(([s]) => s !== DONE.ours))],

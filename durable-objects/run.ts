@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { runEnvironment } from "../src/engine/run-environment.ts";
 import {
   cancelRun,
   decideApproval,
@@ -18,7 +19,7 @@ import {
   viewRunState,
 } from "../src/engine/run-host.ts";
 import { readRunState } from "../src/engine/run-state.ts";
-import { isTerminalType, type RunEvent, TERMINAL_EVENT_TYPES } from "../src/ports/run-events.ts";
+import type { RunEvent } from "../src/ports/run-events.ts";
 import type {
   DecisionRequest,
   DecisionResult,
@@ -28,12 +29,14 @@ import type {
   RunHandle,
   RunView,
   StartRunRequest,
+  StartRunResult,
   TriggerRequest,
   TriggerResult,
 } from "../src/ports/run-handle.ts";
 import type { RunIndex } from "../src/ports/run-index.ts";
 import { isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
+import { eventStream } from "./event-stream.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -75,20 +78,29 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
    * Starts the run and answers once its `RunRequested` is durable. The index row is written after
    * the answer: `meta.indexDue` goes into the same sync as the request, so a crash before the row
    * lands leaves the mark, and the alarm armed by the start writes the row first thing (the repair
-   * path). Until then `GET /v1/runs/:id` finds the run here (src/api/run-access.ts).
+   * path). Until then `GET /v1/runs/:id` finds the run here (src/api/run-access.ts). A repeat is
+   * compared here (`conflict` when it differs), and `waitMs` waits for the end in the same call.
    */
-  async start(request: StartRunRequest): Promise<RunView & { created: boolean }> {
+  async start(request: StartRunRequest): Promise<StartRunResult> {
     const host = this.host(request.runId, request.tenant ?? "default");
     const started = await startRun(host, request, () =>
       this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
     );
-    if (!started.created) return { ...(await this.status()), created: false };
-    this.indexing = indexStarted(host).catch((error: unknown) => {
-      // The alarm writes it again (meta.indexDue is still set).
-      console.error(`run ${request.runId}: index write after the start failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
-    return { ...(await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now())), created: true };
+    if (started.outcome === "conflict") return started;
+    let view: RunView;
+    if (started.outcome === "existing") view = await this.status();
+    else {
+      this.indexing = indexStarted(host).catch((error: unknown) => {
+        // The alarm writes it again (meta.indexDue is still set).
+        console.error(
+          `run ${request.runId}: index write after the start failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+      // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
+      view = await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now());
+    }
+    if (request.waitMs && !isSettledStatus(view.status, view.waitReason)) view = await this.waitForEnd(request.waitMs);
+    return { outcome: started.outcome, view };
   }
 
   async status(): Promise<RunView> {
@@ -114,49 +126,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
    */
   async stream(after: number): Promise<ReadableStream<Uint8Array>> {
     const runId = this.getMeta("runId");
-    const encoder = new TextEncoder();
-    let last = after;
-    let push: ((events: readonly RunEvent[]) => void) | null = null;
-    const subscribers = this.subscribers;
-    const log = runId ? this.eventLog(runId) : null;
-    return new ReadableStream<Uint8Array>({
-      start: async (controller) => {
-        let closed = false;
-        const send = (events: readonly RunEvent[]) => {
-          if (closed) return;
-          for (const event of events) {
-            if (event.seq <= last) continue;
-            last = event.seq;
-            controller.enqueue(encoder.encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
-            if (isTerminalType(event.type)) {
-              closed = true;
-              if (push) subscribers.delete(push);
-              controller.close();
-              return;
-            }
-          }
-        };
-        push = send;
-        subscribers.add(send);
-        controller.enqueue(encoder.encode(": little-workflow event stream\nretry: 1000\n\n"));
-        if (!log) return;
-        for (;;) {
-          const page = await log.page({ after: last, limit: 1_000 });
-          send(page);
-          if (closed || page.length < 1_000) break;
-        }
-        // Resumed at or past the end (an EventSource reconnecting after the terminal event):
-        // there is nothing more to wait for. Asked of SQLite (one row at most), not by reading and folding the whole log.
-        if (!closed && (await log.page({ after: 0, limit: 1, types: TERMINAL_EVENT_TYPES })).length > 0) {
-          closed = true;
-          subscribers.delete(send);
-          controller.close();
-        }
-      },
-      cancel: () => {
-        if (push) subscribers.delete(push);
-      },
-    });
+    return eventStream(runId ? this.eventLog(runId) : null, after, this.subscribers);
   }
 
   async trigger(request: TriggerRequest): Promise<TriggerResult> {
@@ -224,25 +194,14 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       // The repair path: a crash between the start's answer and its index row left the mark.
       if (this.indexDue.read()) await indexStarted(this.host(runId));
       const { settled } = await driveSlice(
-        {
+        runEnvironment(wiring, {
           runId,
+          tenant,
           log: this.eventLog(runId),
-          versions: wiring.versions,
           runs: this.runIndex(wiring.runs),
-          blobs: wiring.blobsFor({ tenant, runId }),
-          sandbox: wiring.sandbox,
-          secrets: wiring.secrets,
-          approvals: wiring.approvals,
-          models: wiring.models,
-          clock: wiring.clock,
-          workflows: wiring.workflows,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          sliceMs: wiring.sliceMs,
-          ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
-          quotas: wiring.runQuotas,
           signal: inflight.signal,
           bindings: this.env,
-        },
+        }),
         this.wakeUp,
       );
       if (this.getMeta("alarmFailures") !== "0") this.setMeta("alarmFailures", "0");

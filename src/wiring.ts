@@ -28,6 +28,7 @@ import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
+import { startLimits } from "./engine/runs/start-limits.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -39,7 +40,7 @@ import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
-import type { StartQuota } from "./ports/start-quota.ts";
+import type { StartLimits, StartQuota } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
@@ -111,6 +112,8 @@ export type Wiring = {
   readonly tokens: TokenStore;
   readonly deliveries: WebhookDeliveries;
   readonly startQuota: StartQuota;
+  /** `LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`, read once here. */
+  readonly startLimits: StartLimits;
 };
 
 /**
@@ -174,6 +177,7 @@ function build(env: Env): Wiring {
     tokens: new D1TokenStore(env.DB),
     deliveries: new D1WebhookDeliveries(env.DB),
     startQuota: new D1StartQuota(env.DB),
+    startLimits: startLimits(vars),
   };
 }
 

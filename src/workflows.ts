@@ -1,4 +1,4 @@
-import { catalogOf, type RegisteredWorkflow } from "./engine/run-environment.ts";
+import type { RegisteredWorkflow } from "./engine/run-environment.ts";
 import { invoiceTotals } from "./examples/billing-invoice-totals.ts";
 import { billingRefund } from "./examples/billing-refund.ts";
 import { dailyDigest } from "./examples/ops-daily-digest.ts";
@@ -16,5 +16,3 @@ export const registeredWorkflows: RegisteredWorkflow[] = [
   { definition: invoiceTotals, tools: {} },
   { definition: dailyDigest, tools: {} },
 ];
-
-export const workflowCatalog = catalogOf(registeredWorkflows);

@@ -13,6 +13,7 @@
 import { RunObject } from "../../durable-objects/run.ts";
 import { DurableObjectEventLog } from "../../src/adapters/do-sqlite/do-event-log.ts";
 import { driveRun } from "../../src/engine/drive-run.ts";
+import { runEnvironment } from "../../src/engine/run-environment.ts";
 import { indexRun } from "../../src/engine/run-host/index-run.ts";
 import { deriveRunState, RUN_STATE_FOLD } from "../../src/engine/run-state.ts";
 import { canonicalJson } from "../../src/json/canonical-json.ts";
@@ -217,14 +218,7 @@ export class BenchRunObject extends RunObject {
     };
     const started = performance.now();
     const wiring = wire(this.env);
-    const result = await driveRun({
-      ...wiring,
-      blobs: wiring.blobsFor({ tenant: "dev", runId }),
-      runId,
-      log: events,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      sliceMs: 600_000,
-    });
+    const result = await driveRun(runEnvironment({ ...wiring, sliceMs: 600_000 }, { runId, tenant: "dev", log: events }));
     const ms = performance.now() - started;
     return { ms, status: result.status, events: (await events.all()).length, appends };
   }

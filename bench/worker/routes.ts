@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { runClient, runObjectStub } from "../../src/adapters/cloudflare/run-client.ts";
 import { app } from "../../src/api/app.ts";
-import { type QuotaVars, startLimits } from "../../src/api/quota-limits.ts";
 import { capabilitiesOf } from "../../src/api/workflow-capabilities.ts";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
+import { type QuotaVars, startLimits } from "../../src/engine/runs/start-limits.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { wire } from "../../src/wiring.ts";
 import type { AppendResult, BenchRunObject, DriveResult, FillResult, ReplayResult } from "./bench-run-object.ts";

@@ -5,7 +5,11 @@ import { digestText } from "../json/digest.ts";
 import { TOKEN_SCOPES, type TokenScope, type TokenStore } from "../ports/token-store.ts";
 import type { ApiEnv, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import type { Principal } from "./principal.ts";
 import { routeAccess, scopesAllow } from "./route-scopes.ts";
+
+// Its own file so the env type (api-env.ts) can name it without importing this middleware.
+export type { Principal };
 
 /** The tenant that `LITTLE_DEV_TOKEN` authenticates as. */
 export const DEV_TENANT = "dev";
@@ -15,21 +19,6 @@ export const SESSION_COOKIE = "little_session";
 
 /** A token's last use is written at most this often: a D1 write per request would double the hot path. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-
-/**
- * Who a request is: the operator's `LITTLE_ADMIN_TOKEN` (no tenant; it manages tokens only), or a
- * tenant with the scopes its token grants. `tokenId` is null for `LITTLE_DEV_TOKEN`, which is not
- * stored and has every scope.
- */
-export type Principal =
-  | { readonly kind: "admin" }
-  | {
-      readonly kind: "tenant";
-      readonly tenant: string;
-      readonly scopes: readonly TokenScope[];
-      readonly tokenId: string | null;
-      readonly lastUsedAt: number | null;
-    };
 
 /**
  * Authentication and authorization of every route, in one place (app.ts mounts it on `/v1/*`):

@@ -50,9 +50,11 @@ export function namedError(error: unknown): NamedError | undefined {
   if (error instanceof ApiError)
     return { code: error.code, message: error.message, status: error.status, findings: error.findings, headers: error.headers };
   if (LittleError.is(error) && !(isErrorCode(error.code) && isInternal(error.code))) {
-    const findings = (error as { findings?: readonly Finding[] }).findings;
+    const { findings, retryAfterSeconds } = error as { findings?: readonly Finding[]; retryAfterSeconds?: unknown };
+    // A refusal that passes with time (a quota, an unconfirmed start) says when to come back.
+    const headers = typeof retryAfterSeconds === "number" ? { "retry-after": String(retryAfterSeconds) } : undefined;
     // A named error from a package with codes of its own (not in the table): a 400, as always.
-    return { code: error.code, message: error.message, status: isErrorCode(error.code) ? statusOf(error.code) : 400, findings };
+    return { code: error.code, message: error.message, status: isErrorCode(error.code) ? statusOf(error.code) : 400, findings, headers };
   }
   return undefined;
 }

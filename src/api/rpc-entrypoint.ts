@@ -2,10 +2,10 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { isSettledStatus, RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 import { TENANT_PATTERN } from "../sdk/names.ts";
+import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import { wire } from "../wiring.ts";
 import type { ApiServices, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
-import { assertSecureConfiguration } from "./insecure-configuration.ts";
 import { toRpcError } from "./rpc-error.ts";
 import {
   asJson,
@@ -80,7 +80,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   async startRun(workflowId: string, input: unknown, options: RpcStartOptions = {}): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
       const rest = parse(StartOptions, options, "options");
-      const started = await startTenantRun(this.env, services, tenant, {
+      const started = await startTenantRun(services, tenant, {
         workflowId: parse(RunId, workflowId, "workflowId"),
         input,
         runId: rest.runId,

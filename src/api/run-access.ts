@@ -1,8 +1,8 @@
+import { unindexedRun } from "../engine/runs/unindexed-run.ts";
 import type { RunHandle } from "../ports/run-handle.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
 import type { ApiServices } from "./api-env.ts";
 import { notFound } from "./api-error.ts";
-import { unindexedRun } from "./unindexed-run.ts";
 
 /**
  * Finds a tenant's run: the index row says where its object lives; a run started a moment ago

@@ -1,14 +1,13 @@
-import { digestJson, digestPrefix } from "../json/digest.ts";
+import { runIdFor } from "../engine/runs/run-ids.ts";
+import { startRun } from "../engine/runs/start-service.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunHandle, RunView } from "../ports/run-handle.ts";
 import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
-import { isEndedStatus, type RunStatus, type WaitReason } from "../ports/run-status.ts";
+import type { RunStatus, WaitReason } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
-import { assertCallerRunId } from "./derived-run-ids.ts";
 import { parseEventTypeFilter } from "./event-type-filter.ts";
 import { tenantRun } from "./run-access.ts";
-import { startRun } from "./start-run.ts";
 
 /**
  * The run operations every front door shares: the HTTP routes (routes/runs.ts) and the RPC
@@ -36,33 +35,11 @@ export type StartedTenantRun = {
   readonly placement: RunPlacement & { jurisdictionEnforced: boolean };
 };
 
-/**
- * The run id a start uses: the caller's, else one derived from the idempotency key (so a retry
- * finds its run), else a fresh one.
- */
-export function runIdFor(
-  tenant: string,
-  workflowId: string,
-  runId: string | undefined,
-  key: string | undefined,
-  via: "workflow" | "lwir" = "workflow",
-): string {
-  if (runId !== undefined) {
-    assertCallerRunId(runId);
-    return runId;
-  }
-  // A key given to `POST /v1/lwir/runs` names another run than the same key given to the workflow's route.
-  if (key) return `run_${digestPrefix(digestJson(via === "lwir" ? { tenant, workflowId, key, via } : { tenant, workflowId, key }), 24)}`;
-  return `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
-}
-
-/** Starts (or finds) a tenant's run and, with `wait`, waits for it to end. */
-export async function startTenantRun(env: Env, services: ApiServices, tenant: string, request: StartRequest): Promise<StartedTenantRun> {
+/** Starts (or finds) a tenant's run through the engine's start service and, with `wait`, waits for it to end. */
+export async function startTenantRun(services: ApiServices, tenant: string, request: StartRequest): Promise<StartedTenantRun> {
   const key = request.idempotencyKey;
   const runId = runIdFor(tenant, request.workflowId, request.runId, key);
-  const started = await startRun({
-    env,
-    services,
+  const started = await startRun(services, {
     tenant,
     workflowId: request.workflowId,
     input: request.input,
@@ -72,13 +49,9 @@ export async function startTenantRun(env: Env, services: ApiServices, tenant: st
     ...(request.continent ? { continent: request.continent } : {}),
     conflictCode: key && request.runId === undefined ? "idempotency_conflict" : "run_id_conflict",
     callerRunId: request.runId !== undefined,
+    waitMs: request.wait ? request.wait * 1_000 : undefined,
   });
-  let view: RunView = started.view;
-  if (request.wait && request.wait > 0 && !isEndedStatus(view.status)) {
-    // Its object, where the start placed it: its index row may not have landed yet.
-    view = await services.runHandles.open(tenant, runId, started.placement).waitForEnd(request.wait * 1_000);
-  }
-  return { runId, view, placement: started.placement };
+  return { runId, view: started.view, placement: started.placement };
 }
 
 /** A tenant's run as it is now; a minted anchor (no run object yet) is its index row. */

@@ -1,9 +1,9 @@
 import { digestText } from "../json/digest.ts";
 import type { WebhookConfig } from "../sdk/define-workflow.ts";
+import { isLocalDevelopment } from "../wiring/deployment-mode.ts";
+import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import type { ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
-import { isLocalDevelopment } from "./deployment-mode.ts";
-import { assertSecureConfiguration } from "./insecure-configuration.ts";
 
 /** The secret a workflow's deliveries are signed with: the variable it came from, its value, and a digest naming it. */
 export type WebhookSigningSecret = { readonly name: string; readonly value: string; readonly key: string };

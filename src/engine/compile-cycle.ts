@@ -10,7 +10,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import { lockedOnce } from "./pinned-locks.ts";
 import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
-import { assertLwirFits, DEFAULT_RUN_QUOTAS } from "./run-quotas.ts";
+import { assertLwirFits } from "./run-quotas.ts";
 import { writtenOnce } from "./written-once.ts";
 
 /**
@@ -45,7 +45,7 @@ export async function compileCycle(args: {
     }
   } else {
     // Before the write: a document over the limit would fail in D1 (row size) after five retries.
-    assertLwirFits(locked.version.canonicalJson, env.quotas ?? DEFAULT_RUN_QUOTAS);
+    assertLwirFits(locked.version.canonicalJson, env.quotas);
     const registration = [locked.version.hash, locked.lockHash, manifest?.hash ?? "", capabilities.definitionHash].join(" ");
     await writtenOnce(env.versions, `registration:${registration}`, () =>
       env.versions.registerVersion({

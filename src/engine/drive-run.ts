@@ -18,12 +18,12 @@ import { recordable } from "./blob-refs.ts";
 import { definitionCapabilities } from "./definition-capabilities.ts";
 import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
-import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
+import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { indexRun, latestRegistration } from "./run-host/index-run.ts";
-import { DEFAULT_RUN_QUOTAS, RunQuotaMeter } from "./run-quotas.ts";
+import { RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
-import { deriveRunState, type RunState } from "./run-state.ts";
+import { deriveRunState, type RunState, SliceState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
 import { writtenOnce } from "./written-once.ts";
 
@@ -48,8 +48,10 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
   const state = deriveRunState(events);
   if (state.terminal) return { status: state.status, yielded: false };
   // Every append of this slice goes through the meter (tokens and log bytes per run).
-  const quota = new RunQuotaMeter(given.quotas ?? DEFAULT_RUN_QUOTAS, events);
-  const env: RunEnvironment = { ...given, log: quota.meter(given.log) };
+  const quota = new RunQuotaMeter(given.quotas, events);
+  // The run's state lives for the slice: its own appends fold into it, nothing re-reads the log.
+  const run = new SliceState(given.log, state, events.at(-1)?.seq ?? 0);
+  const env: SliceEnvironment = { ...given, log: run.track(quota.meter(given.log)), run };
   if (!state.request) throw new Error(`run ${env.runId} has no RunRequested event`);
   // The run's deadline derives from the log (RunRequested.at) and the definition, so it holds across resumes.
   // A section's run timeout bounds only its compile (run-deadline.ts).
@@ -82,7 +84,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     if (output === SECTION_WAITS) {
       // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
       if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-      await indexRun(env, state, "waiting", { ...latestRegistration(deriveRunState(await env.log.all())), waitReason: "trigger" });
+      await indexRun(env, state, "waiting", { ...latestRegistration(await run.current()), waitReason: "trigger" });
       return { status: "waiting", yielded: false, waiting: true, waitReason: "trigger" };
     }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
@@ -94,8 +96,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
     if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt);
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
-    if (error instanceof RunTerminatedError || env.signal?.aborted)
-      return { status: deriveRunState(await env.log.all()).status, yielded: false };
+    if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: (await run.current()).status, yielded: false };
     const failure =
       runTimeout?.aborted && !(error instanceof RunFailure && error.causeCode !== "step_failed") ? timedOut() : toRunFailure(error);
     if (!failure) throw error;
@@ -103,7 +104,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
   }
 }
 
-async function drive(env: RunEnvironment, ctx: HarnessContext, state: RunState): Promise<unknown> {
+async function drive(env: SliceEnvironment, ctx: HarnessContext, state: RunState): Promise<unknown> {
   const request = state.request as NonNullable<RunState["request"]>;
   const workflow = env.workflows.get(request.workflowId);
   if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
@@ -139,7 +140,7 @@ async function revealSecrets(
 ): Promise<{ values: Record<string, string> } | { failure: RunFailure }> {
   const names = env.workflows.get(request.workflowId)?.definition.secrets ?? [];
   if (names.length === 0) return { values: {} };
-  if (!env.secrets?.keyConfigured)
+  if (!env.secrets.keyConfigured)
     return {
       failure: new RunFailure("secrets_unavailable", "The workflow binds secrets and no secrets key is configured (LITTLE_SECRETS_KEY)"),
     };
@@ -187,8 +188,8 @@ async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNo
  * a long retry backoff) says so in the run index, so `GET /v1/runs?status=waiting` finds it; the
  * next slice's `running` write moves it back once the wait is over.
  */
-async function yielded(env: RunEnvironment, state: RunState, wakeAt: number | undefined): Promise<DriveResult> {
-  const now = deriveRunState(await env.log.all());
+async function yielded(env: SliceEnvironment, state: RunState, wakeAt: number | undefined): Promise<DriveResult> {
+  const now = await env.run.current();
   if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {
     status: now.status,
@@ -200,8 +201,8 @@ async function yielded(env: RunEnvironment, state: RunState, wakeAt: number | un
 
 type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };
 
-async function finish(env: RunEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
-  const now = deriveRunState(await env.log.all());
+async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
+  const now = await env.run.current();
   const registration = latestRegistration(now);
   if (ending.type === "RunCompleted") {
     await appendEvents(ctx, [

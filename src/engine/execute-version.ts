@@ -8,7 +8,7 @@ import type { NewRunEvent } from "../ports/run-events.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { runFanOut } from "./fan-out.ts";
 import { HeldEvents } from "./held-events.ts";
-import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
+import type { RegisteredWorkflow, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
 import { runStep } from "./run-step.ts";
@@ -20,7 +20,7 @@ import { VersionProgress } from "./version-progress.ts";
 export const DEFAULT_MAX_CONCURRENCY = 6;
 
 type ExecuteArgs = {
-  env: RunEnvironment;
+  env: SliceEnvironment;
   ctx: HarnessContext;
   workflow: RegisteredWorkflow;
   capabilities: DefinitionCapabilities;

@@ -7,15 +7,15 @@ import type { SuperviseDecision } from "../sdk/define-workflow.ts";
 import { compileCycle } from "./compile-cycle.ts";
 import { cycleFailureOf, failureSummary, replannable, withSucceededSteps } from "./cycle-failure.ts";
 import { executeVersion } from "./execute-version.ts";
-import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
+import type { RegisteredWorkflow, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { indexRun } from "./run-host/index-run.ts";
 import { runSection } from "./run-section.ts";
-import { deriveRunState, type RunState } from "./run-state.ts";
+import type { RunState } from "./run-state.ts";
 
 /** What the outer loop runs over: the drive slice's environment and the run's compiled definition. */
 export type OuterLoopArgs = {
-  readonly env: RunEnvironment;
+  readonly env: SliceEnvironment;
   readonly ctx: HarnessContext;
   readonly workflow: RegisteredWorkflow;
   readonly capabilities: DefinitionCapabilities;
@@ -51,7 +51,7 @@ export async function runOuterLoop(args: OuterLoopArgs): Promise<unknown> {
       const failure = failureToReplan(error, args, cycle);
       if (!failure) throw error;
       await superviseFailure(args, cycle, failure);
-      current = deriveRunState(await env.log.all());
+      current = await env.run.current();
       continue;
     }
     if ("section" in end) return end.section;
@@ -77,7 +77,7 @@ export async function runOuterLoop(args: OuterLoopArgs): Promise<unknown> {
     if (decision.decision === "accept") return end.output;
     if (cycle >= maxCycles)
       throw new RunFailure("outer_loop_exhausted", `supervise asked for another plan after cycle ${cycle} of ${maxCycles}`);
-    current = deriveRunState(await env.log.all());
+    current = await env.run.current();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ModelOverrides } from "../identity/model-overrides.ts";
-import type { BlobStore } from "../ports/blob-store.ts";
+import type { BlobOwner, BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
@@ -11,6 +11,7 @@ import type { VersionStore } from "../ports/version-store.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
 import type { RunQuotas } from "./run-quotas.ts";
+import type { SliceState } from "./run-state/slice-state.ts";
 
 /**
  * A workflow a run can be started for, with the tools its `globalTools` resolve against and the
@@ -29,7 +30,7 @@ export interface WorkflowCatalog {
   ids(): string[];
 }
 
-/** Everything one drive slice of one run needs: the ports, wired by the caller. */
+/** Everything one drive slice of one run needs: the ports, built by {@link runEnvironment}. */
 export type RunEnvironment = {
   readonly runId: string;
   readonly log: EventLog;
@@ -47,18 +48,89 @@ export type RunEnvironment = {
   readonly modelTimeoutMs?: number;
   /** Aborted when the run is cancelled while the slice runs. */
   readonly signal?: AbortSignal;
-  /** Per-run limits (LWIR bytes, model tokens, log bytes); absent: DEFAULT_RUN_QUOTAS. */
-  readonly quotas?: RunQuotas;
+  /** Per-run limits (LWIR bytes, model tokens, log bytes). */
+  readonly quotas: RunQuotas;
   /**
    * The tenants' approvals: a run started under one checks at every slice that it still stands
-   * (revoked: `definition_approval_revoked`). Absent: not checked (hosts without approvals).
+   * (revoked: `definition_approval_revoked`).
    */
-  readonly approvals?: DefinitionApprovals;
-  /** Where the secrets a definition binds are decrypted from (absent: such runs fail closed). */
-  readonly secrets?: SecretStore;
+  readonly approvals: DefinitionApprovals;
+  /** Where the secrets a definition binds are decrypted from (no key configured: such runs fail closed). */
+  readonly secrets: SecretStore;
   /** The Worker's `env` (bindings and vars), handed to tools as `context.env`; never logged. */
   readonly bindings?: unknown;
 };
+
+/**
+ * The host's side of every run's environment: the Worker's wiring (`src/wiring.ts`), the in-memory
+ * world's stores, the bench's. Every port is required, so a host that forgets one does not compile.
+ */
+export type RunWiring = {
+  readonly versions: VersionStore;
+  readonly approvals: DefinitionApprovals;
+  readonly runs: RunIndex;
+  /** One run's blob store (a run reads only the blobs it stored). */
+  readonly blobsFor: (owner: BlobOwner) => BlobStore;
+  readonly sandbox: Sandbox;
+  readonly models: ModelResolver;
+  readonly secrets: SecretStore;
+  readonly clock: Clock;
+  readonly workflows: WorkflowCatalog;
+  readonly sliceMs: number;
+  readonly modelTimeoutMs?: number;
+  readonly runQuotas: RunQuotas;
+};
+
+/** The one run a slice drives, and what its host adds for it. */
+export type RunScope = {
+  readonly runId: string;
+  readonly tenant: string;
+  readonly log: EventLog;
+  /** The index as this run writes it (the run object's settles its start-quota slot); default the wiring's. */
+  readonly runs?: RunIndex;
+  /** Waits out retry backoffs; default a timer (tests pass one that advances a fake clock). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly signal?: AbortSignal;
+  /** The Worker's `env`, handed to tools as `context.env`. */
+  readonly bindings?: unknown;
+};
+
+const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The one builder of a {@link RunEnvironment}: the run object's alarm, the in-memory world and the
+ * bench all drive runs over what it returns, so a port added here reaches every host at once.
+ *
+ * @example
+ * await driveSlice(runEnvironment(wire(env), { runId, tenant, log, signal }), alarm);
+ */
+export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment {
+  return {
+    runId: run.runId,
+    log: run.log,
+    versions: wiring.versions,
+    runs: run.runs ?? wiring.runs,
+    blobs: wiring.blobsFor({ tenant: run.tenant, runId: run.runId }),
+    sandbox: wiring.sandbox,
+    models: wiring.models,
+    clock: wiring.clock,
+    workflows: wiring.workflows,
+    sleep: run.sleep ?? timerSleep,
+    sliceMs: wiring.sliceMs,
+    ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+    quotas: wiring.runQuotas,
+    approvals: wiring.approvals,
+    secrets: wiring.secrets,
+    ...(run.bindings !== undefined ? { bindings: run.bindings } : {}),
+  };
+}
+
+/**
+ * What a drive slice runs over: the run's environment, its log tracked by {@link SliceState}, and
+ * that state, which the drive loop, the outer loop and the steps read instead of refolding the log.
+ */
+export type SliceEnvironment = RunEnvironment & { readonly run: SliceState };
 
 /** A catalog over a fixed list. */
 export function catalogOf(entries: readonly RegisteredWorkflow[]): WorkflowCatalog {

@@ -23,7 +23,7 @@ export async function runTextRedactor(
 ): Promise<TextRedactor | null> {
   const names = deps.workflows.get(request.workflowId)?.definition.secrets ?? [];
   if (names.length === 0) return (text) => text;
-  if (!deps.secrets?.keyConfigured) return null;
+  if (!deps.secrets.keyConfigured) return null;
   try {
     const redact = secretRedactor(await deps.secrets.reveal(request.tenant, names));
     return redact ? (text) => redact.value(text) as string : (text) => text;

@@ -6,11 +6,6 @@ import { resolveRecorded } from "./blob-refs.ts";
 import { latestRegistration } from "./run-host/index-run.ts";
 import { deriveRunState, type RunState } from "./run-state.ts";
 
-/** A run's result as its events tell it. */
-export function runResultOf(runId: string, events: readonly RunEvent[]): RunResult {
-  return runResultOfState(runId, deriveRunState(events));
-}
-
 /** A run's result as its folded state tells it (the terminal event is in the state). */
 export function runResultOfState(runId: string, state: RunState): RunResult {
   const terminal = state.terminal;

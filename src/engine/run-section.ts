@@ -6,7 +6,7 @@ import { validateJson } from "../schema/validate-json.ts";
 import { recordable, resolveRecorded } from "./blob-refs.ts";
 import { executeVersion } from "./execute-version.ts";
 import { withinOccurrenceDeadline } from "./occurrence-deadline.ts";
-import type { RegisteredWorkflow, RunEnvironment } from "./run-environment.ts";
+import type { RegisteredWorkflow, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { deriveRunState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
@@ -34,7 +34,7 @@ export type SectionSummary = {
  * `onTrigger.occurrenceTimeoutMs` fails as `occurrence_timeout`, under the same policy.
  */
 export async function runSection(args: {
-  env: RunEnvironment;
+  env: SliceEnvironment;
   ctx: HarnessContext;
   workflow: RegisteredWorkflow;
   capabilities: DefinitionCapabilities;

@@ -12,6 +12,7 @@ export {
   RUN_STATE_FOLD_VERSION,
 } from "./run-state/checkpoint.ts";
 export { readRunState } from "./run-state/read-state.ts";
+export { SliceState } from "./run-state/slice-state.ts";
 export {
   applyRunStateEvent,
   FIRST_OCCURRENCE_ID,

@@ -1,5 +1,27 @@
-import type { RecordedError } from "../ports/run-events.ts";
+import type { RecordedError, RunCauseCode } from "../ports/run-events.ts";
+import type { RunCodeErrorCode } from "../ports/sandbox.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
+
+/**
+ * What a failed attempt records as its error code: the step kinds' own (a tool's, an approval's, a
+ * loop's, the fixer's), a sandbox's code-run error, or a worker session's cause.
+ */
+export type StepAttemptCode =
+  | "step_timeout"
+  | "step_kind_unsupported"
+  | "output_invalid"
+  | "tool_failed"
+  | "tool_input_invalid"
+  | "tool_output_invalid"
+  | "tool_not_executable"
+  | "approval_args_mismatch"
+  | "approval_denied"
+  | "approval_timeout"
+  | "loop_exhausted"
+  | "fixer_exhausted"
+  | "fixer_failed"
+  | RunCodeErrorCode
+  | RunCauseCode;
 
 /**
  * A failed attempt of a step. `retriable` attempts are retried under the step's retry policy;
@@ -9,9 +31,9 @@ import { LittleError } from "../sdk/errors/little-error.ts";
  */
 export class StepAttemptError extends LittleError {
   readonly code = "step_attempt_failed";
-  readonly attemptCode: string;
+  readonly attemptCode: StepAttemptCode;
   readonly retriable: boolean;
-  constructor(attemptCode: string, message: string, retriable: boolean) {
+  constructor(attemptCode: StepAttemptCode, message: string, retriable: boolean) {
     super(message);
     this.name = "StepAttemptError";
     this.attemptCode = attemptCode;

@@ -37,8 +37,3 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
 };
 
 export const RUN_EVENT_TYPES: readonly RunEventType[] = Object.keys(LISTED) as RunEventType[];
-
-/** Whether `type` names an event type of the union. */
-export function isRunEventType(type: string): type is RunEventType {
-  return Object.hasOwn(LISTED, type);
-}

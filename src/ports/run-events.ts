@@ -198,11 +198,6 @@ export type NewRunEvent<T extends RunEventType = RunEventType> = {
 
 export const TERMINAL_EVENT_TYPES = ["RunCompleted", "RunFailed", "RunCancelled"] as const satisfies readonly RunEventType[];
 
-/** Narrows an event to one type. */
-export function isEvent<T extends RunEventType>(event: RunEvent, type: T): event is Extract<RunEvent, { type: T }> {
-  return event.type === type;
-}
-
 export { RUN_STATUS_RANK, type RunStatus } from "./run-status.ts";
 
 /** True for RunCompleted, RunFailed and RunCancelled: nothing may follow them. */

@@ -23,7 +23,16 @@ export type StartRunRequest = {
    * the start answers, gives its in-flight slot back (`UpsertOptions.settlesStartWindow`).
    */
   startWindow?: number;
+  /** Answer when the run has ended (or a section waits), or after this many ms: a start with `wait` is one call. */
+  waitMs?: number;
 };
+
+/**
+ * What `start` answers: the run it created, or the one started before under this id (a repeat of
+ * the same workflow, input and LWIR), or `conflict` when that run was started with another
+ * workflow, input or LWIR (the run object compares; nothing of the run is sent back).
+ */
+export type StartRunResult = { readonly outcome: "created" | "existing"; readonly view: RunView } | { readonly outcome: "conflict" };
 
 /** A run as the API shows it. */
 export type RunView = RunResult & {
@@ -133,8 +142,11 @@ export type EventPageRequest = { after?: number; limit?: number; types?: string[
  * Durable Object RPC client (`src/adapters/cloudflare/run-client.ts`) over `durable-objects/run.ts`.
  */
 export interface RunHandle {
-  /** Starts the run; starting an existing run id returns it as it is (`created: false`). */
-  start(request: StartRunRequest): Promise<RunView & { created: boolean }>;
+  /**
+   * Starts the run; starting an existing run id answers it as it is (`existing`), or `conflict`.
+   * Only the engine's start service (`src/engine/runs/start-service.ts`) calls it: admission is there.
+   */
+  start(request: StartRunRequest): Promise<StartRunResult>;
   status(): Promise<RunView>;
   events(options?: EventPageRequest): Promise<RunEvent[]>;
   /** Server-Sent Events from `after` on, ending after the terminal event. */

@@ -1,4 +1,4 @@
-/** A tenant's start limits (from Worker vars; see src/api/quota-limits.ts). */
+/** A tenant's start limits (from Worker vars; see src/engine/runs/start-limits.ts). */
 export type StartLimits = { readonly startsPerMinute: number; readonly concurrentRuns: number };
 
 /** The limit a refused start hit. */

@@ -1,6 +1,8 @@
-import { type ErrorCode, isErrorCode } from "../api/error-status.ts";
-import { QuotaExceededError } from "../api/quota-exceeded.ts";
+import type { CanonicalJsonError } from "../sdk/errors/canonical-json-error.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
+import { QuotaExceededError } from "../sdk/errors/quota-exceeded-error.ts";
+import type { StartRefusalCode } from "../sdk/errors/start-refused-error.ts";
+import type { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 
 /**
@@ -19,7 +21,7 @@ export type FailureDecision =
  * else (configuration, approvals, definitions, quotas, D1) is retried: an operator can fix it
  * without touching the message. An allow-list, so a new error code retries until classified here.
  */
-export const MESSAGE_CAUSED = new Set<ErrorCode>([
+export const MESSAGE_CAUSED: ReadonlySet<string> = new Set<MessageCausedCode>([
   "input_schema_error",
   "workflow_not_found",
   "idempotency_conflict",
@@ -29,6 +31,9 @@ export const MESSAGE_CAUSED = new Set<ErrorCode>([
   "anchor_workflow_mismatch",
   "run_ended",
 ]);
+
+/** Codes of named errors a start throws (each in the API's status table; the failure-policy test checks it). */
+type MessageCausedCode = StartRefusalCode | WorkflowInputValidationError["code"] | CanonicalJsonError["code"] | "payload_too_large";
 
 /** The first retry waits this long; each next one twice as long, up to {@link MAX_DELAY_SECONDS}. */
 export const BASE_DELAY_SECONDS = 10;
@@ -51,7 +56,7 @@ export function decideFailure(error: unknown, attempts: number): FailureDecision
   // full tenant every 5 s would spend its retries in half a minute while the runs in flight go on.
   if (error instanceof QuotaExceededError)
     return { action: "retry", cause: error.code, message, delaySeconds: Math.max(error.retryAfterSeconds, backoffSeconds(attempts)) };
-  if (LittleError.is(error) && isErrorCode(error.code) && MESSAGE_CAUSED.has(error.code)) {
+  if (LittleError.is(error) && MESSAGE_CAUSED.has(error.code)) {
     const findings = (error as { findings?: readonly Finding[] }).findings;
     return { action: "dead-letter", cause: error.code, message, ...(findings ? { findings } : {}) };
   }

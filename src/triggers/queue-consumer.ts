@@ -1,7 +1,7 @@
-import { assertSecureConfiguration } from "../api/insecure-configuration.ts";
-import { runIdFor } from "../api/run-operations.ts";
-import { startRun } from "../api/start-run.ts";
+import { runIdFor } from "../engine/runs/run-ids.ts";
+import { startRun } from "../engine/runs/start-service.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
+import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import { type Wiring, wire } from "../wiring.ts";
 import { type DeadLetter, deadLetterLogLine, sendDeadLetter } from "./dead-letter.ts";
 import { decideFailure } from "./failure-policy.ts";
@@ -62,9 +62,7 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
     const runId = queueRunId(queue, message.id, key ? { tenant, workflowId: parsed.workflowId, idempotencyKey: key } : undefined);
     // A deployed Worker holding well-known example values refuses every start, as its API does.
     assertSecureConfiguration(env);
-    const started = await startRun({
-      env,
-      services,
+    const started = await startRun(services, {
       tenant,
       workflowId: parsed.workflowId,
       input: parsed.input,

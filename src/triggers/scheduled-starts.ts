@@ -1,9 +1,9 @@
-import { assertSecureConfiguration } from "../api/insecure-configuration.ts";
-import { startRun } from "../api/start-run.ts";
+import { startRun } from "../engine/runs/start-service.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import { cronKey } from "../sdk/cron.ts";
 import { TriggerTenantInvalidError } from "../sdk/errors/trigger-tenant-invalid-error.ts";
 import type { Schedule } from "../sdk/schedule.ts";
+import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import { wire } from "../wiring.ts";
 import { decideFailure } from "./failure-policy.ts";
 import { triggerTenant } from "./trigger-tenant.ts";
@@ -67,8 +67,8 @@ export async function startScheduledRuns(
           tenant = triggerTenant(env, schedule.tenant);
           // A deployed Worker holding well-known example values refuses every start, as its API does.
           assertSecureConfiguration(env);
-          const start = { env, services, tenant, workflowId, input: schedule.input, runId, trigger } as const;
-          const started = await startRun({ ...start, conflictCode: "idempotency_conflict" });
+          const start = { tenant, workflowId, input: schedule.input, runId, trigger } as const;
+          const started = await startRun(services, { ...start, conflictCode: "idempotency_conflict" });
           return log({ workflowId, runId, tenant, outcome: started.created ? "started" : "already_started" });
         } catch (error) {
           const wait = CRON_RETRY_DELAYS_MS[attempt - 1];

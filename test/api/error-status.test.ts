@@ -12,6 +12,8 @@ import { MemoryStoreError } from "../../src/ports/memory-store.ts";
 import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-approved-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
+import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
+import { START_REFUSAL_CODES, StartRefusedError } from "../../src/sdk/errors/start-refused-error.ts";
 
 // Every TypeScript file of the Worker, read as text at build time.
 const sources = {
@@ -86,11 +88,18 @@ describe("the error status table", () => {
       expect(classes.map((c) => c.name)).toContain(known);
     for (const c of classes) {
       // Generic over the table's codes: ApiError is checked by the compiler, LittleRpcError carries
-      // the code of the error it converts (toRpcError).
-      if (c.name === "ApiError" || c.name === "LittleRpcError") continue;
+      // the code of the error it converts (toRpcError), StartRefusedError's codes are checked below.
+      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError") continue;
       const code = declaredCode(c);
       expect(code, `${c.name} (${c.file}) declares no literal code`).toBeDefined();
       expect(isErrorCode(code as string), `${c.name} (${c.file}): code ${code} is not in src/api/error-status.ts`).toBe(true);
+    }
+  });
+
+  it("has every code the start service refuses with, each a 4xx but the unconfirmed start's 503", () => {
+    for (const code of START_REFUSAL_CODES) {
+      expect(isErrorCode(code), code).toBe(true);
+      expect(ERROR_STATUS[code] < 500 || code === "run_start_unconfirmed", `${code} ${ERROR_STATUS[code]}`).toBe(true);
     }
   });
 
@@ -128,6 +137,22 @@ describe("the error handler reads the table", () => {
       status: 409,
       code: "definition_not_approved",
     });
+  });
+
+  it("sends Retry-After for a refusal that passes with time (a quota, an unconfirmed start)", async () => {
+    const app = new Hono().get("/:which", (c) => {
+      throw c.req.param("which") === "quota"
+        ? new QuotaExceededError("starts_per_minute", 600, 37)
+        : new StartRefusedError("run_start_unconfirmed", "lost", { retryAfterSeconds: 1 });
+    });
+    app.onError((e, c) => errorResponse(c, e));
+    const quota = await app.request("/quota");
+    expect([quota.status, quota.headers.get("retry-after")]).toEqual([429, "37"]);
+    expect(((await quota.json()) as { error: { findings: unknown } }).error.findings).toEqual([
+      { severity: "error", code: "quota.starts_per_minute", path: "$", message: "limit 600" },
+    ]);
+    const unconfirmed = await app.request("/lost");
+    expect([unconfirmed.status, unconfirmed.headers.get("retry-after")]).toEqual([503, "1"]);
   });
 
   it("answers an internal named error as a 500 internal_error, like any other bug", async () => {

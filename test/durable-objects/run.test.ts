@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { catalogOf } from "../../src/engine/run-environment.ts";
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
@@ -32,7 +32,9 @@ const SEED_COMPILE_STAGES = [
 afterEach(() => overrideWiring({}));
 
 async function startRun(runId: string, input: unknown = INPUT, workflowId = "support.summarize-ticket") {
-  return runStub(runId).start({ runId, workflowId, input, trigger: { kind: "http" } });
+  const answer = await runStub(runId).start({ runId, workflowId, input, trigger: { kind: "http" } });
+  if (answer.outcome === "conflict") throw new Error(`run ${runId} exists with another request`);
+  return { ...answer.view, created: answer.outcome === "created" };
 }
 
 async function eventsOf(runId: string): Promise<RunEvent[]> {
@@ -124,6 +126,34 @@ describe("a run in its Durable Object: the seed example with a scripted planner"
     expect(again.output).toEqual(view.output);
     expect(planner.doGenerateCalls).toHaveLength(2);
     expect(worker.doGenerateCalls).toHaveLength(1);
+  });
+
+  it("a repeat of a start decides its conflict in the object: another input, workflow or LWIR is `conflict`, the same is `existing`", async () => {
+    await startRun("run_conflict");
+    const stub = runStub("run_conflict");
+    const request = { runId: "run_conflict", workflowId: "support.summarize-ticket", input: INPUT, trigger: { kind: "http" } } as const;
+    // Key order does not matter: the inputs are compared by digest.
+    const reordered = Object.fromEntries(Object.entries(INPUT).reverse());
+    expect((await stub.start({ ...request, input: reordered })).outcome).toBe("existing");
+    expect(await stub.start({ ...request, input: { ...INPUT, ticketId: "T-other" } })).toEqual({ outcome: "conflict" });
+    expect(await stub.start({ ...request, workflowId: "other.workflow" })).toEqual({ outcome: "conflict" });
+    expect(await stub.start({ ...request, lwir: { some: "lwir" } })).toEqual({ outcome: "conflict" });
+    expect(await eventsOf("run_conflict")).toHaveLength(1);
+  });
+
+  it("a start with waitMs answers when the run has ended, in the same call", async () => {
+    overrideWiring({ models: resolverFor(scriptedPlanner(), scriptedWorker()) });
+    const answer = runStub("run_start_wait").start({
+      runId: "run_start_wait",
+      workflowId: "support.summarize-ticket",
+      input: INPUT,
+      trigger: { kind: "http" },
+      waitMs: 60_000,
+    });
+    // The start is held in its object; the alarms it armed drive the run meanwhile.
+    await vi.waitUntil(async () => (await eventsOf("run_start_wait")).length > 0);
+    await driveToEnd("run_start_wait");
+    expect(await answer).toMatchObject({ outcome: "created", view: { status: "completed" } });
   });
 
   it("replays a log cut anywhere inside the planner session with zero planner calls and the same version", async () => {

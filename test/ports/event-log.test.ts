@@ -72,3 +72,25 @@ it("DurableObjectEventLog: two log objects appending to one storage still checkp
   // Whichever object wrote it, it is the fold of every event up to its seq (the newest due one: 10).
   expect(checkpoint).toEqual({ seq: 10, state: JSON.stringify({ n: 10, last: 10 }) });
 });
+
+it("DurableObjectEventLog serves pages from its in-memory copy during a slice, the same pages as SQLite", async () => {
+  const runId = `run_page_cache_${crypto.randomUUID().replaceAll("-", "")}`;
+  const pages = await inObject(runId, async (state) => {
+    const log = new DurableObjectEventLog(state.storage, runId, fakeClock());
+    const cold = new DurableObjectEventLog(state.storage, runId, fakeClock());
+    await log.append([{ type: "RunRequested", payload: { workflowId: "w", input: 1, trigger: { kind: "http" }, tenant: "t" } }]);
+    await log.all(); // the slice's copy
+    await log.append([{ type: "RunCancelled", payload: { reason: "a" } }]);
+    // `cold` never read the whole log: it answers every page from SQLite.
+    const read = (l: DurableObjectEventLog) =>
+      Promise.all([
+        l.page({ after: 0, limit: 1 }),
+        l.page({ after: 1, limit: 10 }),
+        l.page({ after: 2, limit: 10 }),
+        l.page({ after: 9, limit: 10 }),
+      ]);
+    return { warm: await read(log), cold: await read(cold) };
+  });
+  expect(pages.warm).toEqual(pages.cold);
+  expect(pages.warm.map((p) => p.map((e) => e.seq))).toEqual([[1], [2], [], []]);
+});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/api-error.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../src/api/error-status.ts";
-import { QuotaExceededError } from "../../src/api/quota-exceeded.ts";
 import { ModelUnavailableError } from "../../src/sdk/errors/model-unavailable-error.ts";
+import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
 import { backoffSeconds, decideFailure, MAX_DELAY_SECONDS, MESSAGE_CAUSED } from "../../src/triggers/failure-policy.ts";
 import { DEFAULT_QUEUE_MAX_RETRIES } from "../../src/triggers/queue-max-retries.ts";
 

@@ -107,7 +107,7 @@ describe("handleQueue: one run per message", () => {
   it("a message's idempotencyKey is the HTTP Idempotency-Key: a run started over HTTP with the key is the queue's run too", async () => {
     const { env: target, letters } = recordingEnv();
     const key = "order-http-then-queue";
-    const http = await startTenantRun(env, wire(env) as ApiServices, "acme", {
+    const http = await startTenantRun(wire(env) as ApiServices, "acme", {
       workflowId: "support.summarize-ticket",
       input: INPUT,
       idempotencyKey: key,

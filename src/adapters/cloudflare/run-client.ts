@@ -6,12 +6,6 @@ type RunNamespace<T extends Rpc.DurableObjectBranded | undefined> = DurableObjec
 type Branded = Rpc.DurableObjectBranded | undefined;
 
 /**
- * The {@link RunHandle} of one run: Durable Object RPC to its run object. RPC types cannot
- * express `unknown` payloads (they collapse to `never`), so the results are typed by the port.
- */
-export type RunClient = RunHandle;
-
-/**
  * The run object for `(tenant, runId)`: one object per run, named `<tenant>:<runId>` so two
  * tenants choosing the same run id never share an object. A run with a jurisdiction lives in that
  * jurisdiction's namespace; workerd does not implement jurisdictions, so locally (where
@@ -41,7 +35,10 @@ function inJurisdiction<T extends Branded>(namespace: RunNamespace<T>, jurisdict
   }
 }
 
-/** The handle of one run. */
+/**
+ * The {@link RunHandle} of one run: Durable Object RPC to its run object. RPC types cannot
+ * express `unknown` payloads (they collapse to `never`), so the results are typed by the port.
+ */
 export function runClient<T extends Branded>(
   namespace: RunNamespace<T>,
   tenant: string,

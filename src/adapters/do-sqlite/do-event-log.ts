@@ -149,6 +149,11 @@ export class DurableObjectEventLog implements EventLog {
         limit,
       );
     }
+    // During a slice the whole log is in memory (see `all`): a page of it is a slice of that copy,
+    // not a statement and a JSON.parse per row (the drive asks for the events after the last it folded).
+    const cached = this.cache;
+    if (cached && (cached.length <= options.after || cached[options.after]?.seq === options.after + 1))
+      return cached.slice(options.after, options.after + limit);
     return this.read("SELECT seq, type, at, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?", options.after, limit);
   }
 

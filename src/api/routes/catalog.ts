@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { slotReadiness } from "../../engine/runs/model-gate.ts";
 import { versionIdOf } from "../../identity/workflow-version.ts";
 import { isDigest } from "../../json/digest.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { slotReadiness } from "../model-gate.ts";
 import { commonErrors, json } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 

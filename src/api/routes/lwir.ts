@@ -1,4 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { runIdFor } from "../../engine/runs/run-ids.ts";
+import { startRun } from "../../engine/runs/start-service.ts";
 import { checkLwir } from "../../lwir/check-lwir.ts";
 import { lwirJsonSchema } from "../../lwir/lwir-json-schema.ts";
 import { validateLwir } from "../../lwir/validate-lwir.ts";
@@ -7,11 +9,9 @@ import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { CALLER_RUN_ID_DESCRIPTION } from "../derived-run-ids.ts";
+import { CALLER_RUN_ID_DESCRIPTION } from "../../engine/runs/derived-run-ids.ts";
 import { runLinks } from "../run-access.ts";
-import { runIdFor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";
-import { startRun } from "../start-run.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
 
@@ -124,9 +124,8 @@ lwirRoutes.openapi(
     const tenant = c.var.tenant;
     const key = c.req.valid("header")["idempotency-key"];
     const runId = runIdFor(tenant, workflowId, body.runId, key, "lwir");
-    const started = await startRun({
-      env: c.env,
-      services: c.var.services,
+    const wait = c.req.valid("query").wait;
+    const started = await startRun(c.var.services, {
       tenant,
       workflowId,
       input: body.input,
@@ -135,12 +134,9 @@ lwirRoutes.openapi(
       conflictCode: key && body.runId === undefined ? "idempotency_conflict" : "run_id_conflict",
       lwir: body.lwir,
       callerRunId: body.runId !== undefined,
+      waitMs: wait ? wait * 1_000 : undefined,
     });
-    let view = started.view;
-    const wait = c.req.valid("query").wait;
-    if (wait && wait > 0 && !isEndedStatus(view.status))
-      // Its object, where the start placed it: its index row may not have landed yet.
-      view = await c.var.services.runHandles.open(tenant, runId, started.placement).waitForEnd(wait * 1_000);
+    const view = started.view;
     const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };
     return c.json(response as z.infer<typeof RunResponse>, isEndedStatus(view.status) ? 200 : 202);
   },

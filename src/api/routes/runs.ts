@@ -60,7 +60,7 @@ runRoutes.openapi(startRoute, async (c) => {
   const { wait } = c.req.valid("query");
   const body = c.req.valid("json");
   const continent = continentOf(c.req.raw);
-  const { runId, view, placement } = await startTenantRun(c.env, c.get("services"), c.get("tenant"), {
+  const { runId, view, placement } = await startTenantRun(c.get("services"), c.get("tenant"), {
     workflowId,
     input: body.input,
     runId: body.runId,

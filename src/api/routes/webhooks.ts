@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { startRun } from "../../engine/runs/start-service.ts";
 import { digestJson, digestPrefix } from "../../json/digest.ts";
 import type { WebhookConfig } from "../../sdk/define-workflow.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { runLinks } from "../run-access.ts";
 import { ErrorBody, json, OccurrenceResponse, quotaErrors, RunResponse } from "../schemas.ts";
-import { startRun } from "../start-run.ts";
 import { queueOccurrence } from "../trigger-run.ts";
 import { verifyDelivery } from "../verify-webhook.ts";
 import { withDeliveryClaim } from "../webhook-claim.ts";
@@ -80,9 +80,7 @@ webhookRoutes.openapi(
     const input = mapPayload(workflowId, registered.definition.webhook, payload);
     const delivery = { secretKey, webhookId, target: `/hooks/${workflowId}`, workflowId, tenant, runId, at: Date.now() };
     const started = await withDeliveryClaim(c.var.services.deliveries, delivery, () =>
-      startRun({
-        env: c.env,
-        services: c.var.services,
+      startRun(c.var.services, {
         tenant,
         workflowId,
         input,

@@ -27,7 +27,7 @@ export type RunHostPorts = {
   readonly alarm: RunAlarm;
   /** For the run's redactor (the secrets its definition binds). */
   readonly workflows: RunEnvironment["workflows"];
-  readonly secrets?: RunEnvironment["secrets"];
+  readonly secrets: RunEnvironment["secrets"];
 };
 
 /** What is written instead of a text that could not be redacted (the run's secrets could not be revealed). */

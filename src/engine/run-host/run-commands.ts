@@ -1,6 +1,7 @@
 import { LWIR_VALIDATOR_ID } from "../../identity/lwir-validator-id.ts";
 import { canonicalJson } from "../../json/canonical-json.ts";
-import type { RunEvent } from "../../ports/run-events.ts";
+import { digestJson } from "../../json/digest.ts";
+import type { RunEvent, RunEventPayloads } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { FIRST_OCCURRENCE_ID, readRunState } from "../run-state.ts";
@@ -15,8 +16,8 @@ function occurrenceId(ordinal: number): string {
 }
 
 /**
- * Starts the run: `RunRequested`. A log that holds anything already is the run as it was started
- * (`created: false`). What the log cannot hold (a lone surrogate, a NaN) is refused before anything
+ * Starts the run: `RunRequested`. A log that holds anything already is the run as it was started:
+ * `existing` when this request asks for the same workflow, input and LWIR, else `conflict`. What the log cannot hold (a lone surrogate, a NaN) is refused before anything
  * is armed, and the alarm is armed before the request is appended: a crash between the two still
  * resumes the run. A created run comes back with the events it appended, so its host can answer the
  * start without reading the log again. Its index row is the host's to write after the answer
@@ -27,8 +28,10 @@ export async function startRun(
   request: StartRunRequest,
   /** The host's own note of a new run (the run object's index mark), made in the request's append turn, so the same sync covers both. */
   onCreate?: () => void,
-): Promise<{ created: false } | { created: true; events: readonly RunEvent[] }> {
-  if ((await ports.log.page({ after: 0, limit: 1 })).length > 0) return { created: false };
+): Promise<{ outcome: "existing" } | { outcome: "conflict" } | { outcome: "created"; events: readonly RunEvent[] }> {
+  const [first] = await ports.log.page({ after: 0, limit: 1 });
+  if (first)
+    return first.type === "RunRequested" && sameRequest(first.payload, request) ? { outcome: "existing" } : { outcome: "conflict" };
   const tenant = request.tenant ?? "default";
   const placement = request.placement ?? {};
   canonicalJson({ input: request.input ?? null, lwir: request.lwir ?? null });
@@ -53,7 +56,15 @@ export async function startRun(
       },
     },
   ]);
-  return { created: true, events: requested };
+  return { outcome: "created", events: requested };
+}
+
+/** Whether a repeated start asks for the run that was started: the same workflow, input and LWIR (or, both, none). */
+function sameRequest(started: RunEventPayloads["RunRequested"], request: StartRunRequest): boolean {
+  if (started.workflowId !== request.workflowId) return false;
+  if (digestJson(started.input ?? null) !== digestJson(request.input ?? null)) return false;
+  if (started.lwir === undefined || request.lwir === undefined) return started.lwir === request.lwir;
+  return digestJson(started.lwir) === digestJson(request.lwir);
 }
 
 /**

@@ -2,7 +2,6 @@ import { appendEvents, SliceYieldSignal } from "../../harness/harness-context.ts
 import { digestJson, digestPrefix } from "../../json/digest.ts";
 import type { ToolCallStep } from "../../lwir/types.ts";
 import type { ToolDefinition } from "../../sdk/tool.ts";
-import { deriveRunState } from "../run-state.ts";
 import { StepAttemptError } from "../step-failure.ts";
 import type { StepAttempt } from "./step-context.ts";
 
@@ -25,7 +24,7 @@ export async function awaitApproval(step: ToolCallStep, a: StepAttempt, live: To
   const { ctx, stepPath, attempt } = a;
   const approvalId = `apr_${digestPrefix(digestJson([ctx.runId, stepPath, attempt]), 20)}`;
   const argsHash = digestJson(input);
-  const state = deriveRunState(await a.env.log.all());
+  const state = await a.env.run.current();
   let asked = state.approvals.get(approvalId);
   if (!asked) {
     const expiresAt = ctx.clock.now() + (step.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);

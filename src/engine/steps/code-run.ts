@@ -2,7 +2,7 @@ import { harnessFor } from "../../harness/harness-registry.ts";
 import { digestJson, digestText } from "../../json/digest.ts";
 import { renderValue } from "../../lwir/evaluate-template.ts";
 import type { CodeRunStep } from "../../lwir/types.ts";
-import type { RunCodeResult } from "../../ports/sandbox.ts";
+import type { RunCodeErrorCode, RunCodeResult } from "../../ports/sandbox.ts";
 import { schemaOfOutputMode } from "../../schema/normalize-output-mode.ts";
 import { validateJson } from "../../schema/validate-json.ts";
 import { RunFailure } from "../run-failure.ts";
@@ -10,7 +10,7 @@ import { StepAttemptError } from "../step-failure.ts";
 import { resolveSlot } from "./resolve-slot.ts";
 import type { StepAttempt } from "./step-context.ts";
 
-type Failure = { code: string; message: string; logs: readonly string[] };
+type Failure = { code: RunCodeErrorCode | "output_invalid"; message: string; logs: readonly string[] };
 
 /**
  * A `code.run` attempt through the Sandbox port: every file's sha256 is checked against the

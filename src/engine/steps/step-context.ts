@@ -2,11 +2,11 @@ import type { HarnessContext } from "../../harness/harness-context.ts";
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
 import type { ToolDescriptor } from "../../identity/tool-descriptors.ts";
 import type { LockedVersion } from "../../lwir/register-workflow-version.ts";
-import type { RegisteredWorkflow, RunEnvironment } from "../run-environment.ts";
+import type { RegisteredWorkflow, SliceEnvironment } from "../run-environment.ts";
 
 /** What an executor of one step attempt gets. */
 export type StepAttempt = {
-  readonly env: RunEnvironment;
+  readonly env: SliceEnvironment;
   readonly ctx: HarnessContext;
   readonly workflow: RegisteredWorkflow;
   readonly capabilities: DefinitionCapabilities;

@@ -128,7 +128,7 @@ async function runSeed(seed: number, runId: string): Promise<SeedRun> {
   starts += 3;
   reads += 2;
   expect(
-    first.slice(0, 3).filter((r) => (r as { created?: boolean } | undefined)?.created === true),
+    first.slice(0, 3).filter((r) => (r as { outcome?: string } | undefined)?.outcome === "created"),
     `seed ${seed}`,
   ).toHaveLength(1);
   for (let alarm = 0; alarm < 40; alarm++) {

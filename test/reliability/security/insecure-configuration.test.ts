@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { WELL_KNOWN_VALUES } from "../../../src/api/insecure-configuration.ts";
+import { WELL_KNOWN_VALUES } from "../../../src/wiring/insecure-configuration.ts";
 import { deployedEnv, fetchWithEnv } from "./support/worker-env.ts";
 
 // Issue 15, finding 8: the `.dev.vars.example` values (dev-token, dev-admin-token, the example

@@ -1,9 +1,13 @@
 import { MemoryBlobStore } from "../../../../src/adapters/memory/memory-blob-store.ts";
+import { MemoryDefinitionApprovals } from "../../../../src/adapters/memory/memory-definition-approvals.ts";
 import { MemoryEventLog } from "../../../../src/adapters/memory/memory-event-log.ts";
 import { MemoryRunIndex } from "../../../../src/adapters/memory/memory-run-index.ts";
+import { MemorySealedRows } from "../../../../src/adapters/memory/memory-sealed-rows.ts";
 import { MemoryVersionStore } from "../../../../src/adapters/memory/memory-version-store.ts";
+import { SealedSecretStore } from "../../../../src/adapters/secrets/sealed-secret-store.ts";
 import { type DriveResult, driveRun } from "../../../../src/engine/drive-run.ts";
 import { catalogOf, type RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
+import { DEFAULT_RUN_QUOTAS } from "../../../../src/engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "../../../../src/engine/run-state.ts";
 import type { Clock } from "../../../../src/ports/clock.ts";
 import type { EventLog } from "../../../../src/ports/event-log.ts";
@@ -57,7 +61,14 @@ export type DriveSetup = {
  * advanced by sleeps instead of waiting. Returns the last slice's result.
  */
 export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50): Promise<DriveResult> {
-  const stores = { versions: new MemoryVersionStore(), runs: new MemoryRunIndex(), blobs: new MemoryBlobStore() };
+  const stores = {
+    versions: new MemoryVersionStore(),
+    runs: new MemoryRunIndex(),
+    blobs: new MemoryBlobStore(),
+    approvals: new MemoryDefinitionApprovals(),
+    secrets: new SealedSecretStore(new MemorySealedRows(), undefined),
+    quotas: DEFAULT_RUN_QUOTAS,
+  };
   for (let i = 0; i < maxSlices; i++) {
     const result = await driveRun({
       runId: setup.runId,

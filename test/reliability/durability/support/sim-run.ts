@@ -2,10 +2,14 @@ import { APICallError } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { MemoryBlobStore } from "../../../../src/adapters/memory/memory-blob-store.ts";
+import { MemoryDefinitionApprovals } from "../../../../src/adapters/memory/memory-definition-approvals.ts";
 import { MemoryRunIndex } from "../../../../src/adapters/memory/memory-run-index.ts";
+import { MemorySealedRows } from "../../../../src/adapters/memory/memory-sealed-rows.ts";
 import { MemoryVersionStore } from "../../../../src/adapters/memory/memory-version-store.ts";
+import { SealedSecretStore } from "../../../../src/adapters/secrets/sealed-secret-store.ts";
 import { driveRun } from "../../../../src/engine/drive-run.ts";
 import { catalogOf } from "../../../../src/engine/run-environment.ts";
+import { DEFAULT_RUN_QUOTAS } from "../../../../src/engine/run-quotas.ts";
 import { deriveRunState } from "../../../../src/engine/run-state.ts";
 import { digestJson } from "../../../../src/json/digest.ts";
 import type { RunEvent } from "../../../../src/ports/run-events.ts";
@@ -197,7 +201,14 @@ export async function simulate(seed: number): Promise<SimOutcome> {
     if ((await log.base.page({ after: 0, limit: 1 })).length === 0) await log.base.append([requestEvent("sim.run", input, lwir)]);
   };
   await start();
-  const stores = { versions: new MemoryVersionStore(), runs: new MemoryRunIndex(), blobs: new MemoryBlobStore() };
+  const stores = {
+    versions: new MemoryVersionStore(),
+    runs: new MemoryRunIndex(),
+    blobs: new MemoryBlobStore(),
+    approvals: new MemoryDefinitionApprovals(),
+    secrets: new SealedSecretStore(new MemorySealedRows(), undefined),
+    quotas: DEFAULT_RUN_QUOTAS,
+  };
   const inFlightAtCrash = new Map<string, number>();
   let slices = 0;
   let driveFailures = 0;

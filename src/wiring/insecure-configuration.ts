@@ -1,4 +1,4 @@
-import { ApiError } from "./api-error.ts";
+import { InsecureConfigurationError } from "../sdk/errors/insecure-configuration-error.ts";
 import { isLocalDevelopment } from "./deployment-mode.ts";
 
 /**
@@ -37,14 +37,8 @@ export function insecureVariables(env: object, names: readonly string[] = GUARDE
 }
 
 /** The refusal for a deployed Worker holding well-known values: 503 `insecure_configuration`, naming them. */
-export function insecureConfigurationError(names: readonly string[]): ApiError {
-  const list = names.join(", ");
-  return new ApiError(
-    "insecure_configuration",
-    `This Worker is deployed with well-known example values in ${list}; it refuses every request until they are replaced. ` +
-      `Set your own with \`wrangler secret put ${names[0] ?? "<NAME>"}\` (or remove the variable). ` +
-      "For local development, set LITTLE_ENV=development.",
-  );
+export function insecureConfigurationError(names: readonly string[]): InsecureConfigurationError {
+  return new InsecureConfigurationError(names);
 }
 
 /** Throws {@link insecureConfigurationError} when any of `names` holds a well-known value in a deployed Worker. */

@@ -1,9 +1,18 @@
-import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { digestJson } from "../json/digest.ts";
-import { DefinitionNotApprovedError } from "../sdk/errors/definition-not-approved-error.ts";
-import { SecretsKeyMissingError } from "../sdk/errors/secrets-key-missing-error.ts";
-import type { ApiServices } from "./api-env.ts";
-import { ApiError } from "./api-error.ts";
+import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import { digestJson } from "../../json/digest.ts";
+import type { DefinitionApprovals } from "../../ports/definition-approvals.ts";
+import type { SecretStore } from "../../ports/secret-store.ts";
+import type { VersionStore } from "../../ports/version-store.ts";
+import { DefinitionNotApprovedError } from "../../sdk/errors/definition-not-approved-error.ts";
+import { SecretsKeyMissingError } from "../../sdk/errors/secrets-key-missing-error.ts";
+import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
+
+/** What the gate reads: the tenant's approvals, the stored projections, the secrets a definition binds. */
+export type DefinitionGatePorts = {
+  readonly versions: VersionStore;
+  readonly approvals: DefinitionApprovals;
+  readonly secrets: SecretStore;
+};
 
 /** What a start carries into the run after the gate: the approved hash and the pinned version. */
 export type AdmittedDefinition = {
@@ -25,7 +34,7 @@ const stored = new Set<string>();
  * projection still hashes to it; a pinned version rides along so the run skips the planner.
  */
 export async function admitDefinition(
-  services: ApiServices,
+  services: DefinitionGatePorts,
   tenant: string,
   capabilities: DefinitionCapabilities,
   now: number,
@@ -42,7 +51,7 @@ export async function admitDefinition(
     // The definition is live (it is what this start runs): a lost row is recorded again, not refused.
     if (!projection) await services.versions.putDefinition(capabilities.snapshot, hash, now);
     else if (digestJson(projection) !== hash)
-      throw new ApiError(
+      throw new StartRefusedError(
         "definition_projection_mismatch",
         `The stored projection of ${hash} no longer hashes to it; re-deploy and approve again`,
       );

@@ -1,8 +1,8 @@
-import type { RegisteredWorkflow } from "../engine/run-environment.ts";
-import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import type { ModelMode, ModelReadiness, ModelResolver } from "../ports/model-resolver.ts";
-import type { Finding } from "../sdk/finding.ts";
-import { ApiError } from "./api-error.ts";
+import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import type { ModelMode, ModelReadiness, ModelResolver } from "../../ports/model-resolver.ts";
+import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
+import type { Finding } from "../../sdk/finding.ts";
+import type { RegisteredWorkflow } from "../run-environment.ts";
 
 /** One model slot of a workflow as `GET /v1/workflows` shows it: what it calls, and whether it can. */
 export type SlotReadiness = {
@@ -87,7 +87,7 @@ export function assertModelsAvailable(
     path: s.role === "planner" ? "$.planner.model" : `$.models[${JSON.stringify(s.id)}]`,
     message: `${s.role === "planner" ? "planner" : "slot"} ${s.id} (${s.provider}/${s.model}) needs ${(s.missing ?? []).join(", ")}`,
   }));
-  throw new ApiError(
+  throw new StartRefusedError(
     "model_unavailable",
     `Workflow "${capabilities.snapshot.id}" cannot start: missing ${missing.join(", ")} (set the Worker secret with wrangler secret put, or run locally with LITTLE_MODELS=offline or auto)`,
     { findings },

@@ -1,5 +1,5 @@
-import { positive } from "../engine/run-quotas.ts";
-import type { StartLimits } from "../ports/start-quota.ts";
+import type { StartLimits } from "../../ports/start-quota.ts";
+import { positive } from "../run-quotas.ts";
 
 /** The Worker vars that set per-tenant start quotas; each a positive whole number. */
 export type QuotaVars = {
@@ -17,7 +17,7 @@ export type QuotaVars = {
 export const DEFAULT_QUOTAS = { startsPerMinute: 600, concurrentRuns: 200 } as const;
 
 /** The start limits in force: each var when it is a positive whole number, else its default. */
-export function startLimits(vars: QuotaVars): StartLimits {
+export function startLimits(vars: QuotaVars | Readonly<Record<string, unknown>>): StartLimits {
   return {
     startsPerMinute: positive(vars.LITTLE_QUOTA_STARTS_PER_MINUTE) ?? DEFAULT_QUOTAS.startsPerMinute,
     concurrentRuns: positive(vars.LITTLE_QUOTA_CONCURRENT_RUNS) ?? DEFAULT_QUOTAS.concurrentRuns,

@@ -1,4 +1,4 @@
-import { ApiError } from "./api-error.ts";
+import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 
 /**
  * Run id prefixes the Worker derives for its triggers: `run_wh_` from a webhook's workflow and
@@ -19,7 +19,7 @@ export function isDerivedRunId(runId: string): boolean {
 /** Refuses a caller's run id in a derived namespace: 422 `run_id_reserved`, before anything is stored or counted. */
 export function assertCallerRunId(runId: string): void {
   if (isDerivedRunId(runId))
-    throw new ApiError(
+    throw new StartRefusedError(
       "run_id_reserved",
       `The run id ${JSON.stringify(runId)} is reserved: ids starting with ${DERIVED_RUN_ID_PREFIXES.join(", ")} are derived by the Worker for webhooks, schedules and queue messages. Choose another id, or leave runId out.`,
     );

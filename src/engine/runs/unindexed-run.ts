@@ -1,6 +1,9 @@
-import type { RunHandle } from "../ports/run-handle.ts";
-import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
-import type { ApiServices } from "./api-env.ts";
+import type { RunHandle, RunHandles } from "../../ports/run-handle.ts";
+import type { RunIndexEntry, RunPlacement } from "../../ports/run-index.ts";
+import type { WorkflowCatalog } from "../run-environment.ts";
+
+/** Where runs are looked for: their objects, and the workflows whose jurisdictions they may live in. */
+export type RunLookupPorts = { readonly runHandles: RunHandles; readonly workflows: WorkflowCatalog };
 
 /**
  * A run whose index row has not landed yet, found at its run object. A run object writes its row
@@ -11,7 +14,7 @@ import type { ApiServices } from "./api-env.ts";
  * row is the run object's to write (its first write also settles the run's start-quota slot).
  */
 export async function unindexedRun(
-  services: ApiServices,
+  services: RunLookupPorts,
   tenant: string,
   runId: string,
 ): Promise<{ entry: RunIndexEntry; client: RunHandle } | null> {
@@ -41,7 +44,7 @@ export async function unindexedRun(
 }
 
 /** Where a run object may live: the plain namespace, then each jurisdiction a served workflow names. */
-function candidatePlacements(services: ApiServices): RunPlacement[] {
+function candidatePlacements(services: RunLookupPorts): RunPlacement[] {
   if (!services.runHandles.jurisdictionsEnforced()) return [{}];
   const jurisdictions = new Set<string>();
   for (const id of services.workflows.ids()) {

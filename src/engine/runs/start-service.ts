@@ -1,0 +1,290 @@
+import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import { assertCanonicalizable } from "../../json/canonical-json.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DefinitionApprovals } from "../../ports/definition-approvals.ts";
+import type { ModelResolver } from "../../ports/model-resolver.ts";
+import type { RunTrigger } from "../../ports/run-events.ts";
+import type { RunHandles, RunView } from "../../ports/run-handle.ts";
+import type { RunIndex, RunPlacement } from "../../ports/run-index.ts";
+import type { SecretStore } from "../../ports/secret-store.ts";
+import type { StartAdmission, StartLimits, StartQuota } from "../../ports/start-quota.ts";
+import type { VersionStore } from "../../ports/version-store.ts";
+import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
+import { validateJson } from "../../schema/validate-json.ts";
+import { LittleError } from "../../sdk/errors/little-error.ts";
+import { QuotaExceededError } from "../../sdk/errors/quota-exceeded-error.ts";
+import { type StartConflictCode, StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
+import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
+import { definitionCapabilities } from "../definition-capabilities.ts";
+import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts";
+import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
+import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
+import { assertModelsAvailable } from "./model-gate.ts";
+import { unindexedRun } from "./unindexed-run.ts";
+
+/** Cloudflare continent codes → Durable Object location hints. */
+const HINT_BY_CONTINENT: Readonly<Record<string, string>> = {
+  NA: "enam",
+  SA: "sam",
+  EU: "weur",
+  AS: "apac",
+  OC: "oc",
+  AF: "afr",
+  AN: "oc",
+};
+
+/**
+ * What the start service works over. `runHandles` is the port the run object implements: its
+ * `start` creates the run once per id and decides a repeat's conflict itself. The Worker's wiring
+ * (`src/wiring.ts`) has every one of these.
+ */
+export type StartPorts = {
+  readonly workflows: WorkflowCatalog;
+  readonly runs: RunIndex;
+  readonly runHandles: RunHandles;
+  readonly versions: VersionStore;
+  readonly approvals: DefinitionApprovals;
+  readonly secrets: SecretStore;
+  readonly models: ModelResolver;
+  readonly clock: Clock;
+  readonly startQuota: StartQuota;
+  /** The tenant's start limits (`LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`), read once by the wiring. */
+  readonly startLimits: StartLimits;
+  /** The per-run quotas; a given LWIR over `lwirBytes` is refused before anything is stored. */
+  readonly runQuotas: RunQuotas;
+};
+
+/** One start, as every front door (HTTP, webhooks, RPC, queue, cron, `runWorkflow`) states it. */
+export type StartCommand = {
+  readonly tenant: string;
+  readonly workflowId: string;
+  readonly input: unknown;
+  readonly runId: string;
+  readonly trigger: RunTrigger;
+  /** An explicit location hint; else the caller's continent decides. */
+  readonly location?: string | undefined;
+  readonly continent?: string | undefined;
+  /** What a repeated start must match (workflow, input, LWIR), else it is refused with this code (409). */
+  readonly conflictCode: StartConflictCode;
+  /** LWIR to run as is, without a planner. */
+  readonly lwir?: unknown;
+  /** The caller named the run id: it may be a minted anchor to adopt (generated ids never are). */
+  readonly callerRunId?: boolean;
+  /** Answer when the run has ended (or a section waits), or after this many ms: the run object waits, no second call. */
+  readonly waitMs?: number | undefined;
+};
+
+export type StartedRun = {
+  readonly view: RunView;
+  /** False for a repeat of a start that created the run before (same run id, key or delivery). */
+  readonly created: boolean;
+  readonly placement: RunPlacement & { jurisdictionEnforced: boolean };
+};
+
+/**
+ * **The one way to start a run.** Every start — HTTP, webhooks, RPC, the queue consumer, cron,
+ * `runWorkflow` through the Cloudflare world, and every later kind (child runs, restarts, forks,
+ * queued runs) — calls this, so admission is the same whichever door a run came through:
+ *
+ * 1. an anchor named by the caller is the tenant's and of this workflow (else 404 / 409), and not cancelled;
+ * 2. the workflow is registered; a given LWIR fits `LITTLE_QUOTA_LWIR_BYTES` (413);
+ * 3. the input fits the input schema (422 `input_schema_error`), before anything is stored;
+ * 4. in live model mode every slot the run may call has its key (409 `model_unavailable`);
+ * 5. the definition gate (approval, pin, secrets) and the tenant's start quota (429), together;
+ * 6. the run object starts the run, once per id; a repeat that differs is a 409 conflict.
+ *
+ * Every refusal is a named error (`StartRefusedError`, `QuotaExceededError`, …) thrown before
+ * anything is stored. A lost answer from the run object is 503 `run_start_unconfirmed`: the run
+ * may exist, and the same start again answers it.
+ */
+export async function startRun(ports: StartPorts, command: StartCommand): Promise<StartedRun> {
+  // An anchor minted before its run: ownership is checked before any side effect; another
+  // tenant's anchor is simply not found.
+  const anchor = command.callerRunId ? await ports.runs.findAnchor(command.runId) : null;
+  if (anchor && anchor.tenant !== command.tenant) throw runNotFound(command.runId);
+  if (anchor && anchor.workflowId !== command.workflowId)
+    throw new StartRefusedError(
+      "anchor_workflow_mismatch",
+      `Run "${command.runId}" was minted for "${anchor.workflowId}", not "${command.workflowId}"`,
+    );
+  if (!anchor && command.callerRunId) await refuseCancelledAnchor(ports, command);
+  const registered = ports.workflows.get(command.workflowId);
+  if (!registered) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
+  const capabilities = await admitRequest(ports, command, registered);
+  // A given LWIR replaces the planner; a pinned version only applies when none is given.
+  const { admitted, admission } = await gateAndAdmit(ports, command, capabilities);
+  const jurisdiction = registered.definition.placement.jurisdiction;
+  const locationHint = command.location ?? (command.continent ? HINT_BY_CONTINENT[command.continent] : undefined);
+  const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
+  const start = { ports, command, placement, admitted, jurisdiction };
+  if (!admission.admitted) {
+    // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
+    // gets its run back, not a 429. Looked up only here, on the refusal path.
+    // A run started a moment ago may not have its row yet: its object answers for it.
+    const existing =
+      (await ports.runs.get(command.tenant, command.runId)) ?? (await unindexedRun(ports, command.tenant, command.runId))?.entry;
+    if (existing && existing.status !== "minted") return askRunObject(start, undefined, { sent: false, answered: false });
+    throw new QuotaExceededError(admission.limit, admission.max, admission.retryAfterSeconds);
+  }
+  let created = false;
+  const progress = { sent: false, answered: false };
+  try {
+    // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
+    // run object (one per id) creates the run once whichever start reaches it first.
+    // A lost claim is another start's (the row is pending: that run is the one to return) or a
+    // cancel's that landed between the lookup above and here: then nothing may start.
+    if (anchor && !(await ports.runs.claimAnchor(command.tenant, command.runId, ports.clock.now())))
+      await refuseCancelledAnchor(ports, command);
+    // A new run's slot is settled by its first index row, which its run object writes after
+    // answering; an adopted anchor's row exists already, so its start settles here.
+    const started = await askRunObject(start, anchor ? undefined : admission.windowStart, progress);
+    created = started.created;
+    return started;
+  } finally {
+    const outcome = created ? (anchor ? "settle" : "object") : progress.sent && !progress.answered ? "unknown" : "release";
+    await settleAdmission(ports, command.tenant, admission.windowStart, outcome);
+  }
+}
+
+/**
+ * The checks on the request itself, before any store is asked: a given LWIR's size, the input
+ * against the schema (the run does not validate it again), the model slots in live mode.
+ */
+async function admitRequest(ports: StartPorts, command: StartCommand, registered: RegisteredWorkflow): Promise<DefinitionCapabilities> {
+  // A given LWIR over the quota would fail at registration (D1's row limit): refuse it here, storing nothing.
+  if (command.lwir !== undefined) {
+    const bytes = canonicalBytes(command.lwir);
+    const limit = ports.runQuotas.lwirBytes;
+    if (bytes > limit)
+      throw new StartRefusedError(
+        "lwir_too_large",
+        `The LWIR is ${bytes} bytes of canonical JSON; this Worker's limit is ${limit} (LITTLE_QUOTA_LWIR_BYTES)`,
+      );
+  }
+  // Every start (HTTP, RPC, queue, webhook): a value canonical JSON refuses (too deep, a cycle) is
+  // 400 here, before the recursive schema check or the RPC to the run object can overflow on it.
+  // Wrapped as the run object records it (`{ input, … }`), so the limit and the path are its own.
+  assertCanonicalizable({ input: command.input ?? null });
+  const capabilities = await definitionCapabilities(registered, SCHEMA_NORMALIZER);
+  const check = validateJson(capabilities.inputSchema, command.input, "input.invalid");
+  if (!check.valid) throw new WorkflowInputValidationError(command.workflowId, check.findings);
+  // live mode: a slot without its key is refused here, before the first write.
+  assertModelsAvailable(ports.models, registered, capabilities, { plans: command.lwir === undefined });
+  return capabilities;
+}
+
+/**
+ * What an admitted start does with its quota slot. `release`: it created nothing (a repeat of an
+ * existing run, a refusal, a failure before the run object was asked): give it back. `settle`: it
+ * adopted an anchor, whose row existed already. `object`: a new run, whose first index row
+ * settles it. `unknown`: the start RPC failed after it was sent, so the object may have created
+ * the run — and then its first row settles the slot; releasing it too would count the run out
+ * twice. Left as is, a slot no run took is held until its window ends (a minute at most), the safe
+ * side. Best effort: a lost write costs a slot for a minute at most.
+ */
+async function settleAdmission(
+  ports: StartPorts,
+  tenant: string,
+  windowStart: number,
+  outcome: "release" | "settle" | "object" | "unknown",
+): Promise<void> {
+  const quota = ports.startQuota;
+  const done = outcome === "release" ? quota.release(tenant, windowStart) : outcome === "settle" ? quota.settle(tenant, windowStart) : null;
+  await done?.catch(() => undefined);
+}
+
+/**
+ * The definition gate (approval, pin, secrets) and the tenant's start quotas, last before the run
+ * is created. Their D1 round trips are independent, so they go out together; the gate's refusal
+ * still wins over the quota's, and a start the gate refuses gives back the slot it was admitted
+ * to: a refused start leaves nothing behind.
+ */
+async function gateAndAdmit(
+  ports: StartPorts,
+  command: StartCommand,
+  capabilities: DefinitionCapabilities,
+): Promise<{ admitted: AdmittedDefinition; admission: StartAdmission }> {
+  const now = ports.clock.now();
+  const [gate, quota] = await Promise.allSettled([
+    admitDefinition(ports, command.tenant, capabilities, now),
+    ports.startQuota.admit(command.tenant, now, ports.startLimits),
+  ]);
+  if (gate.status === "rejected") {
+    if (quota.status === "fulfilled" && quota.value.admitted)
+      await ports.startQuota.release(command.tenant, quota.value.windowStart).catch(() => undefined);
+    throw gate.reason;
+  }
+  if (quota.status === "rejected") throw quota.reason;
+  return { admitted: gate.value, admission: quota.value };
+}
+
+/** An anchor cancelled before any start stays cancelled: no run object may be created for it (409 `run_ended`). */
+async function refuseCancelledAnchor(ports: StartPorts, command: StartCommand): Promise<void> {
+  const indexed = await ports.runs.get(command.tenant, command.runId);
+  if (
+    indexed?.triggerKind === "anchor" &&
+    indexed.status === "cancelled" &&
+    (await ports.runHandles.open(command.tenant, command.runId, indexed.placement).status()).eventCount === 0
+  )
+    throw new StartRefusedError("run_ended", `Run "${command.runId}" was cancelled before it started`);
+}
+
+type AdmittedStart = {
+  readonly ports: StartPorts;
+  readonly command: StartCommand;
+  readonly placement: RunPlacement;
+  readonly admitted: AdmittedDefinition;
+  readonly jurisdiction: string | undefined;
+};
+
+/**
+ * The start itself: one call to the run object, which creates the run (or finds it), decides a
+ * repeat's conflict and, with `waitMs`, waits for the end before it answers.
+ */
+async function askRunObject(
+  start: AdmittedStart,
+  startWindow: number | undefined,
+  /** Whether the start RPC was sent, and answered (for the quota: settleAdmission). */
+  progress: { sent: boolean; answered: boolean },
+): Promise<StartedRun> {
+  const { ports, command, placement, admitted, jurisdiction } = start;
+  const client = ports.runHandles.open(command.tenant, command.runId, placement);
+  progress.sent = true;
+  const answer = await client
+    .start({
+      ...(startWindow !== undefined ? { startWindow } : {}),
+      runId: command.runId,
+      workflowId: command.workflowId,
+      input: command.input,
+      trigger: command.trigger,
+      tenant: command.tenant,
+      placement,
+      ...(command.lwir !== undefined ? { lwir: command.lwir } : {}),
+      ...(admitted.approvedDefinitionHash ? { approvedDefinitionHash: admitted.approvedDefinitionHash } : {}),
+      ...(admitted.approvedDefinitionHash && admitted.approvedAt !== undefined ? { approvedAt: admitted.approvedAt } : {}),
+      ...(admitted.pinnedVersionId && command.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
+      ...(admitted.pinnedVersionHash && command.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
+      ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
+    })
+    .catch((error: unknown) => {
+      if (LittleError.is(error)) throw error;
+      // Sent, but its answer was lost: the run may exist. Not a 500: the same start again is safe.
+      throw new StartRefusedError(
+        "run_start_unconfirmed",
+        `The start of run "${command.runId}" was sent to its run object but not confirmed; send the same start again (same run id or Idempotency-Key): it answers the run if it was created`,
+        { retryAfterSeconds: 1 },
+      );
+    });
+  progress.answered = true;
+  if (answer.outcome === "conflict")
+    throw new StartRefusedError(command.conflictCode, `Run "${command.runId}" already exists with a different workflow, input or LWIR`);
+  return {
+    view: answer.view,
+    created: answer.outcome === "created",
+    placement: { ...placement, jurisdictionEnforced: jurisdiction ? ports.runHandles.jurisdictionsEnforced() : false },
+  };
+}
+
+function runNotFound(runId: string): StartRefusedError {
+  return new StartRefusedError("run_not_found", `No run "${runId}"`);
+}
