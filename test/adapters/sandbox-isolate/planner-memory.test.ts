@@ -67,7 +67,7 @@ describe("planner memory across runs (memory mounts persisted by the bash tool)"
     expect(first?.stdout).toBe("org write exit=1\n");
     expect(first?.stderr).toMatch(/EROFS: read-only file system.*\/mnt\/memory\/org\/leak\.md/);
     const [second] = await run(workflow, READ_LESSON);
-    expect(second).toEqual({ exitCode: 0, stdout: "- Cite the ticket id in the summary.\n", stderr: "" });
+    expect(second).toEqual({ exitCode: 0, stdout: "- Cite the ticket id in the summary.\n", stderr: "", turnsLeft: 15 });
     expect(await world.memory.load("workflow:default:support.memory-lessons")).toEqual({
       "lessons.md": "- Cite the ticket id in the summary.\n",
     });
@@ -86,7 +86,7 @@ describe("planner memory across runs (memory mounts persisted by the bash tool)"
     const [seen] = await run(workflowWith("support.memory-org"), "cat /mnt/memory/org/policy.md; ls -A /mnt/memory/workflow", {
       tenant: "acme",
     });
-    expect(seen).toEqual({ exitCode: 0, stdout: "Escalate outages to on-call.\n", stderr: "" });
+    expect(seen).toEqual({ exitCode: 0, stdout: "Escalate outages to on-call.\n", stderr: "", turnsLeft: 15 });
     const [other] = await run(workflowWith("support.memory-org"), "ls -A /mnt/memory/org", { tenant: "globex" });
     expect(other?.stdout).toBe("");
   });
@@ -112,7 +112,7 @@ describe("planner memory across runs (memory mounts persisted by the bash tool)"
     const workflow = workflowWith(id);
     await run(workflow, `node -e 'console.log("- lesson from node")' >> /mnt/memory/workflow/lessons.md`);
     const [second] = await run(workflow, "cat /mnt/memory/workflow/lessons.md");
-    expect(second).toEqual({ exitCode: 0, stdout: "- lesson from node\n", stderr: "" });
+    expect(second).toEqual({ exitCode: 0, stdout: "- lesson from node\n", stderr: "", turnsLeft: 15 });
     expect(await store.load(`workflow:default:${id}`)).toEqual({ "lessons.md": "- lesson from node\n" });
   });
 });
