@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineWorkflow, model, snapshotDefinition, tool } from "../../src/index.ts";
+import { type AuthoredPlan, defineWorkflow, model, snapshotDefinition, tool } from "../../src/index.ts";
 import { MemoryWorld, mockModel, modelsFor, offlineModels, runWorkflow } from "../../src/package/testing.ts";
 
 const declared = (id: string) =>
@@ -139,15 +139,15 @@ describe("little-workflow/testing", () => {
       expect(result.cause).toBeUndefined();
       expect(saved).toEqual([{ title: "Groceries", text: "milk, eggs" }]);
       expect(result).toMatchObject({ status: "completed", output: { noteId: "note-1", length: 10, summary: "offline:summary" } });
-      const types = (await world.events(result.runId)).map((e) => e.type);
-      expect(types).toContain("harness.tool_call.succeeded");
+      const steps = (await world.events(result.runId)).flatMap((e) => (e.type === "StepSucceeded" ? [e.payload] : []));
+      expect(steps.map((s) => s.stepPath)).toEqual(["c1/save_note", "c1/generate"]);
     });
 
     it("a definition's plan is what the offline planner submits, its slots filled from the task", async () => {
       saved.length = 0;
-      const plan = {
+      const plan: AuthoredPlan = {
         apiVersion: "littleworkflow.dev/v0.1",
-        kind: "Workflow" as const,
+        kind: "Workflow",
         metadata: { name: "<workflow-id>", version: "0.1.0" },
         input: { schema: "<input-schema>" },
         output: { schema: "<output-schema>" },
