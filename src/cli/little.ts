@@ -34,6 +34,7 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   // Project commands: they run in (or create) a Worker project, and share the flag parsing.
   init: async () => (await import("./commands/init.ts")).initCommand,
   deploy: async () => (await import("./commands/deploy.ts")).deployCommand,
+  dev: async () => (await import("./commands/dev.ts")).devCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
