@@ -24,6 +24,9 @@ export const USAGE = `usage: little <command> [args]
 local commands (JSON output):
   validate <lwir.json|->   validate an LWIR document; prints {"valid","findings"}
                            exit 0 valid, 1 invalid, 2 unreadable input
+    [--workflow <id>]      also bind it to that workflow (what the server checks), from a
+    [--entry <module>]…    running Worker (--url, LITTLE_URL, .dev.vars) or the workflows and
+                           tools the --entry modules export (tools by export name)
   hash <file.json|->       print the canonical digest (RFC 8785, sha256) and the version id
 
 project commands:
