@@ -182,7 +182,11 @@ describe.skipIf(!ENABLED)("adopting little-workflow from its tarball", () => {
     const config = JSON.parse(readFileSync(join(app, "wrangler.deploy.json"), "utf8"));
     expect(config.containers).toBeUndefined();
     expect(config.vars).toEqual({ LITTLE_SANDBOX: "isolate" });
-  }, 120_000);
+    // Without --secret too: the project depends on @ai-sdk/openai, so its models need OPENAI_API_KEY.
+    const plain = await run("npx", ["little", "deploy", "--sandbox", "isolate", "--dry-run"], app);
+    expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+    expect(plain.stdout).toContain("secrets: would check LITTLE_SECRETS_KEY, LITTLE_ADMIN_TOKEN, OPENAI_API_KEY");
+  }, 180_000);
 
   it.skipIf(spawnSync("docker", ["info"]).status === 0)(
     "--sandbox container without Docker stops at once, naming Docker and the isolate option",
