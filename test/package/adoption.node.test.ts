@@ -304,6 +304,22 @@ describe.skipIf(!ENABLED)("adopting little-workflow from its tarball", () => {
       "four completed runs",
     );
     expect(runs.map((r) => r.triggerKind).sort()).toEqual(["cron", "http", "programmatic", "queue"]);
+
+    // A refused RPC start reaches the caller as the named error, fields and all (docs/client.md).
+    const refused = await fetch(`${url}/rpc/refused`);
+    expect(await refused.json()).toMatchObject({ name: "LittleRpcError", code: "workflow_not_found", status: 404 });
+    // A message that can never start is dead-lettered with its cause, and a consumer reads it.
+    await fetch(`${url}/queue/send`, { method: "POST", body: JSON.stringify({ workflowId: "no.such-workflow", input: {} }) });
+    let letters: { kind: string; cause: string; body: unknown }[] = [];
+    await waitFor(
+      async () => {
+        letters = (await (await fetch(`${url}/dead-letters`)).json()) as typeof letters;
+        return letters.length > 0;
+      },
+      30_000,
+      "the dead letter at the caller's consumer",
+    );
+    expect(letters[0]).toMatchObject({ kind: "little.dead-letter", cause: "workflow_not_found", body: { workflowId: "no.such-workflow" } });
     expect(runs.find((r) => r.triggerKind === "programmatic")?.runId).toBe(rpcRun.runId);
     expect(runs.find((r) => r.triggerKind === "http")?.runId).toBe(httpRun.runId);
   }, 240_000);
@@ -330,7 +346,11 @@ function writeCaller(dir: string): void {
         { binding: "LITTLE", service: NAME, entrypoint: "LittleWorkflowEntrypoint" },
         { binding: "APP", service: NAME },
       ],
-      queues: { producers: [{ binding: "RUNS_QUEUE", queue: `${NAME}-runs` }] },
+      queues: {
+        producers: [{ binding: "RUNS_QUEUE", queue: `${NAME}-runs` }],
+        // The dead-letter consumer docs/triggers.md describes ("Reading dead letters").
+        consumers: [{ queue: `${NAME}-dead-letters`, max_batch_timeout: 1 }],
+      },
     }),
   );
   writeFileSync(join(dir, "index.ts"), CALLER);
@@ -339,10 +359,22 @@ function writeCaller(dir: string): void {
 const CALLER = `import type { LittleWorkflowEntrypoint } from "little-workflow/worker";
 
 type Env = { LITTLE: Service<LittleWorkflowEntrypoint>; APP: Fetcher; RUNS_QUEUE: Queue };
+type DeadLetter = { kind: "little.dead-letter"; cause: string; message: string; body: unknown };
+const letters: DeadLetter[] = [];
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const path = new URL(request.url).pathname;
+    if (path === "/rpc/refused") {
+      try {
+        await env.LITTLE.startRun("no.such-workflow", {});
+        return Response.json({ thrown: false });
+      } catch (error) {
+        const e = error as { name?: string; code?: string; status?: number; message?: string };
+        return Response.json({ name: e.name, code: e.code, status: e.status, message: e.message });
+      }
+    }
+    if (path === "/dead-letters") return Response.json(letters);
     if (path === "/rpc/start") {
       const { workflowId, input } = (await request.json()) as { workflowId: string; input: unknown };
       return Response.json(await env.LITTLE.startRun(workflowId, input, { wait: 30 }));
@@ -353,6 +385,12 @@ export default {
     }
     // Everything else is the project's own HTTP API, passed through unchanged.
     return env.APP.fetch(request);
+  },
+  async queue(batch: MessageBatch<DeadLetter>): Promise<void> {
+    for (const m of batch.messages) {
+      letters.push(m.body);
+      m.ack();
+    }
   },
   // wrangler's --test-scheduled serves /__scheduled on the primary Worker: hand the tick on.
   async scheduled(controller: ScheduledController, env: Env): Promise<void> {
