@@ -5,6 +5,7 @@
  */
 
 import { RUN_STATUSES } from "../ports/run-status.ts";
+import { FAVICON_PATH } from "./entry-routes.ts";
 
 export const ASSET_PATHS = { script: "/inspector/app.js", style: "/inspector/app.css" } as const;
 
@@ -30,6 +31,7 @@ function shell({ title, page, tenant, data = {}, main }: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Little Workflow</title>
 <link rel="stylesheet" href="${ASSET_PATHS.style}">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 </head>
 <body data-page="${escapeHtml(page)}"${attrs}>
 <a class="skip" href="#main">Skip to content</a>
