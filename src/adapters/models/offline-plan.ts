@@ -22,7 +22,9 @@ export function offlinePlan(task: PlanTask): Record<string, unknown> {
     metadata: { name: snapshot.id, version: "0.1.0", description: snapshot.description },
     input: { schema: task.inputSchema },
     output: { schema: task.outputSchema },
-    permissions: { models: [slot], tools: calls.map((c) => c.tool.id), secrets: [], network: [] },
+    // The secrets the called tools declare (the definition binds each, or it would not snapshot):
+    // a tool.call gets only those its version permits.
+    permissions: { models: [slot], tools: calls.map((c) => c.tool.id), secrets: secretsOf(calls), network: [] },
     steps: [
       ...calls.map(toolStep),
       {
@@ -57,4 +59,8 @@ function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[]): stri
   const sections = [task.workflowSnapshot.description, `Input:\n${input.join("\n")}`];
   if (results.length > 0) sections.push(`Tool results:\n${results.join("\n")}`);
   return sections.join("\n\n");
+}
+
+function secretsOf(calls: readonly PlannedToolCall[]): string[] {
+  return [...new Set(calls.flatMap((c) => c.tool.secrets ?? []))].sort();
 }

@@ -94,6 +94,26 @@ describe("the offline planner plans with the definition's tools", () => {
     expect(plain.steps.map((s) => s.uses)).toEqual(["ai.generate"]);
   });
 
+  it("permits the secrets the called tools declare, so they get them", async () => {
+    const keyed = tool({
+      description: "Posts a note to a service that needs a key.",
+      inputSchema: z.object({ text: z.string() }),
+      secrets: ["NOTES_KEY"],
+      execute: async () => ({}),
+    });
+    const wf = defineWorkflow({
+      ...base,
+      id: "notes.keyed",
+      input: z.object({ text: z.string() }),
+      output: z.string(),
+      tools: { keyed },
+      secrets: ["NOTES_KEY", "OTHER_KEY"],
+    });
+    const { lwir, errors } = await planOf(wf);
+    expect(errors).toEqual([]);
+    expect((lwir.permissions as { secrets: string[] }).secrets).toEqual(["NOTES_KEY"]);
+  });
+
   it("names tool steps validly and uniquely, whatever the tool ids", async () => {
     const wf = defineWorkflow({
       ...base,
