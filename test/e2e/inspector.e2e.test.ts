@@ -345,6 +345,13 @@ describe("a failed run", () => {
     await page.waitForSelector('#details-step:has-text("explode")');
     expect(await page.textContent("#details-body")).toContain("boom: the ticket system is down");
     await screenshot(page, "failed-run");
+    // The run list counts the failed run's tokens as its page does (a failed run has no usage of its own).
+    const pageTokens = /Tokens\s*(\d+)/.exec((await page.textContent("#summary-list")) ?? "")?.[1];
+    expect(Number(pageTokens)).toBeGreaterThan(0);
+    await page.goto(`${dev.url}/runs?status=failed`);
+    const row = page.locator(`tr[data-run-id="${run.runId}"]`);
+    await row.waitFor();
+    await expect.poll(() => row.locator("td.tokens").textContent()).toBe(pageTokens);
     await page.close();
   });
 });
