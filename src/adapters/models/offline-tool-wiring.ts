@@ -1,7 +1,7 @@
 /**
  * @module Which of a workflow's tools the offline planner can call, and with what: a tool's input
- * field is filled from a run-input field or an earlier tool's output field of the same name whose
- * JSON type the tool accepts. Structural only (names and schemas, never values), so the plan is the
+ * field is filled from a required run-input field or a required output field of an earlier tool,
+ * of the same name and a JSON type the tool accepts. Structural only (names and schemas, never values), so the plan is the
  * same for every input and dedupes into one version.
  */
 import type { ToolDescriptor } from "../../identity/tool-descriptors.ts";
@@ -35,6 +35,15 @@ export function propertiesOf(schema: unknown): [string, unknown][] {
 }
 
 /**
+ * The properties an object schema requires: the only ones a plan can pass on, since an optional
+ * one may be absent from a run's input and its template would then give the tool nothing.
+ */
+function requiredPropertiesOf(schema: unknown): [string, unknown][] {
+  const required = (schema as { required?: unknown } | null)?.required;
+  return Array.isArray(required) ? propertiesOf(schema).filter(([name]) => required.includes(name)) : [];
+}
+
+/**
  * The tool calls the offline planner makes: every tool whose required input fields can all be
  * filled, in rounds (a tool fed by another tool's output comes after it), each tool once. Tools
  * that cannot be fed are left out: inventing an id for a tool that acts on the world would teach
@@ -42,7 +51,7 @@ export function propertiesOf(schema: unknown): [string, unknown][] {
  */
 export function plannedToolCalls(inputSchema: unknown, tools: readonly ToolDescriptor[], reserved: ReadonlySet<string>): PlannedToolCall[] {
   const sources = new Map<string, FieldSource>();
-  for (const [name, schema] of propertiesOf(inputSchema)) sources.set(name, { ref: fieldRef("input", name), schema });
+  for (const [name, schema] of requiredPropertiesOf(inputSchema)) sources.set(name, { ref: fieldRef("input", name), schema });
   const taken = new Set(reserved);
   const calls: PlannedToolCall[] = [];
   let pending = [...tools];
@@ -55,7 +64,7 @@ export function plannedToolCalls(inputSchema: unknown, tools: readonly ToolDescr
       const outputSchema = typeOf(tool.outputSchema).includes("object") ? (tool.outputSchema as Schema) : null;
       calls.push({ stepId, tool, ...wired, outputSchema });
       // Input fields stay the first source of a name; a tool's output adds only names not seen yet.
-      for (const [name, schema] of propertiesOf(outputSchema)) {
+      for (const [name, schema] of requiredPropertiesOf(outputSchema)) {
         if (!sources.has(name)) sources.set(name, { ref: fieldRef(`steps.${stepId}.output`, name), schema, stepId });
       }
       progress = true;

@@ -76,6 +76,19 @@ describe("the offline planner plans with the definition's tools", () => {
     expect((lwir.permissions as { tools: string[] }).tools).toEqual(["saveNote", "shareNote"]);
   });
 
+  it("feeds a tool only from fields that are always there (required), never from an optional input field", async () => {
+    const wf = defineWorkflow({
+      ...base,
+      id: "notes.optional",
+      input: z.object({ title: z.string(), text: z.string().optional() }),
+      output: z.string(),
+      tools: { saveNote },
+    });
+    const { lwir, errors } = await planOf(wf);
+    expect(errors).toEqual([]);
+    expect((lwir.permissions as { tools: string[] }).tools).toEqual([]);
+  });
+
   it("is the same plan for every input (it reads schemas, never values)", async () => {
     const a = await planOf(notes, {}, { title: "a", text: "x" });
     const b = await planOf(notes, {}, { title: "b", text: "a longer text" });
