@@ -3,7 +3,8 @@
  * provider key is set in .dev.vars), runs the seed's support.summarize-ticket example once through
  * the HTTP trigger and once through a signed Standard Webhooks delivery, then billing.invoice-totals,
  * whose code.run step fails once and is repaired by a fixer session; prints each run's event log
- * as `little events` does and the run's address, then stops. `--serve` keeps the Worker running.
+ * as `little events` does and the run's address, then stops. `--serve` keeps the Worker running;
+ * `--port <n>` serves on that port (default 8787, or a free one when 8787 is taken).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
@@ -11,6 +12,13 @@ import { createServer } from "node:net";
 import { Webhook } from "standardwebhooks";
 
 const serve = process.argv.includes("--serve");
+const portAt = process.argv.indexOf("--port");
+/** `--port <n>`: serve there (and fail if it is taken); without it, 8787 or a free port when 8787 is taken. */
+const wantedPort = portAt === -1 ? undefined : Number(process.argv[portAt + 1]);
+if (wantedPort !== undefined && !(Number.isInteger(wantedPort) && wantedPort > 0 && wantedPort < 65_536)) {
+  console.error("demo: --port takes a port number, e.g. npm run demo -- --port 8801");
+  process.exit(2);
+}
 
 function devVars(): Record<string, string> {
   if (!existsSync(".dev.vars")) {
@@ -64,7 +72,7 @@ async function main(): Promise<void> {
   const vars = devVars();
   const token = vars.LITTLE_DEV_TOKEN ?? "dev-token";
   const secret = vars.LITTLE_WEBHOOK_SECRET;
-  const port = await freePort(8787);
+  const port = wantedPort ?? (await freePort(8787));
   const url = `http://127.0.0.1:${port}`;
   const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { stdio: ["ignore", "ignore", "inherit"] });
   if (migrate.status !== 0) throw new Error("applying D1 migrations failed");

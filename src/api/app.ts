@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { entryRoutes } from "../inspector/entry-routes.ts";
 import { inspectorRoutes } from "../inspector/routes.ts";
 import { CANONICALIZER_ID } from "../json/canonical-json.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
@@ -116,6 +117,8 @@ app.route("/v1", secretRoutes);
 app.route("/v1", webhookRoutes);
 // The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
 app.route("/", inspectorRoutes);
+// `/` → `/runs`, and the favicon.
+app.route("/", entryRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
 // The server is the Worker that answers: a generated client's default base URL is where its document came from.

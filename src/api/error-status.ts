@@ -6,7 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * here; `errors.ts` and every route read the status from it, so a code cannot answer with two
  * statuses by accident. A code is stable API: never rename one.
  *
- * 4xx: the caller can act on it. 5xx: `insecure_configuration` (the deployment must be fixed),
+ * 4xx: the caller can act on it. 5xx: `insecure_configuration` and `database_not_migrated` (the deployment must be fixed),
  * `run_start_unconfirmed` (retry the same start), and the internal codes (a bug when one reaches HTTP: answered `internal_error`, the error logged).
  * `test/api/error-status.test.ts` checks both rules and that every named error class is listed.
  */
@@ -88,6 +88,8 @@ export const ERROR_STATUS = {
   sandbox_config_invalid: 400,
   trigger_tenant_invalid: 409,
   insecure_configuration: 503,
+  // D1 has no table the Worker reads: the migrations were not applied to this database.
+  database_not_migrated: 503,
   // A start sent to its run object whose answer was lost (a reset, a dropped connection): the run
   // may exist; the same start again (its run id or Idempotency-Key) answers it.
   run_start_unconfirmed: 503,

@@ -5,6 +5,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { ApiError } from "./api-error.ts";
 import { type ErrorCode, isErrorCode, isInternal, statusOf } from "./error-status.ts";
+import { missingMigration } from "./missing-migration.ts";
 
 /** The one JSON error body every route returns. */
 export type ApiErrorBody = { error: { code: string; message: string; findings?: unknown } };
@@ -49,6 +50,8 @@ export type NamedError = {
 export function namedError(error: unknown): NamedError | undefined {
   if (error instanceof ApiError)
     return { code: error.code, message: error.message, status: error.status, findings: error.findings, headers: error.headers };
+  const unmigrated = missingMigration(error);
+  if (unmigrated) return { ...unmigrated, findings: undefined };
   if (LittleError.is(error) && !(isErrorCode(error.code) && isInternal(error.code))) {
     const { findings, retryAfterSeconds } = error as { findings?: readonly Finding[]; retryAfterSeconds?: unknown };
     // A refusal that passes with time (a quota, an unconfirmed start) says when to come back.

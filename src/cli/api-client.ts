@@ -1,5 +1,6 @@
 import { type ClientErrorBody, createClient, type LittleClient, LittleClientError } from "../client/index.ts";
 import { CliInputError } from "./cli-error.ts";
+import { readDevVars } from "./dev-vars.ts";
 
 export { isRecord } from "../client/transport.ts";
 
@@ -8,12 +9,17 @@ export type Connection = { readonly baseUrl: string; readonly token: string | un
 
 export const DEFAULT_URL = "http://localhost:8787";
 
-/** Resolves `--url`/`LITTLE_URL` and `--token`/`LITTLE_TOKEN`; a malformed URL is a usage error (exit 2). */
+/**
+ * Resolves `--url`, else `LITTLE_URL` from the environment, else from the project's `.dev.vars`
+ * (`npm run dev -- --port 8801` with `LITTLE_URL=http://localhost:8801` there), else
+ * http://localhost:8787; and `--token`/`LITTLE_TOKEN`. A malformed URL is a usage error (exit 2).
+ */
 export function connectionFrom(
   flags: { url?: string | undefined; token?: string | undefined },
   env: Readonly<Record<string, string | undefined>> = process.env,
+  devVars: Readonly<Record<string, string | undefined>> = readDevVars(),
 ): Connection {
-  const raw = flags.url ?? (env.LITTLE_URL || undefined) ?? DEFAULT_URL;
+  const raw = flags.url ?? (env.LITTLE_URL || undefined) ?? (devVars.LITTLE_URL || undefined) ?? DEFAULT_URL;
   let url: URL;
   try {
     url = new URL(raw);
@@ -38,7 +44,10 @@ export function clientFrom(flags: { url?: string | undefined; token?: string | u
 /** A client failure as the CLI prints it (`{"error": …}`); an unreachable server gets the hint where to point. */
 export function cliErrorBody(error: LittleClientError): ClientErrorBody {
   if (error.code !== "server_unreachable") return { ...error.body };
-  return { ...error.body, message: `${error.message}; is it running? (set --url or LITTLE_URL)` };
+  return {
+    ...error.body,
+    message: `${error.message}; is it running? (a dev server on another port, npm run dev -- --port 8801: pass --url http://localhost:8801, or set LITTLE_URL in the environment or in .dev.vars)`,
+  };
 }
 
 export { LittleClientError };

@@ -34,6 +34,7 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   // Project commands: they run in (or create) a Worker project, and share the flag parsing.
   init: async () => (await import("./commands/init.ts")).initCommand,
   deploy: async () => (await import("./commands/deploy.ts")).deployCommand,
+  dev: async () => (await import("./commands/dev.ts")).devCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -48,11 +49,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const api = Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
   if (api) return (await api())(args);
-  const run =
+  const run: ((args: readonly string[]) => Promise<{ output: unknown; exitCode: number }>) | undefined =
     command === "validate"
       ? (await import("./commands/validate.ts")).validateCommand
       : command === "hash"
-        ? (await import("./commands/hash.ts")).hashCommand
+        ? async (files) => {
+            if (files.length !== 1) throw new CliInputError("usage", `"little hash" takes exactly one file (or - for stdin)`);
+            return (await import("./commands/hash.ts")).hashCommand(files[0] as string);
+          }
         : undefined;
   if (!run) throw new CliInputError("usage", `unknown command "${command}"; run "little help"`);
   if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
@@ -60,8 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (args.length !== 1) throw new CliInputError("usage", `"little ${command}" takes exactly one file (or - for stdin)`);
-  const { output, exitCode } = await run(args[0] as string);
+  const { output, exitCode } = await run(args);
   process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   return exitCode;
 }

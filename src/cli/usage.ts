@@ -12,6 +12,7 @@ export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
 export const APPROVALS_USAGE = "approvals <run-id> [--json]";
 export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
 export const INIT_USAGE = "init <dir> [--name <worker-name>] [--package <spec|tarball>]";
+export const DEV_USAGE = "dev [wrangler dev options, e.g. --port 8801]";
 export const DEPLOY_USAGE = "deploy [--sandbox container|isolate] [--secret <NAME>]… [--dry-run] [-c wrangler.jsonc] [--json]";
 export const TOKEN_USAGE = `token create --tenant <name> [--label <l>] [--scopes <s,…>] [--expires-in <30d|12h|90m|3600>] [--admin-token <t>] [--json]
   token list [--tenant <name> [--admin-token <t>]] [--json]
@@ -23,12 +24,17 @@ export const USAGE = `usage: little <command> [args]
 local commands (JSON output):
   validate <lwir.json|->   validate an LWIR document; prints {"valid","findings"}
                            exit 0 valid, 1 invalid, 2 unreadable input
+    [--workflow <id>]      also bind it to that workflow (what the server checks), from a
+    [--entry <module>]…    running Worker (--url, LITTLE_URL, .dev.vars) or the workflows and
+                           tools the --entry modules export (tools by export name)
   hash <file.json|->       print the canonical digest (RFC 8785, sha256) and the version id
 
 project commands:
   ${INIT_USAGE}
                            scaffold a Worker project on little-workflow in a new or empty directory
                            (one workflow, one tool, a test, wrangler.jsonc, .dev.vars)
+  ${DEV_USAGE}
+                           apply the D1 migrations locally (one line each), then wrangler dev
   ${DEPLOY_USAGE}
                            create or find the D1 database, R2 bucket and queues, check the secrets,
                            apply the D1 migrations remotely and wrangler deploy (default sandbox:

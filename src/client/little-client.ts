@@ -186,9 +186,13 @@ export class LittleClient {
     return this.transport.json<WorkflowVersion>({ ...options, method: "GET", path: `/v1/versions/${segment(versionId)}` });
   }
 
-  /** Validates an LWIR document (`validateLwir`): `{ valid, findings, … }`. */
-  validateLwir(lwir: unknown, options: CallOptions = {}): Promise<LwirValidation> {
-    return this.transport.json<LwirValidation>({ ...options, method: "POST", path: "/v1/lwir/validate", body: lwir });
+  /**
+   * Validates an LWIR document (`validateLwir`): `{ valid, findings, … }`; with `workflow`, also
+   * the binding pass against that workflow's definition, in one pass (`?workflow=`).
+   */
+  validateLwir(lwir: unknown, options: CallOptions & { readonly workflow?: string } = {}): Promise<LwirValidation> {
+    const { workflow, ...call } = options;
+    return this.transport.json<LwirValidation>({ ...call, method: "POST", path: "/v1/lwir/validate", query: { workflow }, body: lwir });
   }
 
   /** Creates a tenant token (`createToken`); needs the admin token as `options.token`. The secret is shown once. */

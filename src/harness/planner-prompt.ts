@@ -118,8 +118,14 @@ export function plannerUserPrompt(task: PlanTask, validator: LwirValidatorId = L
 ${PLAN_TASK_OPEN}
 ${JSON.stringify(task, null, 2)}
 ${PLAN_TASK_CLOSE}
-Example 1, the smallest valid plan for this task:
+${authorPlanNote(task)}Example 1, the smallest valid plan for this task:
 ${JSON.stringify(minimalExample(task))}
 Example 2, code.run, a decision, a fan-out (forEach) and a join:
 ${JSON.stringify(branchingExample(task))}`;
+}
+
+/** The author's plan, when the definition states one (`defineWorkflow({ plan })`): a suggestion, shown as such. */
+function authorPlanNote(task: PlanTask): string {
+  if (task.workflowSnapshot.plan === undefined) return "";
+  return `The workflow's author suggests the plan in workflowSnapshot.plan. A string that is exactly "<workflow-id>", "<input-schema>", "<output-schema>", "<requested-output>" or "<model-slot>" stands for that value of the task. Submit it, filled in, unless this input needs another plan.\n`;
 }

@@ -1,6 +1,7 @@
 import { type Digest, digestJson, digestText } from "../json/digest.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
+import type { AuthoredPlan } from "../sdk/authored-plan.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
@@ -60,6 +61,8 @@ export type WorkflowDefinitionSnapshot = {
     /** Only when authored: a definition without it hashes as before it existed. */
     readonly occurrenceTimeoutMs?: number;
   };
+  /** The author's plan (`defineWorkflow({ plan })`), as written: the offline model submits it, a real planner is shown it. */
+  readonly plan?: AuthoredPlan;
 };
 
 /**
@@ -140,6 +143,7 @@ export async function snapshotDefinition(
     // Optional: definitions written before it (or hand-built without it) keep their hash.
     ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
+    ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
   };
   return {
     snapshot,

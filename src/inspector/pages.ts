@@ -5,6 +5,7 @@
  */
 
 import { RUN_STATUSES } from "../ports/run-status.ts";
+import { FAVICON_PATH } from "./entry-routes.ts";
 
 export const ASSET_PATHS = { script: "/inspector/app.js", style: "/inspector/app.css" } as const;
 
@@ -30,6 +31,7 @@ function shell({ title, page, tenant, data = {}, main }: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Little Workflow</title>
 <link rel="stylesheet" href="${ASSET_PATHS.style}">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 </head>
 <body data-page="${escapeHtml(page)}"${attrs}>
 <a class="skip" href="#main">Skip to content</a>
@@ -88,7 +90,7 @@ export function runsPage(tenant: string, filters: { workflow: string; status: st
   });
 }
 
-/** One run: its DAG, step details, timeline, result and version. */
+/** One run: its summary, then its DAG and step details (in the first screenful), result, timeline and version. */
 export function runPage(tenant: string, runId: string): string {
   return shell({
     title: `Run ${runId}`,
@@ -98,9 +100,6 @@ export function runPage(tenant: string, runId: string): string {
     main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
-<section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
-<section id="cycles" aria-labelledby="cycles-h" hidden><h2 id="cycles-h">Cycles</h2><p class="hint">The run's supervisor judged each cycle's output: <code>replan</code> compiled a new version, <code>accept</code> ended the loop. A failed cycle shows its cause; the next plan was told of it.</p><div id="cycles-body"></div></section>
-<section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps below show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <div class="run-grid">
 <section id="dag-section" aria-labelledby="dag-h"><h2 id="dag-h">Steps</h2>
 <p class="hint">Select a step (click, or Tab to it and press Enter) for its attempts, calls and output.</p>
@@ -108,6 +107,9 @@ export function runPage(tenant: string, runId: string): string {
 <ul class="legend" id="legend"></ul></section>
 <section id="details" aria-labelledby="details-h" tabindex="-1"><h2 id="details-h">Step details</h2><div id="details-body"><p>No step selected.</p></div></section>
 </div>
+<section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
+<section id="cycles" aria-labelledby="cycles-h" hidden><h2 id="cycles-h">Cycles</h2><p class="hint">The run's supervisor judged each cycle's output: <code>replan</code> compiled a new version, <code>accept</code> ended the loop. A failed cycle shows its cause; the next plan was told of it.</p><div id="cycles-body"></div></section>
+<section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps above show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <section id="timeline-section" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2><ol id="timeline" class="timeline"></ol></section>
 <section id="version" aria-labelledby="version-h"><h2 id="version-h">Version</h2><div id="version-body"><p>Not compiled yet.</p></div></section>`,
   });

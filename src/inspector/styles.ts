@@ -24,7 +24,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, "DejaVu Sans Mono", monospace; font-size: 0.9em; }
 pre { background: var(--panel); border: 1px solid var(--line); padding: 0.5rem; overflow: auto; max-height: 24rem; white-space: pre-wrap; word-break: break-word; }
-h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; word-break: break-all; }
+h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.15rem; margin: 1.25rem 0 0.5rem; }
 h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .skip { position: absolute; left: -9999px; }
@@ -65,7 +65,7 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
 #summary-list { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem 1rem; margin: 0; }
 #summary-list div { min-width: 0; }
 #summary-list dt { color: var(--muted); font-size: 0.85em; }
-#summary-list dd { margin: 0; word-break: break-all; }
+#summary-list dd { margin: 0; overflow-wrap: anywhere; }
 .run-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
 @media (max-width: 820px) { .run-grid { grid-template-columns: minmax(0, 1fr); } main { padding: 0.75rem; } }
 .dag-scroll { overflow: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; max-height: 70vh; }
@@ -90,7 +90,7 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
 #details:focus { outline: none; }
 #details:focus-visible { outline: 3px solid var(--focus); }
 #details table { font-size: 0.9em; }
-#details td, #details th { white-space: normal; }
+#details td, #details th { white-space: normal; overflow-wrap: anywhere; padding: 0.3rem 0.4rem; }
 .timeline { list-style: none; padding: 0; margin: 0; font-size: 0.9em; }
 .timeline li { display: grid; grid-template-columns: 5.5rem 6.5rem minmax(0, 1fr) 5.5rem; gap: 0.5rem; padding: 0.25rem 0; border-bottom: 1px solid #e5e7eb; align-items: baseline; }
 .timeline .at, .timeline .dur { color: var(--muted); font-variant-numeric: tabular-nums; }
@@ -107,5 +107,5 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
 .cause code { color: var(--failed-fg); }
 dl.kv { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.2rem 0.75rem; }
 dl.kv dt { color: var(--muted); }
-dl.kv dd { margin: 0; word-break: break-all; }
+dl.kv dd { margin: 0; overflow-wrap: anywhere; }
 `;

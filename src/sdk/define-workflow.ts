@@ -1,5 +1,6 @@
 import type { LanguageModel } from "ai";
 import type { ZodType } from "zod";
+import { type AuthoredPlan, checkAuthoredPlan } from "./authored-plan.ts";
 import {
   type AttachedMemory,
   checkHarnesses,
@@ -138,6 +139,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly onTrigger?: OnTriggerConfig;
   /** Cron ticks that start runs: `"0 9 * * MON"`, `{ cron, tenant?, input? }` or a list (docs/triggers.md). */
   readonly schedule?: ScheduleInput;
+  /** The plan you expect, as LWIR: the offline model runs it, a real planner is shown it as your suggestion (docs/testing.md). */
+  readonly plan?: AuthoredPlan;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -170,6 +173,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly secrets: readonly string[];
   readonly onTrigger: OnTriggerConfig | null;
   readonly schedule?: readonly Schedule[];
+  readonly plan?: AuthoredPlan;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -231,6 +235,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     secrets: [...new Set(definition.secrets ?? [])].sort(),
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
     ...(schedule ? { schedule } : {}),
+    ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
   };
 }
 
@@ -278,6 +283,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
     fail("$.timeoutMs", "definition.invalid_timeout", "timeoutMs is an integer number of ms from 1 to 30 days");
   }
   checkSection(def, fail);
+  checkAuthoredPlan(def.plan, fail);
   if (def.requireApproval !== undefined && typeof def.requireApproval !== "boolean")
     fail("$.requireApproval", "definition.invalid_require_approval", "requireApproval is true or false");
   if (

@@ -1,3 +1,4 @@
+export type { AuthoredPlan, PlanJson } from "./authored-plan.ts";
 export type {
   AttachedMemory,
   MemoryConfig,

@@ -1,6 +1,6 @@
 import { MemoryWorld, mockModel, modelsFor, offlineModels, runWorkflow } from "little-workflow/testing";
 import { describe, expect, it } from "vitest";
-import { lookupCustomer } from "../src/tools/lookup-customer.ts";
+import { customerOf, lookupCustomer } from "../src/tools/lookup-customer.ts";
 import { TriageOutput, triageTicket } from "../src/workflows/triage-ticket.ts";
 
 // Plain Node: no Worker, no network, no API key. The run is planned, validated, locked and
@@ -9,11 +9,14 @@ const input = { ticketId: "T-1", message: "I was charged twice for my subscripti
 const tools = { lookupCustomer };
 
 describe("support.triage-ticket", () => {
-  it("plans and completes with the offline models; the output fits the schema", async () => {
+  it("plans and completes with the offline models: lookupCustomer runs on the ticket, the output fits the schema", async () => {
     const world = new MemoryWorld({ models: offlineModels() });
     const result = await runWorkflow(triageTicket, input, { world, tools });
     expect(result.status).toBe("completed");
     expect(TriageOutput.safeParse(result.output).success).toBe(true);
+    // The offline planner calls every tool the input can feed (ticketId here), then a model step.
+    const steps = (await world.events(result.runId)).flatMap((e) => (e.type === "StepSucceeded" ? [e.payload] : []));
+    expect(steps.find((s) => s.stepPath.endsWith("lookup_customer"))?.output).toEqual(customerOf(input.ticketId));
   });
 
   it("returns what the worker model answers", async () => {

@@ -24,6 +24,7 @@ const sources = {
 /** The statuses above 499 the table may hold, and why. */
 const DOCUMENTED_5XX: Readonly<Record<string, number>> = {
   insecure_configuration: 503, // the deployment holds example values; fixed by the operator
+  database_not_migrated: 503, // D1's migrations were not applied; fixed by the operator (the message names the command)
   run_start_unconfirmed: 503, // a start's answer from its run object was lost: retry the same start
   run_failed: 500, // internal: ends a run, never a request
   step_attempt_failed: 500, // internal: never leaves its step

@@ -210,6 +210,11 @@ function handle(req: IncomingMessage, res: ServerResponse, body: unknown): true 
   }
   if (auth !== `Bearer ${TOKEN}`) return error(res, 401, "unauthorized", "Missing or invalid bearer token");
 
+  if (req.method === "POST" && path === "/v1/lwir/validate") {
+    if (q.workflow === "missing") return error(res, 404, "workflow_not_found", 'No workflow "missing"');
+    const finding = { severity: "error", code: "binding.tool_input_mismatch", path: "$.steps[0].with.input", message: "needs ticketId" };
+    return send(res, 200, q.workflow ? { valid: false, findings: [finding] } : { valid: true, findings: [] });
+  }
   if (req.method === "POST" && path === "/v1/lwir/runs") {
     const b = body as { lwir: { metadata: { name: string } }; input: unknown; runId?: string };
     const runId = b.runId ?? `run_${++runCounter}`;
@@ -359,6 +364,29 @@ const noStack = (r: Result) => expect(`${r.stdout}${r.stderr}`).not.toMatch(/\n\
 const noAnsi = (r: Result) => expect(`${r.stdout}${r.stderr}`).not.toContain("\u001b[");
 
 // ---------------------------------------------------------------------------------------------
+
+describe("little validate --workflow against a running Worker", () => {
+  it("POSTs the document to /v1/lwir/validate?workflow= and prints the server's findings; exit 1 when invalid", async () => {
+    const file = join(dir, "plan.lwir.json");
+    await writeFile(file, JSON.stringify({ apiVersion: "littleworkflow.dev/v0.1", kind: "Workflow" }));
+    const r = await little(["validate", file, "--workflow", "wf.basic"]);
+    expect(r.code, r.stderr).toBe(1);
+    const req = requests.find((x) => x.path === "/v1/lwir/validate");
+    expect(req).toMatchObject({ method: "POST", query: { workflow: "wf.basic" }, body: { kind: "Workflow" } });
+    expect(req?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(JSON.parse(r.stdout)).toEqual({
+      valid: false,
+      findings: [expect.objectContaining({ code: "binding.tool_input_mismatch", path: "$.steps[0].with.input" })],
+    });
+  });
+
+  it("an unknown workflow is the server's 404 as a JSON error, exit 3", async () => {
+    const file = join(dir, "plan.lwir.json");
+    const r = await little(["validate", file, "--workflow", "missing"]);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stderr).error.code).toBe("workflow_not_found");
+  });
+});
 
 describe("little run --lwir", () => {
   it("POSTs the LWIR document and the input to /v1/lwir/runs", async () => {

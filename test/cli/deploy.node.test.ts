@@ -3,10 +3,12 @@
  * and secret calls the way wrangler does, and records every call. The real `wrangler deploy
  * --dry-run` of a scaffolded project runs in test/package/adoption.node.test.ts.
  */
+
 import { describe, expect, it } from "vitest";
 import { CliInputError } from "../../src/cli/cli-error.ts";
 import { deployConfig, requiredSecrets, type WranglerConfig, withDatabaseId } from "../../src/cli/deploy/deploy-config.ts";
 import { parseJsonc } from "../../src/cli/deploy/jsonc.ts";
+import { projectProviderKeys } from "../../src/cli/deploy/project-provider-keys.ts";
 import { type CommandResult, type DeployOptions, runDeploy } from "../../src/cli/deploy/run-deploy.ts";
 
 const PLACEHOLDER = "00000000-0000-4000-8000-000000000000";
@@ -263,5 +265,17 @@ describe("the deploy config", () => {
   it("writes the id into the DB entry only", () => {
     const two = `{"d1_databases":[{"binding":"OTHER","database_id":"a"},{"binding":"DB","database_id":"b"}]}`;
     expect(withDatabaseId(two, "c")).toBe(`{"d1_databases":[{"binding":"OTHER","database_id":"a"},{"binding":"DB","database_id":"c"}]}`);
+  });
+});
+
+describe("the project's own provider keys", () => {
+  it("come from the provider packages in its package.json, so a plain little deploy checks OPENAI_API_KEY for openai(…) models", () => {
+    const pkg = JSON.stringify({
+      dependencies: { "little-workflow": "^0.1.0", "@ai-sdk/openai": "^4", "@ai-sdk/anthropic": "^4", zod: "^4" },
+    });
+    expect(projectProviderKeys(pkg)).toEqual(["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]);
+    expect(projectProviderKeys(JSON.stringify({ dependencies: { zod: "^4" } }))).toEqual([]);
+    expect(projectProviderKeys("not json")).toEqual([]);
+    expect(projectProviderKeys(undefined)).toEqual([]);
   });
 });

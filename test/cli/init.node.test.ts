@@ -62,11 +62,16 @@ describe("little init", () => {
       zod: PKG.dependencies.zod,
     });
     expect(pkg.devDependencies).toEqual({
+      "@types/node": PKG.devDependencies["@types/node"],
       typescript: PKG.devDependencies.typescript,
       vitest: PKG.devDependencies.vitest,
       wrangler: PKG.devDependencies.wrangler,
     });
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["dev", "test", "deploy"]));
+    // wrangler types on install (plain tsc needs worker-configuration.d.ts); migrations summed up by
+    // little dev; npm 11's install-scripts approval for wrangler's two binaries recorded.
+    expect(pkg.scripts).toMatchObject({ postinstall: "wrangler types", dev: "little dev" });
+    expect(pkg.allowScripts).toEqual({ esbuild: true, workerd: true });
 
     const config = parseJsonc(readFileSync(join(dir, "wrangler.jsonc"), "utf8")) as Record<string, unknown>;
     expect(config).toMatchObject({

@@ -74,6 +74,86 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const SRC = resolve(import.meta.dirname, "../../src");
+const ZOD = import.meta.resolve("zod");
+/** A project's workflow and tool modules, as `--entry` loads them (TypeScript, stripped by Node). */
+const WORKFLOW_MODULE = `import { defineWorkflow, model } from "${SRC}/index.ts";
+import { OfflineLanguageModel } from "${SRC}/package/testing.ts";
+import { z } from "${ZOD}";
+const m = new OfflineLanguageModel({ modelId: "gpt-4o-mini" });
+export const triage = defineWorkflow({
+  id: "support.triage-ticket",
+  description: "Triage a ticket.",
+  input: z.object({ ticketId: z.string() }),
+  output: z.string(),
+  models: [model(m, { description: "Fast." })],
+  planner: { model: m, system: "Plan." },
+  globalTools: ["lookupCustomer"],
+});
+`;
+const TOOL_MODULE = `import { tool } from "${SRC}/index.ts";
+import { z } from "${ZOD}";
+export const lookupCustomer = tool({
+  description: "Look up a customer.",
+  inputSchema: z.object({ ticketId: z.string() }),
+  execute: async ({ ticketId }: { ticketId: string }) => ({ ticketId }),
+});
+`;
+const boundPlan = (input: Record<string, string>) => ({
+  apiVersion: "littleworkflow.dev/v0.1",
+  kind: "Workflow",
+  metadata: { name: "support.triage-ticket", version: "0.1.0" },
+  input: { schema: { type: "object", properties: { ticketId: { type: "string" } }, required: ["ticketId"] } },
+  output: { schema: { type: "string" } },
+  permissions: { models: [], tools: ["lookupCustomer"], secrets: [], network: [] },
+  steps: [{ id: "lookup", uses: "tool.call", needs: [], with: { tool: "lookupCustomer", input }, output: { mode: "text" } }],
+});
+
+describe("little validate --workflow --entry: the binding pass from the project's own modules", () => {
+  beforeAll(async () => {
+    await writeFile(file("workflow.ts"), WORKFLOW_MODULE);
+    await writeFile(file("tool.ts"), TOOL_MODULE);
+    await writeFile(file("good.plan.json"), JSON.stringify(boundPlan({ ticketId: "{{ input.ticketId }}" })));
+    await writeFile(file("bad.plan.json"), JSON.stringify(boundPlan({ ticket: "{{ input.ticketId }}" })));
+  });
+  const entry = () => ["--workflow", "support.triage-ticket", "--entry", file("workflow.ts"), "--entry", file("tool.ts")];
+
+  it("finds what the server would refuse (binding.tool_input_mismatch) in a plan that is structurally valid", async () => {
+    expect((await little(["validate", file("bad.plan.json")])).code).toBe(0);
+    const r = await little(["validate", file("bad.plan.json"), ...entry()]);
+    expect(r.code, r.stderr).toBe(1);
+    const findings = (JSON.parse(r.stdout) as { findings: { code: string; path: string }[] }).findings;
+    expect(findings.map((f) => [f.code, f.path])).toContainEqual(["binding.tool_input_mismatch", "$.steps[0].with.input"]);
+  });
+
+  it("passes a plan that binds, and names what it cannot find", async () => {
+    const good = await little(["validate", file("good.plan.json"), ...entry()]);
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    expect(JSON.parse(good.stdout)).toEqual({ valid: true, findings: [] });
+    const other = await little(["validate", file("good.plan.json"), "--workflow", "nope", "--entry", file("workflow.ts")]);
+    expect(other.code).toBe(2);
+    expect(JSON.parse(other.stderr).error).toMatchObject({
+      code: "workflow_not_found",
+      message: expect.stringContaining("support.triage-ticket"),
+    });
+    const noTool = await little([
+      "validate",
+      file("good.plan.json"),
+      "--workflow",
+      "support.triage-ticket",
+      "--entry",
+      file("workflow.ts"),
+    ]);
+    expect(noTool.code).toBe(2);
+    expect(JSON.parse(noTool.stderr).error).toMatchObject({
+      code: "definition_invalid",
+      message: expect.stringContaining("lookupCustomer"),
+    });
+    const unloadable = await little(["validate", file("good.plan.json"), "--workflow", "x", "--entry", file("nothing.ts")]);
+    expect(JSON.parse(unloadable.stderr).error.code).toBe("entry_unloadable");
+  });
+});
+
 describe("little validate", () => {
   it("answers --help with the usage, as every command does (not a file named --help)", async () => {
     for (const command of ["validate", "hash"]) {

@@ -101,7 +101,8 @@ describe("the package", () => {
           /^migrations\/[^/]+\.sql$/.test(p) ||
           // the project little init writes
           p.startsWith("template/") ||
-          ["LICENSE", "README.md", "package.json", "sandbox/Dockerfile", "docs/deploy.md"].includes(p)
+          /^docs\/[^/]+\.md$/.test(p) ||
+          ["LICENSE", "README.md", "package.json", "sandbox/Dockerfile"].includes(p)
         ),
     );
     expect(unexpected).toEqual([]);
@@ -109,6 +110,27 @@ describe("the package", () => {
     expect(paths.filter((p) => /^dist\/src\/(worker|workflows)\.|^dist\/src\/examples\//.test(p))).toEqual([]);
     // No TypeScript source outside the template (whose .ts files are the user's project).
     expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts") && !p.startsWith("template/"))).toEqual([]);
+  });
+
+  it("carries the docs its READMEs link to: every docs/ link of README.md and every node_modules/little-workflow path of the template's README", () => {
+    const paths = new Set(pack.files.map((f) => f.path));
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const linked = [...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1] as string);
+    expect(linked.length).toBeGreaterThan(5);
+    expect(linked.filter((p) => !paths.has(p))).toEqual([]);
+    const template = readFileSync(join(ROOT, "template/README.md"), "utf8");
+    const installed = [...template.matchAll(/node_modules\/little-workflow\/([^)`\s#]+)/g)].map((m) => m[1] as string);
+    expect(installed).toContain("docs/testing.md");
+    expect(installed.filter((p) => !p.endsWith("/") && !paths.has(p))).toEqual([]);
+    // Links between the shipped docs resolve inside docs/ too.
+    for (const doc of [...paths].filter((p) => p.startsWith("docs/"))) {
+      const text = readFileSync(join(ROOT, doc), "utf8");
+      const local = [...text.matchAll(/\]\(([a-z0-9-]+\.md)(?:#[^)]*)?\)/g)].map((m) => `docs/${m[1]}`);
+      expect(
+        local.filter((p) => !paths.has(p)),
+        doc,
+      ).toEqual([]);
+    }
   });
 
   it("its .d.ts compile in a fresh TypeScript project that imports every subpath (a Worker with wrangler types; Node without them)", async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineWorkflow, model, snapshotDefinition, tool } from "../../src/index.ts";
+import { type AuthoredPlan, defineWorkflow, model, snapshotDefinition, tool } from "../../src/index.ts";
 import { MemoryWorld, mockModel, modelsFor, offlineModels, runWorkflow } from "../../src/package/testing.ts";
 
 const declared = (id: string) =>
@@ -109,5 +109,80 @@ describe("little-workflow/testing", () => {
     expect(result.cause).toBeUndefined();
     expect(result).toMatchObject({ status: "completed", output: { text: "Hello, Ada" } });
     expect(seen).toEqual([`${result.runId}:c1/greet:a1`]);
+  });
+
+  describe("the offline planner uses the workflow's own tools", () => {
+    const saved: { title: string; text: string }[] = [];
+    const saveNote = tool({
+      description: "Store a note; answers its id and length.",
+      inputSchema: z.object({ title: z.string(), text: z.string() }),
+      outputSchema: z.object({ noteId: z.string(), length: z.number().int() }),
+      execute: async (note: { title: string; text: string }) => {
+        saved.push(note);
+        return { noteId: `note-${saved.length}`, length: note.text.length };
+      },
+    });
+    const notes = {
+      id: "acme.notes",
+      description: "Save a note and say what was saved.",
+      input: z.object({ title: z.string(), text: z.string() }),
+      output: z.object({ noteId: z.string(), length: z.number(), summary: z.string() }),
+      models: [model(declared("gpt-4o-mini"), { description: "Fast model." })],
+      planner: { model: declared("gpt-5"), system: "You plan note-taking workflows." },
+      tools: { saveNote },
+    };
+
+    it("calls the tool with the run's input; the output carries its result, and what it invents reads as a placeholder", async () => {
+      saved.length = 0;
+      const world = new MemoryWorld({ models: offlineModels() });
+      const result = await runWorkflow(defineWorkflow(notes), { title: "Groceries", text: "milk, eggs" }, { world });
+      expect(result.cause).toBeUndefined();
+      expect(saved).toEqual([{ title: "Groceries", text: "milk, eggs" }]);
+      expect(result).toMatchObject({ status: "completed", output: { noteId: "note-1", length: 10, summary: "offline:summary" } });
+      const steps = (await world.events(result.runId)).flatMap((e) => (e.type === "StepSucceeded" ? [e.payload] : []));
+      expect(steps.map((s) => s.stepPath)).toEqual(["c1/save_note", "c1/generate"]);
+    });
+
+    it("a definition's plan is what the offline planner submits, its slots filled from the task", async () => {
+      saved.length = 0;
+      const plan: AuthoredPlan = {
+        apiVersion: "littleworkflow.dev/v0.1",
+        kind: "Workflow",
+        metadata: { name: "<workflow-id>", version: "0.1.0" },
+        input: { schema: "<input-schema>" },
+        output: { schema: "<output-schema>" },
+        permissions: { models: ["<model-slot>"], tools: ["saveNote"], secrets: [], network: [] },
+        steps: [
+          {
+            id: "save",
+            uses: "tool.call",
+            needs: [],
+            with: { tool: "saveNote", input: { title: "pinned", text: "{{ input.text }}" } },
+            output: { mode: "json" },
+          },
+          {
+            id: "report",
+            uses: "ai.generate",
+            needs: ["save"],
+            with: { model: "<model-slot>", prompt: "Saved:\n- note: {{ json(steps.save.output) }}" },
+            output: "<requested-output>",
+          },
+        ],
+      };
+      const world = new MemoryWorld({ models: offlineModels() });
+      const result = await runWorkflow(defineWorkflow({ ...notes, plan }), { title: "ignored", text: "abc" }, { world });
+      expect(result.cause).toBeUndefined();
+      expect(saved).toEqual([{ title: "pinned", text: "abc" }]);
+      expect(result.output).toMatchObject({ noteId: "note-1", length: 3 });
+      // The plan is part of the definition: stating one changes the definition hash.
+      const [withPlan, without] = await Promise.all([
+        snapshotDefinition(defineWorkflow({ ...notes, plan })),
+        snapshotDefinition(defineWorkflow(notes)),
+      ]);
+      expect(withPlan.definitionHash).not.toBe(without.definitionHash);
+      expect(() => defineWorkflow({ ...notes, plan: { kind: "Plan" } as never })).toThrow(
+        /definition.invalid_plan|plan is an LWIR document/,
+      );
+    });
   });
 });

@@ -81,6 +81,7 @@ const CLASSIFIED = {
   sandbox_config_invalid: "retry",
   trigger_tenant_invalid: "retry",
   insecure_configuration: "retry",
+  database_not_migrated: "retry",
   run_start_unconfirmed: "retry",
   capability_drift: "retry",
   non_deterministic_replay: "retry",

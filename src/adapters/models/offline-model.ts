@@ -13,7 +13,8 @@ import { skillFilePath } from "../../ports/skill-files.ts";
 import { offlineFixerTurn } from "./offline-fixer.ts";
 import { offlinePlan } from "./offline-plan.ts";
 import { promptText, toolResultsOf, writeFileCommand } from "./offline-prompt.ts";
-import { codeFilesOf, draftFromSkills, skillsNamedIn } from "./offline-skill-plan.ts";
+import { shownValues } from "./offline-prompt-values.ts";
+import { authoredDraft, codeFilesOf, draftFromSkills, skillsNamedIn } from "./offline-skill-plan.ts";
 import { sampleFromSchema } from "./sample-from-schema.ts";
 
 export const OFFLINE_PROVIDER = "little.offline";
@@ -21,9 +22,11 @@ export const OFFLINE_PROVIDER = "little.offline";
 /**
  * The offline model: deterministic, no network, clearly labelled (`provider: "little.offline"`,
  * and `offline: true` in `harness.model.responded`). As a planner it drafts LWIR in bash, then
- * submits it (when the prompt lists skills it reads them first, and uses an LWIR draft a skill
- * carries: see offline-skill-plan.ts); as a fixer it submits a repair from a fixed repertoire
- * (offline-fixer.ts); as a worker it answers a value that satisfies the requested JSON Schema, or text.
+ * submits it (the definition's own `plan` when it states one; else, when the prompt lists skills,
+ * it reads them first and uses an LWIR draft a skill carries: see offline-skill-plan.ts; else the
+ * plan offline-plan.ts builds from the snapshot's tools); as a fixer it submits a repair from a fixed repertoire
+ * (offline-fixer.ts); as a worker it answers a value that satisfies the requested JSON Schema
+ * (taking fields the prompt shows by name, placeholders like `"offline:noteId"` for the rest), or text.
  * `latencyMs` makes it slow on purpose, for demos and benchmarks.
  */
 export class OfflineLanguageModel implements LanguageModelV4 {
@@ -92,7 +95,8 @@ export class OfflineLanguageModel implements LanguageModelV4 {
       return call(BASH_TOOL, { command: `cat ${skills.map(skillFilePath).join(" ")}` });
     }
     const skillText = skills.length > 0 ? String((bash[0]?.value as { stdout?: unknown } | undefined)?.stdout ?? "") : "";
-    const lwir = draftFromSkills(skillText, task) ?? offlinePlan(task);
+    // The author's own plan first, then a skill's draft, then one built from the snapshot's tools.
+    const lwir = authoredDraft(task) ?? draftFromSkills(skillText, task) ?? offlinePlan(task);
     if (bash.length < (skills.length > 0 ? 2 : 1)) return call(BASH_TOOL, { command: draftCommand(lwir) });
     const used = toolResultsOf(prompt).map((r) => r.toolName);
     if (!used.includes(SUBMIT_TOOL) || lastSubmitRejected(prompt)) return call(SUBMIT_TOOL, { lwir });
@@ -102,14 +106,10 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   private workerAnswer(options: LanguageModelV4CallOptions, text: string): LanguageModelV4Content[] {
     const format = options.responseFormat;
     if (format?.type === "json") {
-      return [
-        {
-          type: "text",
-          text: JSON.stringify(
-            sampleFromSchema(format.schema as Record<string, unknown> | undefined, lastUserText(options.prompt) || text),
-          ),
-        },
-      ];
+      const seed = lastUserText(options.prompt) || text;
+      // Values the prompt shows by name (the input, a tool's result) are answered as shown, not invented.
+      const value = sampleFromSchema(format.schema as Record<string, unknown> | undefined, seed, "$", shownValues(seed));
+      return [{ type: "text", text: JSON.stringify(value) }];
     }
     return [{ type: "text", text: `Offline answer: ${(lastUserText(options.prompt) || text).replace(/\s+/g, " ").trim().slice(0, 200)}` }];
   }

@@ -1,50 +1,66 @@
 import { LWIR_API_VERSION, LWIR_KIND } from "../../lwir/types.ts";
 import type { PlanTask } from "../../ports/planner-protocol.ts";
+import { fieldRef, type PlannedToolCall, plannedToolCalls, propertiesOf } from "./offline-tool-wiring.ts";
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const GENERATE = "generate";
 
 /**
- * The offline planner's LWIR for a task: one `ai.generate` step on the first model slot whose
- * prompt names every input field and whose output is the requested output, after one tool.call
- * of each tool the definition requires. Valid and bound by
- * construction, so the whole pipeline runs with no model provider.
+ * The offline planner's LWIR for a task, built from the snapshot's structure alone (never the
+ * input's values, so every input gets the same version): a `tool.call` for every tool whose
+ * required input the run input or an earlier tool's output can fill (offline-tool-wiring.ts),
+ * then one `ai.generate` on the first model slot that is shown the input and every tool result
+ * and answers the requested output. Valid and bound by construction, so an offline run exercises
+ * the tools, approvals and secrets the definition declares with no model provider.
  */
 export function offlinePlan(task: PlanTask): Record<string, unknown> {
   const snapshot = task.workflowSnapshot;
   const slot = snapshot.modelSlots[0]?.id ?? "offline";
-  const properties = inputProperties(task.inputSchema);
-  const lines = properties.length > 0 ? properties.map((p) => `- ${p}: {{ ${inputRef(p)} }}`) : ["{{ json(input) }}"];
-  // Required tools (docs/lwir.md) must be called on every path: one call each, before the answer,
-  // each input field read from the input field of the same name.
-  const required = snapshot.tools.filter((t) => (snapshot.requiredTools ?? []).includes(t.id));
-  const calls = required.map((t, i) => ({
-    id: `call${i + 1}`,
-    uses: "tool.call",
-    needs: [],
-    with: { tool: t.id, input: Object.fromEntries(inputProperties(t.inputSchema).map((f) => [f, `{{ ${inputRef(f)} }}`])) },
-    output: { mode: "json" },
-  }));
-  const results = calls.map((c) => `\n${c.id} (${c.with.tool}): {{ json(steps.${c.id}.output) }}`).join("");
-  const prompt = `${snapshot.description}\n\nInput:\n${lines.join("\n")}${results}`;
+  const calls = plannedToolCalls(task.inputSchema, snapshot.tools, new Set([GENERATE]));
   return {
     apiVersion: LWIR_API_VERSION,
     kind: LWIR_KIND,
     metadata: { name: snapshot.id, version: "0.1.0", description: snapshot.description },
     input: { schema: task.inputSchema },
     output: { schema: task.outputSchema },
-    permissions: { models: [slot], tools: required.map((t) => t.id), secrets: [], network: [] },
+    // The secrets the called tools declare (the definition binds each, or it would not snapshot):
+    // a tool.call gets only those its version permits.
+    permissions: { models: [slot], tools: calls.map((c) => c.tool.id), secrets: secretsOf(calls), network: [] },
     steps: [
-      ...calls,
-      { id: "generate", uses: "ai.generate", needs: calls.map((c) => c.id), with: { model: slot, prompt }, output: task.requestedOutput },
+      ...calls.map(toolStep),
+      {
+        id: GENERATE,
+        uses: "ai.generate",
+        needs: calls.map((c) => c.stepId),
+        with: { model: slot, prompt: generatePrompt(task, calls) },
+        output: task.requestedOutput,
+      },
     ],
   };
 }
 
-function inputProperties(schema: unknown): string[] {
-  const properties = (schema as { properties?: unknown } | null)?.properties;
-  return properties && typeof properties === "object" ? Object.keys(properties) : [];
+function toolStep(call: PlannedToolCall): Record<string, unknown> {
+  return {
+    id: call.stepId,
+    uses: "tool.call",
+    needs: call.needs,
+    with: { tool: call.tool.id, input: call.input },
+    output: call.outputSchema ? { mode: "object", schema: call.outputSchema } : { mode: "json" },
+  };
 }
 
-function inputRef(name: string): string {
-  return IDENTIFIER.test(name) ? `input.${name}` : `input[${JSON.stringify(name)}]`;
+/**
+ * One `name: value` line per input field and per tool result: the form the offline worker reads
+ * values back from (offline-prompt-values.ts), and plain enough for a person reading the run.
+ */
+function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[]): string {
+  const fields = propertiesOf(task.inputSchema).map(([name]) => `- ${name}: {{ ${fieldRef("input", name)} }}`);
+  const input = fields.length > 0 ? fields : ["{{ json(input) }}"];
+  const results = calls.map((c) => `- ${c.tool.id}: {{ json(steps.${c.stepId}.output) }}`);
+  const sections = [task.workflowSnapshot.description, `Input:\n${input.join("\n")}`];
+  if (results.length > 0) sections.push(`Tool results:\n${results.join("\n")}`);
+  return sections.join("\n\n");
+}
+
+function secretsOf(calls: readonly PlannedToolCall[]): string[] {
+  return [...new Set(calls.flatMap((c) => c.tool.secrets ?? []))].sort();
 }

@@ -39,9 +39,22 @@ export function draftFromSkills(skillText: string, task: PlanTask): Record<strin
       continue;
     }
     if (typeof parsed !== "object" || parsed === null || (parsed as { kind?: unknown }).kind !== LWIR_KIND) continue;
-    return withFileDigests(fillSlots(parsed, task)) as Record<string, unknown>;
+    return filledDraft(parsed, task);
   }
   return null;
+}
+
+/**
+ * The author's plan (`defineWorkflow({ plan })`, carried in the snapshot), with the task's slots
+ * filled in as a skill's draft is. Null when the definition states none.
+ */
+export function authoredDraft(task: PlanTask): Record<string, unknown> | null {
+  const plan = task.workflowSnapshot.plan;
+  return plan === undefined ? null : filledDraft(plan, task);
+}
+
+function filledDraft(draft: unknown, task: PlanTask): Record<string, unknown> {
+  return withFileDigests(fillSlots(structuredClone(draft), task)) as Record<string, unknown>;
 }
 
 function fillSlots(value: unknown, task: PlanTask): unknown {

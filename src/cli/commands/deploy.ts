@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import type { SandboxChoice } from "../deploy/deploy-config.ts";
+import { projectProviderKeys } from "../deploy/project-provider-keys.ts";
 import { type CommandResult, runDeploy } from "../deploy/run-deploy.ts";
 import { print } from "../output.ts";
 import { DEPLOY_USAGE } from "../usage.ts";
@@ -44,7 +45,12 @@ export async function deployCommand(args: readonly string[]): Promise<number> {
   }
   if (config.endsWith(".toml"))
     throw new CliInputError("deploy_config_invalid", "little deploy: reads wrangler.jsonc or wrangler.json, not TOML");
-  const secrets = (values.secret as unknown as string[] | undefined) ?? [];
+  // The keys passed as --secret, then those of the providers the project's own models come from.
+  const manifest = join(dirname(config), "package.json");
+  const secrets = [
+    ...((values.secret as unknown as string[] | undefined) ?? []),
+    ...projectProviderKeys(existsSync(manifest) ? readFileSync(manifest, "utf8") : undefined),
+  ];
   const steps = await runDeploy(
     {
       config,

@@ -11,7 +11,7 @@ import { INIT_USAGE } from "../usage.ts";
 const RENAMED: Readonly<Record<string, string>> = { gitignore: ".gitignore" };
 /** The project's dependencies, at the ranges this package itself builds and tests with. */
 const DEPENDENCIES = ["@ai-sdk/openai", "zod"] as const;
-const DEV_DEPENDENCIES = ["typescript", "vitest", "wrangler"] as const;
+const DEV_DEPENDENCIES = ["@types/node", "typescript", "vitest", "wrangler"] as const;
 
 export type InitOptions = {
   /** Where the project goes: a new or empty directory. */

@@ -65,14 +65,13 @@ function stepTables(step, offset) {
     section(
       "Model calls",
       step?.modelCalls ?? [],
-      ["Slot", "Model", "Turn", "Tokens in", "Tokens out", "Total", "Cost", "Took", "Status"],
+      // Seven columns, not nine: the panel is a third of the page, and Cost, Took and Status must fit.
+      ["Slot", "Model", "Turn", "Tokens (in / out)", "Cost", "Took", "Status"],
       (m) => [
         m.modelSlotId,
         `${m.providerId}/${m.modelId}${m.offline ? " (offline)" : ""}`,
         String(m.turn),
-        m.usage ? String(m.usage.inputTokens) : "—",
-        m.usage ? String(m.usage.outputTokens) : "—",
-        m.usage ? String(m.usage.totalTokens) : "—",
+        m.usage ? `${m.usage.inputTokens} / ${m.usage.outputTokens}` : "—",
         fmtCost(m.usage),
         fmtDuration(durationOf(m)),
         m.error ? `failed: ${m.error.message}` : m.status,

@@ -7,6 +7,28 @@ const PAGE_SIZE = 50;
 /** Token totals come from each run's own record: a few at a time, so a long list stays light. */
 const USAGE_CONCURRENCY = 4;
 
+/**
+ * A run's tokens as its page counts them: the run's usage once it completed, else the sum over the
+ * model answers so far (a failed, waiting or running run has no usage of its own yet).
+ */
+async function tokensOf(runId) {
+  const id = encodeURIComponent(runId);
+  const { run } = await getJson(`/v1/runs/${id}`);
+  if (run.usage) return run.usage.totalTokens;
+  let total = 0;
+  let answered = 0;
+  for (let after = 0; ; ) {
+    const page = await getJson(`/v1/runs/${id}/events?type=harness.model.responded&limit=1000&after=${after}`);
+    for (const e of page.events) {
+      total += (e.payload.usage?.inputTokens ?? 0) + (e.payload.usage?.outputTokens ?? 0);
+      answered++;
+    }
+    if (page.events.length < 1000 || page.nextAfter == null) break;
+    after = page.nextAfter;
+  }
+  return answered > 0 ? total : null;
+}
+
 /** The run list: filters from the query string, newest first, a page at a time. */
 export async function runsPage() {
   const tbody = document.querySelector("#runs-table tbody");
@@ -21,9 +43,9 @@ export async function runsPage() {
     while (usageWorkers < USAGE_CONCURRENCY && usageQueue.length > 0) {
       const [runId, cell] = usageQueue.shift();
       usageWorkers++;
-      getJson(`/v1/runs/${encodeURIComponent(runId)}`)
-        .then((body) => {
-          cell.textContent = body.run.usage ? String(body.run.usage.totalTokens) : "—";
+      tokensOf(runId)
+        .then((total) => {
+          cell.textContent = total === null ? "—" : String(total);
         })
         .catch(() => {
           cell.textContent = "?";
