@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 import { CALLER_RUN_ID_DESCRIPTION } from "../engine/runs/derived-run-ids.ts";
+import { RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 
 /** Shapes of the /v1 API, shared by validation and the OpenAPI document. */
 

@@ -143,7 +143,7 @@ const PROBE_ORIGIN = "https://inspector.invalid";
  * resolves to another origin; what is returned is the URL parser's own serialization of the path.
  */
 export function safeNext(next: string | undefined): string {
-  if (!next || !next.startsWith("/") || hasUnsafeChar(next)) return DEFAULT_NEXT;
+  if (!next?.startsWith("/") || hasUnsafeChar(next)) return DEFAULT_NEXT;
   let url: URL;
   try {
     url = new URL(next, PROBE_ORIGIN);

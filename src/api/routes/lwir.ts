@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { CALLER_RUN_ID_DESCRIPTION } from "../../engine/runs/derived-run-ids.ts";
 import { runIdFor } from "../../engine/runs/run-ids.ts";
 import { startRun } from "../../engine/runs/start-service.ts";
 import { checkLwir } from "../../lwir/check-lwir.ts";
@@ -9,7 +10,6 @@ import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { CALLER_RUN_ID_DESCRIPTION } from "../../engine/runs/derived-run-ids.ts";
 import { runLinks } from "../run-access.ts";
 import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
