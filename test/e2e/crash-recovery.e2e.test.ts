@@ -74,7 +74,8 @@ describe("crash recovery", () => {
       );
     const { run } = await api.pollUntilEnded(runId, { timeoutMs: 30_000 });
     expect(run.status).toBe("completed");
-    expect(run.output).toEqual({ summary: expect.stringContaining("T-crash"), severity: expect.any(String) });
+    // The offline worker writes placeholders that read as such (docs/testing.md); the severity is its enum pick.
+    expect(run.output).toEqual({ summary: "offline:summary", severity: expect.any(String) });
 
     const after = await api.events(runId);
     // Dense seq 1..n, no duplicate event, one request and one completion.
