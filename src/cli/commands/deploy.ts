@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseCommand } from "../args.ts";
 import { CliInputError } from "../cli-error.ts";
 import type { SandboxChoice } from "../deploy/deploy-config.ts";
 import { projectProviderKeys } from "../deploy/project-provider-keys.ts";
-import { type CommandResult, runDeploy } from "../deploy/run-deploy.ts";
+import { runDeploy } from "../deploy/run-deploy.ts";
 import { print } from "../output.ts";
+import { runProcess } from "../run-process.ts";
 import { DEPLOY_USAGE } from "../usage.ts";
 
 /**
@@ -60,7 +60,7 @@ export async function deployCommand(args: readonly string[]): Promise<number> {
       secrets,
     },
     {
-      run: runCommand,
+      run: runProcess,
       readText: (path) => readFileSync(path, "utf8"),
       writeText: (path, text) => writeFileSync(path, text),
       log: values.json ? () => {} : (line) => print(line),
@@ -68,26 +68,4 @@ export async function deployCommand(args: readonly string[]): Promise<number> {
   );
   if (values.json) print(JSON.stringify({ sandbox, dryRun: values["dry-run"] === true, steps }, null, 2));
   return 0;
-}
-
-/** wrangler from the project's node_modules (npx finds it), docker from PATH. */
-function runCommand(command: string, args: readonly string[], mode: "capture" | "inherit"): Promise<CommandResult> {
-  const [file, argv] = command === "wrangler" ? ["npx", ["--no-install", "wrangler", ...args]] : [command, [...args]];
-  return new Promise((done, fail) => {
-    const child = spawn(file, argv, {
-      stdio: mode === "inherit" ? ["inherit", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
-      shell: process.platform === "win32",
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr?.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code: code ?? 1, stdout, stderr }));
-  });
 }

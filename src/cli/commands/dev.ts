@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import { print } from "../output.ts";
+import { runProcess } from "../run-process.ts";
 import { DEV_USAGE } from "../usage.ts";
 
 /**
@@ -19,13 +19,13 @@ export async function devCommand(args: readonly string[]): Promise<number> {
   const persist = args.flatMap((arg, i) =>
     arg === "--persist-to" ? ["--persist-to", args[i + 1] ?? ""] : arg.startsWith("--persist-to=") ? [arg] : [],
   );
-  const migrate = await wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], "capture");
+  const migrate = await runProcess("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], "capture");
   if (migrate.code !== 0) {
     process.stderr.write(`${migrate.stdout}${migrate.stderr}`);
     return migrate.code;
   }
   for (const line of migrationSummary(migrate.stdout)) print(line);
-  return (await wrangler(["dev", ...args], "inherit")).code;
+  return (await runProcess("wrangler", ["dev", ...args], "inherit")).code;
 }
 
 /** One line per migration wrangler applied, or one saying the database was up to date. */
@@ -33,24 +33,4 @@ export function migrationSummary(output: string): string[] {
   if (/No migrations to apply/.test(output)) return ["D1 (local): migrations up to date"];
   const applied = [...new Set([...output.matchAll(/│\s*(\S+\.sql)\s*│\s*✅/g)].map((m) => m[1] as string))];
   return applied.length > 0 ? applied.map((name) => `D1 (local): applied ${name}`) : ["D1 (local): migrations applied"];
-}
-
-/** wrangler from the project's node_modules (npx --no-install finds it). */
-function wrangler(args: readonly string[], mode: "capture" | "inherit"): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn("npx", ["--no-install", "wrangler", ...args], {
-      stdio: mode === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"],
-      shell: process.platform === "win32",
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr?.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code: code ?? 1, stdout, stderr }));
-  });
 }
