@@ -65,6 +65,8 @@ export type WiringOverrides = {
   runs?: (index: RunIndex) => RunIndex;
   /** Wraps the run objects' handles: tests fail an RPC after the object acted on it. */
   runHandles?: (handles: RunHandles) => RunHandles;
+  /** Wraps the D1 binding every D1 adapter uses: the global-latency bench puts the database far away. */
+  database?: (db: D1Database) => D1Database;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -136,19 +138,25 @@ export function wire(env: Env, scope: { runId?: string } = {}): Wiring {
 }
 
 function containerSandbox(env: Env, scope?: string): ContainerSandbox {
-  return new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory: new D1MemoryStore(env.DB), ...(scope ? { scope } : {}) });
+  return new ContainerSandbox({ open: openSandboxes(env.SANDBOX), memory: new D1MemoryStore(database(env)), ...(scope ? { scope } : {}) });
+}
+
+/** The D1 binding, as the overrides wrap it. */
+function database(env: Env): D1Database {
+  return overrides.database ? overrides.database(env.DB) : env.DB;
 }
 
 function build(env: Env): Wiring {
   const vars = env as unknown as Record<string, unknown>;
+  const db = database(env);
   const modelEnv = overrides.modelEnv ?? vars;
   // LITTLE_MODEL_<SLOT> vars: read into data once here, handed to the resolver and to the catalog
   // (which attaches them to every workflow, so they are part of its definition hash).
   const modelOverrides = modelOverridesFromEnv(modelEnv);
   return {
-    versions: new D1VersionStore(env.DB),
-    approvals: new D1DefinitionApprovals(env.DB),
-    runs: overrides.runs ? overrides.runs(new D1RunIndex(env.DB)) : new D1RunIndex(env.DB),
+    versions: new D1VersionStore(db),
+    approvals: new D1DefinitionApprovals(db),
+    runs: overrides.runs ? overrides.runs(new D1RunIndex(db)) : new D1RunIndex(db),
     blobsFor: (owner) => new R2BlobStore(env.BLOBS, owner),
     models:
       overrides.models ??
@@ -165,18 +173,18 @@ function build(env: Env): Wiring {
         : new IsolateSandbox({
             loader: env.LOADER,
             networkGate: (hosts) => exports.NetworkGate({ props: { hosts } }),
-            memory: new D1MemoryStore(env.DB),
+            memory: new D1MemoryStore(db),
           }),
-    secrets: overrides.secrets ?? new SealedSecretStore(new D1SealedRows(env.DB), stringVar(vars.LITTLE_SECRETS_KEY)),
+    secrets: overrides.secrets ?? new SealedSecretStore(new D1SealedRows(db), stringVar(vars.LITTLE_SECRETS_KEY)),
     clock: overrides.clock ?? systemClock,
     workflows: withModelOverrides(overrides.workflows ?? installed, modelOverrides),
     sliceMs: overrides.sliceMs ?? (Number(stringVar(vars.LITTLE_SLICE_MS)) || 30_000),
     runQuotas: overrides.runQuotas ?? runQuotasFromVars(vars),
     ...(Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) > 0 ? { modelTimeoutMs: Number(stringVar(vars.LITTLE_MODEL_TIMEOUT_MS)) } : {}),
     runHandles: overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS),
-    tokens: new D1TokenStore(env.DB),
-    deliveries: new D1WebhookDeliveries(env.DB),
-    startQuota: new D1StartQuota(env.DB),
+    tokens: new D1TokenStore(db),
+    deliveries: new D1WebhookDeliveries(db),
+    startQuota: new D1StartQuota(db),
     startLimits: startLimits(vars),
   };
 }

@@ -1,6 +1,7 @@
 /** A small JSON client for the bench Worker's /v1 and /bench routes. */
 
-export type Answer<T> = { status: number; body: T; ms: number };
+/** An answer: status, parsed body, round trip, and the headers (the bench Worker adds its D1 count). */
+export type Answer<T> = { status: number; body: T; ms: number; headers: Headers };
 
 export type BenchRun = {
   runId: string;
@@ -30,7 +31,7 @@ export function benchClient(base: string, token: string) {
     const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     const text = await res.text();
     const ms = performance.now() - started;
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, ms };
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, ms, headers: res.headers };
   }
 
   /** A call that must answer 2xx; anything else is an error with the answer in its message. */

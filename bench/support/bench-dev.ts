@@ -40,6 +40,8 @@ export type BenchDev = {
   /** workerd's DevTools inspector (CPU profiles of the Worker: `Profiler.start` / `Profiler.stop`). */
   readonly inspectorPort: number;
   readonly devToken: string;
+  /** `LITTLE_WEBHOOK_SECRET` (`whsec_…`): signs deliveries to `/v1/hooks/:workflowId` (tenant `dev`). */
+  readonly webhookSecret: string;
   /** From spawning `wrangler dev` to the first 200 of `GET /v1/health`, in ms. */
   readonly startMs: number;
   /** `wrangler d1 migrations apply` before the start, in ms. */
@@ -58,6 +60,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
   const stateDir = join(tempDir, "state");
   const projectDir = join(tempDir, "project");
   const devToken = `dev_${randomBytes(16).toString("hex")}`;
+  const webhookSecret = `whsec_${randomBytes(24).toString("base64")}`;
   const url = `http://127.0.0.1:${port}`;
   const config = options.config === "production" ? "wrangler.toml" : "bench/wrangler.bench.toml";
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
@@ -65,6 +68,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     LITTLE_ENV: "development",
     LITTLE_MODELS: "offline",
     LITTLE_DEV_TOKEN: devToken,
+    LITTLE_WEBHOOK_SECRET: webhookSecret,
     LITTLE_ADMIN_TOKEN: `admin_${randomBytes(16).toString("hex")}`,
     LITTLE_OFFLINE_LATENCY_MS: "0",
     // Throughput is measured with the start quotas enforced (their D1 writes are in the figures)
@@ -131,6 +135,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
       url,
       inspectorPort,
       devToken,
+      webhookSecret,
       startMs,
       migrateMs,
       processGroup: proc.pid ?? null,
