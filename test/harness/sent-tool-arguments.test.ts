@@ -3,14 +3,13 @@
  * Through the real `@ai-sdk/openai` Responses model with a fake fetch speaking the SSE form.
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { jsonSchema } from "ai";
 import { describe, expect, it } from "vitest";
 import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
 import type { HarnessContext } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
 import { runSession, type SessionSpec } from "../../src/harness/run-session.ts";
-import { digestJson } from "../../src/json/digest.ts";
 import type { EventLog } from "../../src/ports/event-log.ts";
+import { echoTool, workerSessionSpec } from "./support/worker-session-spec.ts";
 
 const CUT = '{"say": "hel';
 const usage = {
@@ -68,30 +67,12 @@ async function context(log: EventLog): Promise<HarnessContext> {
 }
 
 function spec(m: SessionSpec["model"], executed: unknown[]): SessionSpec {
-  const manifest = { role: "worker" };
-  return {
-    sessionId: "s1",
-    role: "worker",
-    kind: "execute_step",
-    manifest,
-    manifestHash: digestJson(manifest),
-    model: m,
-    slot: { id: "m", providerId: "openai.responses", modelId: "m", offline: false },
+  return workerSessionSpec(m, {
     system: "s",
     prompt: "p",
-    tools: {
-      echo: {
-        description: "e",
-        inputSchema: jsonSchema({ type: "object", properties: { say: { type: "string" } } }),
-        execute: async (input) => {
-          executed.push(input);
-          return input;
-        },
-      },
-    },
+    tools: { echo: echoTool(executed) },
     stopWhen: ({ steps }) => steps.length >= 3,
-    interpret: (loop) => ({ ok: true, output: loop.text }),
-  };
+  });
 }
 
 describe("tool-call arguments that do not parse", () => {

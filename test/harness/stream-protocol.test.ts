@@ -10,7 +10,7 @@ import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import type { HarnessContext } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
 import { runSession, type SessionSpec } from "../../src/harness/run-session.ts";
-import { digestJson } from "../../src/json/digest.ts";
+import { workerSessionSpec } from "./support/worker-session-spec.ts";
 
 const NOW = 1_800_000_000_000;
 
@@ -86,21 +86,7 @@ async function context() {
 }
 
 function spec(model: SessionSpec["model"]): SessionSpec {
-  const manifest = { role: "worker" };
-  return {
-    sessionId: "s1",
-    role: "worker",
-    kind: "execute_step",
-    manifest,
-    manifestHash: digestJson(manifest),
-    model,
-    slot: { id: "m", providerId: "openai.responses", modelId: "gpt-test", offline: false },
-    system: "Be brief.",
-    prompt: "Say hello.",
-    tools: {},
-    stopWhen: ({ steps }) => steps.length >= 1,
-    interpret: (loop) => ({ ok: true, output: loop.text }),
-  };
+  return workerSessionSpec(model, { slot: { id: "m", providerId: "openai.responses", modelId: "gpt-test", offline: false } });
 }
 
 describe("a streamed call answered with a plain JSON body", () => {

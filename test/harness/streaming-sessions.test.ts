@@ -5,7 +5,6 @@
  * failing with `model_timeout`.
  */
 import { AISDKError, APICallError, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import { jsonSchema } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
@@ -14,11 +13,11 @@ import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { type HarnessContext, SliceYieldSignal } from "../../src/harness/harness-context.ts";
 import { Journal } from "../../src/harness/journal.ts";
 import { runSession, type SessionSpec } from "../../src/harness/run-session.ts";
-import { digestJson } from "../../src/json/digest.ts";
 import { streamPartsOf } from "../../src/ports/model-stream-parts.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { result } from "../support/scripted-models.ts";
+import { echoTool, workerSessionSpec } from "./support/worker-session-spec.ts";
 
 const NOW = 1_800_000_000_000;
 
@@ -95,30 +94,21 @@ async function newContext(events: readonly RunEvent[] = [], extra: Partial<Harne
 }
 
 function spec(model: SessionSpec["model"], executed: string[] = []): SessionSpec {
-  const manifest = { role: "worker" };
-  return {
-    sessionId: "s1",
-    role: "worker",
-    kind: "execute_step",
-    manifest,
-    manifestHash: digestJson(manifest),
-    model,
-    slot: { id: "m", providerId: "mock.stream", modelId: "m", offline: false },
-    system: "Be brief.",
-    prompt: "Ask the echo.",
-    tools: {
-      echo: {
-        description: "Echoes its input.",
-        inputSchema: jsonSchema({ type: "object", properties: { say: { type: "string" } }, required: ["say"] }),
-        execute: async (input) => {
-          executed.push(JSON.stringify(input));
-          return { said: (input as { say: string }).say };
-        },
-      },
+  const inputs: unknown[] = [];
+  const echo = echoTool(
+    inputs,
+    (input) => {
+      executed.push(JSON.stringify(input));
+      return { said: input.say };
     },
+    true,
+  );
+  return workerSessionSpec(model, {
+    slot: { id: "m", providerId: "mock.stream", modelId: "m", offline: false },
+    prompt: "Ask the echo.",
+    tools: { echo },
     stopWhen: ({ steps }) => steps.length >= 4,
-    interpret: (loop) => ({ ok: true, output: loop.text }),
-  };
+  });
 }
 
 const harnessEvents = (events: readonly RunEvent[]) =>
