@@ -1,3 +1,4 @@
+import { forgetApproval } from "../engine/runs/approval-reads.ts";
 import type { Digest } from "../json/digest.ts";
 import type { DefinitionApproval } from "../ports/definition-approvals.ts";
 import type { RunCursor } from "../ports/run-index.ts";
@@ -29,6 +30,7 @@ export async function revokeApproval(
   by: string,
 ): Promise<{ revoked: DefinitionApproval; endedRuns: string[] } | null> {
   const revoked = await services.approvals.revoke({ tenant, definitionHash: hash, at: services.clock.now(), by });
+  forgetApproval(services.approvals, tenant, hash);
   if (!revoked) return null;
   const endedRuns: string[] = [];
   for (const status of UNFINISHED) {

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { forgetApproval } from "../../engine/runs/approval-reads.ts";
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
 import { versionIdOf } from "../../identity/workflow-version.ts";
 import { type Digest, digestJson } from "../../json/digest.ts";
@@ -121,6 +122,7 @@ definitionRoutes.openapi(
       projection: snapshot,
       by: actorOf(c.var.principal),
     });
+    forgetApproval(services.approvals, tenant, hash);
     return c.json(await definitionView(services, tenant, hash), 200);
   },
 );
@@ -190,6 +192,7 @@ definitionRoutes.openapi(
     const locked = compileAndLock(version.lwir, caps);
     await services.versions.putLock(locked.lock, locked.lockHash, services.clock.now());
     await services.approvals.pin(tenant, hash, { id: version.id, hash: version.hash }, services.clock.now());
+    forgetApproval(services.approvals, tenant, hash);
     return c.json(await definitionView(services, tenant, hash), 200);
   },
 );
@@ -209,7 +212,9 @@ definitionRoutes.openapi(
   async (c) => {
     const { services, tenant } = c.var;
     const hash = c.req.valid("param").hash as Digest;
-    if (!(await services.approvals.pin(tenant, hash, null, services.clock.now()))) throw notFound("definition_approval", hash);
+    const unpinned = await services.approvals.pin(tenant, hash, null, services.clock.now());
+    forgetApproval(services.approvals, tenant, hash);
+    if (!unpinned) throw notFound("definition_approval", hash);
     return c.json(await definitionView(services, tenant, hash), 200);
   },
 );

@@ -6,6 +6,7 @@ import type { VersionStore } from "../../ports/version-store.ts";
 import { DefinitionNotApprovedError } from "../../sdk/errors/definition-not-approved-error.ts";
 import { SecretsKeyMissingError } from "../../sdk/errors/secrets-key-missing-error.ts";
 import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
+import { readApproval } from "./approval-reads.ts";
 
 /** What the gate reads: the tenant's approvals, the stored projections, the secrets a definition binds. */
 export type DefinitionGatePorts = {
@@ -44,8 +45,10 @@ export async function admitDefinition(
     await services.versions.putDefinition(capabilities.snapshot, hash, now);
     stored.add(hash);
   }
-  const approval = await services.approvals.get(tenant, hash);
-  if (capabilities.snapshot.approval === "required") {
+  const required = capabilities.snapshot.approval === "required";
+  // A recent read is enough: the run object re-reads it before the first step (approval-reads.ts).
+  const approval = await readApproval(services.approvals, tenant, hash, now, { keepAbsent: !required });
+  if (required) {
     if (!approval) throw new DefinitionNotApprovedError(capabilities.snapshot.id, hash);
     const projection = await services.versions.getDefinition(hash);
     // The definition is live (it is what this start runs): a lost row is recorded again, not refused.
