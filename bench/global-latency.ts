@@ -11,7 +11,7 @@
  * `node bench/global-latency.ts` alone, or in `npm run bench`.
  */
 import { Webhook } from "standardwebhooks";
-import type { BenchClient } from "./support/bench-client.ts";
+import { type BenchClient, benchClient } from "./support/bench-client.ts";
 import type { BenchDev } from "./support/bench-dev.ts";
 import type { Row } from "./support/results.ts";
 import { noopLwir, startPeer } from "./support/run-starts.ts";
@@ -42,6 +42,13 @@ function startNoop(api: BenchClient, lwir: unknown) {
     const r = await api.call<{ run?: { runId: string } }>("POST", "/v1/lwir/runs", { lwir, input: {} });
     return { ms: r.ms, d1: d1Of(r.headers), status: r.status, runId: r.body?.run?.runId ?? null };
   };
+}
+
+/** A tenant token (`tok_…`, checked in D1 on every request) for tenant `bench-far`, minted with the admin token. */
+async function tenantClient(dev: BenchDev): Promise<BenchClient> {
+  const admin = benchClient(dev.url, dev.adminToken);
+  const minted = await admin.ok<{ token: string }>("POST", "/v1/tokens", { tenant: "bench-far", scopes: ["runs:read", "runs:write"] });
+  return benchClient(dev.url, minted.token);
 }
 
 async function sequential(n: number, once: () => Promise<Timed>): Promise<Timed[]> {
@@ -124,7 +131,8 @@ export const globalLatency: Scenario = {
   async run(ctx) {
     const api = await ctx.client();
     const dev = await ctx.dev();
-    const ours = startNoop(api, await noopLwir(api));
+    const lwir = await noopLwir(api);
+    const ours = startNoop(api, lwir);
     const peerStart = startPeer(api);
     const peer = async (): Promise<Timed> => {
       const r = await peerStart();
@@ -142,6 +150,7 @@ export const globalLatency: Scenario = {
       const loaded = await concurrent(ours);
       const peerLoaded = await concurrent(peer);
       const hooks = await sequential(DOORS, deliverWebhook(dev));
+      const tenantStarts = await sequential(DOORS, startNoop(await tenantClient(dev), lwir));
       const doors = await runningDoors(api);
       const after = await setDelay(api, 0);
       ctx.log(
@@ -184,6 +193,10 @@ export const globalLatency: Scenario = {
         },
         { figure: "lone start ack with D1 local (no delay), median", ours: cell(median(local), 1, " ms") },
         {
+          figure: "start with a tenant token (tok_…): ack median / D1 round trips before it",
+          ours: `${cell(median(tenantStarts), 1, " ms")} / ${roundTrips(tenantStarts)}`,
+        },
+        {
           figure: "signed webhook delivery: answer median / D1 round trips before it",
           ours: `${cell(median(hooks), 1, " ms")} / ${roundTrips(hooks)}`,
         },
@@ -197,7 +210,7 @@ export const globalLatency: Scenario = {
         },
       ];
       const notes = [
-        `Each D1 round trip (statement, batch, exec) waits ${DELAY_MS} ms before it is sent (BENCH_D1_DELAY_MS); the peer's create() makes none. Round trips are counted inside the Worker request that answers the caller, up to its response; the run objects' own D1 calls (${after.unattributed - before.unattributed} during the scenario, the index rows written after the ack among them) are not the caller's and are not in the count.`,
+        `Each D1 round trip (statement, batch, exec) waits ${DELAY_MS} ms before it is sent (BENCH_D1_DELAY_MS); the peer's create() makes none. The start rows above use the dev token (a Worker secret); a tenant token is checked in D1 on every request (its own row). Round trips are counted inside the Worker request that answers the caller, up to its response; the run objects' own D1 calls (${after.unattributed - before.unattributed} during the scenario, the index rows written after the ack among them) are not the caller's and are not in the count.`,
         `Accepted: ${okCount(alone)}/${alone.length} lone starts, ${okCount(loaded)}/${loaded.length} loaded, ${okCount(hooks)}/${hooks.length} webhook deliveries, ${okCount(doors.cancels)}/${doors.cancels.length} cancels; ${doors.notRunning} of the ${doors.reads.length} reads found the run not running.`,
         "The signal door joins this table once signals exist (issue 26).",
       ];
@@ -205,7 +218,18 @@ export const globalLatency: Scenario = {
         repetitions: ALONE,
         rows,
         notes,
-        raw: { delayMs: DELAY_MS, local, alone, peerAlone, loaded, peerLoaded, hooks, reads: doors.reads, cancels: doors.cancels },
+        raw: {
+          delayMs: DELAY_MS,
+          local,
+          alone,
+          tenantStarts,
+          peerAlone,
+          loaded,
+          peerLoaded,
+          hooks,
+          reads: doors.reads,
+          cancels: doors.cancels,
+        },
       };
     } finally {
       await setDelay(api, 0).catch(() => undefined);

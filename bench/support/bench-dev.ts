@@ -42,6 +42,8 @@ export type BenchDev = {
   readonly devToken: string;
   /** `LITTLE_WEBHOOK_SECRET` (`whsec_…`): signs deliveries to `/v1/hooks/:workflowId` (tenant `dev`). */
   readonly webhookSecret: string;
+  /** `LITTLE_ADMIN_TOKEN`: mints tenant tokens (`POST /v1/tokens`). */
+  readonly adminToken: string;
   /** From spawning `wrangler dev` to the first 200 of `GET /v1/health`, in ms. */
   readonly startMs: number;
   /** `wrangler d1 migrations apply` before the start, in ms. */
@@ -61,6 +63,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
   const projectDir = join(tempDir, "project");
   const devToken = `dev_${randomBytes(16).toString("hex")}`;
   const webhookSecret = `whsec_${randomBytes(24).toString("base64")}`;
+  const adminToken = `admin_${randomBytes(16).toString("hex")}`;
   const url = `http://127.0.0.1:${port}`;
   const config = options.config === "production" ? "wrangler.toml" : "bench/wrangler.bench.toml";
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
@@ -69,7 +72,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
     LITTLE_MODELS: "offline",
     LITTLE_DEV_TOKEN: devToken,
     LITTLE_WEBHOOK_SECRET: webhookSecret,
-    LITTLE_ADMIN_TOKEN: `admin_${randomBytes(16).toString("hex")}`,
+    LITTLE_ADMIN_TOKEN: adminToken,
     LITTLE_OFFLINE_LATENCY_MS: "0",
     // Throughput is measured with the start quotas enforced (their D1 writes are in the figures)
     // but out of reach: the defaults (600 starts a minute) would cap the trigger scenario.
@@ -136,6 +139,7 @@ export async function startBenchDev(options: BenchDevOptions = {}): Promise<Benc
       inspectorPort,
       devToken,
       webhookSecret,
+      adminToken,
       startMs,
       migrateMs,
       processGroup: proc.pid ?? null,
