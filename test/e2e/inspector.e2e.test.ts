@@ -260,6 +260,18 @@ describe("a completed run", () => {
     expect(details).toContain("Model calls");
     expect(details).toMatch(/offline/);
     expect(await page.textContent("[data-testid=details-output]")).not.toBe("— (no output yet)");
+    // A step's input as sent: its templates resolved against the run's input and the outputs it read.
+    await page.click('#dag g.node[data-step="report"]');
+    await page.waitForSelector('#details-step:has-text("report")');
+    const classified = (await api.events(run.runId)).find((e) => e.type === "StepSucceeded" && e.payload.stepPath === "c1/classify");
+    const severity = (classified?.payload as { output?: unknown } | undefined)?.output;
+    expect(["low", "medium", "high"], JSON.stringify(classified)).toContain(severity);
+    expect(JSON.parse((await page.textContent("[data-testid=details-input]")) ?? "null").prompt).toBe(
+      "Summarize {{ input.ticketId }} at severity {{ steps.classify.output }}.",
+    );
+    expect(JSON.parse((await page.textContent("[data-testid=details-input-resolved]")) ?? "null").prompt).toBe(
+      `Summarize T-done at severity ${String(severity)}.`,
+    );
     await screenshot(page, "completed-run");
     await expectLayout(page, "1280x900");
 

@@ -1,9 +1,13 @@
+import { renderValue } from "../../lwir/evaluate-template.ts";
 import { durationOf } from "../timeline.ts";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime } from "./format.js";
 
-/** The selected step's panel: its definition, output or error, attempts, branches, sessions and calls. */
-export function renderDetails(body, stepId, lwirStep, step, runStartedAt) {
+/**
+ * The selected step's panel: its definition, output or error, attempts, branches, sessions and calls.
+ * `scope` (the run's input and the outputs of its steps) resolves the step's templates once it has started.
+ */
+export function renderDetails(body, stepId, lwirStep, step, runStartedAt, scope) {
   if (!stepId) return replace(body, h("p", {}, "No step selected."));
   const status = step?.status ?? "pending";
   const offset = (at) => (typeof at === "number" && typeof runStartedAt === "number" ? `+${fmtDuration(at - runStartedAt)}` : fmtTime(at));
@@ -24,6 +28,7 @@ export function renderDetails(body, stepId, lwirStep, step, runStartedAt) {
     ),
     h("h4", {}, "Input"),
     h("pre", { "data-testid": "details-input" }, fmtJson(input)),
+    resolvedInput(lwirStep, step, input, scope),
     step?.error
       ? [h("h4", {}, "Error"), h("p", { class: "cause" }, h("code", {}, step.error.code ?? step.error.name), " ", step.error.message)]
       : null,
@@ -93,6 +98,25 @@ function stepTables(step, offset) {
         ]
       : null,
   ];
+}
+
+/**
+ * What the step was given, its templates resolved against the run's input and the outputs it read
+ * (an ai.generate's prompt as sent, a tool.call's arguments): the engine renders them the same way,
+ * from the same values, so this is what the call received. Shown once the step has started (its
+ * inputs are final then), and not for a fan-out, whose branches each read their own item.
+ */
+function resolvedInput(lwirStep, step, input, scope) {
+  if (!lwirStep || !step || !scope || lwirStep.forEach || step.status === "pending" || step.status === "scheduled") return null;
+  const given = JSON.stringify(input);
+  if (!given.includes("{{")) return null;
+  let resolved;
+  try {
+    resolved = renderValue(input, scope);
+  } catch {
+    return null;
+  }
+  return [h("h4", {}, "Input, resolved"), h("pre", { "data-testid": "details-input-resolved" }, fmtJson(resolved))];
 }
 
 /** What a step is given, as its LWIR says (templates unresolved): `with`, minus code bodies. */

@@ -87,7 +87,16 @@ function renderPage(page) {
   if (detailsKey !== page.detailsKey) {
     page.detailsKey = detailsKey;
     if (page.selected) {
-      renderDetails($("details-body"), page.selected, page.lwirSteps.get(page.selected), view.steps[page.selected], view.requestedAt);
+      const outputs = Object.fromEntries(Object.entries(view.steps).map(([id, step]) => [id, step.output]));
+      const scope = { input: view.input, steps: outputs };
+      renderDetails(
+        $("details-body"),
+        page.selected,
+        page.lwirSteps.get(page.selected),
+        view.steps[page.selected],
+        view.requestedAt,
+        scope,
+      );
     }
   }
   renderTimeline($("timeline"), page.timeline.entries, view);
