@@ -7,7 +7,14 @@ export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";
 export const LWIR_KIND = "Workflow";
 
 /** Step kinds the runtime executes. */
-export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision"] as const;
+export const STEP_KINDS = [
+  "ai.generate",
+  "tool.call",
+  "code.run",
+  "decision",
+  "wait.sleep",
+  "wait.signal",
+] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 export type SandboxSetting = "deny" | "allow";
@@ -88,7 +95,32 @@ export type DecisionStep = Omit<StepCommon, "output"> & {
   };
 };
 
-export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep;
+/** The longest a wait may last: a sleep's duration or instant, a signal wait's timeout (365 days). */
+export const MAX_WAIT_MS = 365 * 86_400_000;
+
+/**
+ * Waits out a duration (`durationMs`) or until an instant (`until`, a template giving an ISO-8601
+ * time), at most {@link MAX_WAIT_MS}; outputs `{ wokeAt }`. The deadline is in the log and the run
+ * object's alarm wakes the run: nothing waits in memory.
+ */
+export type WaitSleepStep = Omit<StepCommon, "output"> & {
+  readonly uses: "wait.sleep";
+  readonly output?: NormalizedOutputMode;
+  readonly with: { readonly durationMs?: number; readonly until?: string };
+};
+
+/**
+ * Waits for the first of the named signals (declared by the workflow's `signals`) or for
+ * `timeoutMs`, whichever comes first; outputs `{ signal, payload, receivedAt, timedOut: false }`
+ * or `{ signal: null, timedOut: true }`. A signal sent before the wait is buffered and consumed by it.
+ */
+export type WaitSignalStep = Omit<StepCommon, "output"> & {
+  readonly uses: "wait.signal";
+  readonly output?: NormalizedOutputMode;
+  readonly with: { readonly signals: readonly string[]; readonly timeoutMs: number };
+};
+
+export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep | WaitSleepStep | WaitSignalStep;
 
 /** LWIR: the JSON DAG a planner compiles a definition and input into. */
 export type Lwir = {
