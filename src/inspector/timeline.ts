@@ -11,7 +11,19 @@ import type { RunEvent, RunEventType } from "../ports/run-events.ts";
  * Event types this build does not know still get an entry named by their type.
  */
 
-export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "approval" | "step" | "retry" | "section" | "other" | "wait";
+export type TimelineKind =
+  | "run"
+  | "compile"
+  | "session"
+  | "fixer"
+  | "model"
+  | "tool"
+  | "approval"
+  | "step"
+  | "retry"
+  | "section"
+  | "other"
+  | "wait";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */

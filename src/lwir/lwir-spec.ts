@@ -213,10 +213,7 @@ export const WAIT_SIGNAL_WITH: ShapeSpec = {
       uniqueItems: true,
       items: { type: "string", pattern: "^[a-z][a-z0-9_.-]{0,63}$" },
     }),
-    timeoutMs: req(
-      'how long to wait in ms, 1–31536000000 (365 days); then the output is { "signal": null, "timedOut": true }',
-      MAX_WAIT,
-    ),
+    timeoutMs: req('how long to wait in ms, 1–31536000000 (365 days); then the output is { "signal": null, "timedOut": true }', MAX_WAIT),
   },
 };
 

@@ -7,14 +7,7 @@ export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";
 export const LWIR_KIND = "Workflow";
 
 /** Step kinds the runtime executes. */
-export const STEP_KINDS = [
-  "ai.generate",
-  "tool.call",
-  "code.run",
-  "decision",
-  "wait.sleep",
-  "wait.signal",
-] as const;
+export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision", "wait.sleep", "wait.signal"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 export type SandboxSetting = "deny" | "allow";

@@ -9,7 +9,6 @@ import type { FindingSink } from "./findings-sink.ts";
 import { bounds, WAIT_SIGNAL_WITH, WAIT_SLEEP_WITH } from "./lwir-spec.ts";
 import { checkTemplates, type TemplateScope } from "./validate-templates.ts";
 
-
 /** Step fields that make no sense on a wait: its deadline is its own, it has nothing to retry or fan out. */
 const NOT_ON_WAITS = ["retry", "timeoutMs", "forEach"] as const;
 
@@ -74,6 +73,9 @@ export function checkWaitSignal(sink: FindingSink, w: Record<string, unknown>, p
     });
   }
   if (w.timeoutMs === undefined)
-    sink.missing(`${path}.timeoutMs`, 'ms to wait before the output is { "signal": null, "timedOut": true }, at most 31536000000 (365 days)');
+    sink.missing(
+      `${path}.timeoutMs`,
+      'ms to wait before the output is { "signal": null, "timedOut": true }, at most 31536000000 (365 days)',
+    );
   sink.integer(w.timeoutMs, ...bounds(WAIT_SIGNAL_WITH, "timeoutMs"), "wait.invalid_timeout", `${path}.timeoutMs`);
 }

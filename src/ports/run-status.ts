@@ -22,12 +22,7 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
  * - `signal`: a `wait.signal` step waits for one of its signals (or its timeout).
  * A run with several waits at once reports the first of this list that applies.
  */
-export const WAIT_REASONS = [
-  "approval",
-  "sleep",
-  "trigger",
-  "signal",
-] as const;
+export const WAIT_REASONS = ["approval", "sleep", "trigger", "signal"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 

@@ -32,7 +32,11 @@ function deadlineOf(step: WaitSleepStep, a: StepAttempt): number {
   const rendered = renderTemplate(step.with.until ?? "", { input: a.input, steps: a.outputs, item: a.item });
   const at = typeof rendered === "string" ? Date.parse(rendered) : Number.NaN;
   if (Number.isNaN(at))
-    throw new StepAttemptError("wait_until_invalid", `wait.sleep ${a.stepPath}: until gave ${JSON.stringify(rendered)}, no ISO-8601 instant`, false);
+    throw new StepAttemptError(
+      "wait_until_invalid",
+      `wait.sleep ${a.stepPath}: until gave ${JSON.stringify(rendered)}, no ISO-8601 instant`,
+      false,
+    );
   if (at - now > MAX_WAIT_MS)
     throw new StepAttemptError(
       "wait_too_long",
