@@ -1,5 +1,5 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId } from "../identity/lwir-validator-id.ts";
+import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId, validatorVersion } from "../identity/lwir-validator-id.ts";
 import { fieldReference, templateGrammar } from "../lwir/lwir-reference.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
@@ -94,7 +94,7 @@ Rules
 - tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).${extraRules}
 
 Field reference (? = optional; every object is closed: unlisted fields are refused)
-${fieldReference()}
+${fieldReference(validatorVersion(validator))}
 
 ${templateGrammar(validator === LEGACY_LWIR_VALIDATOR_ID ? 1 : 2)}
 

@@ -315,6 +315,20 @@ export function stepShape(kind: StepKind): ShapeSpec {
 /** Every field any step may carry (the validator reports `onFailure` off code.run by its own code). */
 export const STEP_FIELD_NAMES: readonly string[] = [...new Set([...STEP_KINDS.flatMap((k) => fieldNames(stepShape(k))), "onFailure"])];
 
+/** The document's shape with steps of these kinds (the validator's: all of them; a planner's: its validator's, see `promptedKinds`). */
+export function documentShape(kinds: readonly StepKind[]): ShapeSpec {
+  return {
+    ...DOCUMENT,
+    fields: {
+      ...DOCUMENT.fields,
+      steps: {
+        ...(DOCUMENT.fields.steps as FieldSpec),
+        schema: { ...(DOCUMENT.fields.steps as FieldSpec).schema, items: { oneOf: kinds.map((k) => shapeSchema(stepShape(k))) } },
+      },
+    },
+  };
+}
+
 export const DOCUMENT: ShapeSpec = {
   name: "document",
   fields: {

@@ -10,6 +10,25 @@ export const LWIR_KIND = "Workflow";
 export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision", "wait.sleep", "wait.signal"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
+/**
+ * The kinds a planner is shown (prompt field reference, `submit_lwir` schema) under each LWIR
+ * validator: a run keeps the prompt bytes it was planned with, so a kind added later is shown from
+ * the validator that added it on (lwir-validator-id.ts). The validator itself accepts every kind.
+ */
+const KINDS_SINCE: Readonly<Record<StepKind, 1 | 2 | 3>> = {
+  "ai.generate": 1,
+  "tool.call": 1,
+  "code.run": 1,
+  decision: 1,
+  "wait.sleep": 3,
+  "wait.signal": 3,
+};
+
+/** The kinds shown to a planner under validator `version`. */
+export function promptedKinds(version: 1 | 2 | 3): readonly StepKind[] {
+  return STEP_KINDS.filter((kind) => KINDS_SINCE[kind] <= version);
+}
+
 export type SandboxSetting = "deny" | "allow";
 export type SandboxPolicy = { readonly network: SandboxSetting; readonly env: SandboxSetting; readonly fs: SandboxSetting };
 
