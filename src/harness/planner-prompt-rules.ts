@@ -46,7 +46,7 @@ const V3: PromptRules = {
   ...V2,
   rules: [
     ...V2.rules,
-    "- wait.sleep waits a time (durationMs, or until an ISO-8601 instant); wait.signal waits for one of workflowSnapshot.signals[].name (each with its payload schema) or its timeoutMs. A waiting run costs nothing. Branch on a signal wait's {{ steps.<id>.output.timedOut }} with a decision; {{ steps.<id>.output.payload }} is the signal's payload.",
+    "- wait.sleep waits a time (durationMs, or until an ISO-8601 instant); wait.signal waits for one of workflowSnapshot.signals[].name (each with its payload schema) or its timeoutMs. A waiting run holds no CPU and no open request. Branch on a signal wait's {{ steps.<id>.output.timedOut }} with a decision; {{ steps.<id>.output.payload }} is the signal's payload.",
   ],
 };
 
