@@ -1,9 +1,9 @@
 import { jsonSchema, type StopCondition, type ToolSet } from "ai";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { validatorVersion } from "../identity/lwir-validator-id.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
 import type { Digest } from "../json/digest.ts";
 import { checkLwir } from "../lwir/check-lwir.ts";
-import { validatorVersion } from "../identity/lwir-validator-id.ts";
 import { lwirJsonSchema, providerLwirSchema } from "../lwir/lwir-json-schema.ts";
 import { lwirReferenceMarkdown } from "../lwir/lwir-reference.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";

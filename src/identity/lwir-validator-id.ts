@@ -7,10 +7,7 @@
  * (`RunRequested.lwirValidator`; absent = `@1`) and keeps it for life, so a finding added in a
  * later validator never re-derives an older run's lock differently (docs/identity.md).
  */
-export type LwirValidatorId =
-  | "little-workflow-lwir-validator@1"
-  | "little-workflow-lwir-validator@2"
-  | "little-workflow-lwir-validator@3";
+export type LwirValidatorId = "little-workflow-lwir-validator@1" | "little-workflow-lwir-validator@2" | "little-workflow-lwir-validator@3";
 
 /** The validator new runs, planner sessions and `POST /v1/lwir/validate` use. */
 export const LWIR_VALIDATOR_ID: LwirValidatorId = "little-workflow-lwir-validator@3";

@@ -22,7 +22,8 @@ export const LWIR_FINDING_CODES = {
   "steps.too_many": "The workflow has more steps than the limit (1,000).",
   "step.invalid_id": "A step id is not lowercase letters, digits, `_` or `-`, starting with a letter (at most 64).",
   "step.duplicate_id": "Two steps share an id.",
-  "step.unknown_kind": "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`, `wait.sleep`, `wait.signal`).",
+  "step.unknown_kind":
+    "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`, `wait.sleep`, `wait.signal`).",
   "step.needs_unknown": "`needs` names a step that does not exist.",
   "step.needs_self": "A step needs itself.",
   "step.needs_duplicate": "`needs` names the same step twice.",
