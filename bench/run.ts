@@ -12,8 +12,21 @@ import { replay } from "./replay.ts";
 import { stepOverhead } from "./step-overhead.ts";
 import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
 import { triggerThroughput } from "./trigger-throughput.ts";
+import { signalRoundTrip, sleepers } from "./waits.ts";
 
-const ALL: readonly Scenario[] = [stepOverhead, replay, fanOut, eventLog, triggerThroughput, burstScenario, planOnce, codeRun, coldStart];
+const ALL: readonly Scenario[] = [
+  stepOverhead,
+  replay,
+  fanOut,
+  eventLog,
+  triggerThroughput,
+  burstScenario,
+  planOnce,
+  codeRun,
+  coldStart,
+  signalRoundTrip,
+  sleepers,
+];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));
 const unknown = ids.filter((id) => !ALL.some((s) => s.id === id));

@@ -12,10 +12,12 @@ import { burstRoutes } from "./burst-routes.ts";
 import { codeRunRoutes } from "./code-run-routes.ts";
 import { countingModels } from "./counting-models.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
+import { type WaitBenchEnv, waitRoutes } from "./wait-routes.ts";
 
 export { LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
 export { BenchRunObject } from "./bench-run-object.ts";
 export { BenchChainWorkflow } from "./peer-chain.ts";
+export { BenchWaitWorkflow } from "./peer-wait.ts";
 
 overrideWiring({ models: countingModels, workflows: benchCatalog });
 
@@ -25,6 +27,7 @@ export default {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/bench/burst/")) return burstRoutes.fetch(request, env, ctx);
     if (path.startsWith("/bench/code-run/")) return codeRunRoutes.fetch(request, env, ctx);
+    if (path.startsWith("/bench/waits/")) return waitRoutes.fetch(request, env as WaitBenchEnv, ctx);
     if (path.startsWith("/bench/")) return benchRoutes.fetch(request, env, ctx);
     return worker.fetch(request, env, ctx);
   },
