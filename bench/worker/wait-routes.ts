@@ -84,7 +84,8 @@ waitRoutes.post("/bench/waits/round-trip", async (c) => {
   // Ours: a run waiting for `go`.
   const runId = await startRun(c, { uses: "wait.signal", with: { signals: ["go"], timeoutMs: 3_600_000 } });
   const run = runClient(c.env.RUNS, TENANT, runId);
-  while ((await run.status()).waitReason !== "signal") await settle(20);
+  for (const until = Date.now() + 30_000; (await run.status()).waitReason !== "signal"; await settle(20))
+    if (Date.now() > until) return c.json({ error: { code: "bench_wait_never_started", message: `run ${runId} never waited` } }, 502);
   const sentAt = Date.now();
   const res = await api(c, `/v1/runs/${runId}/signals`, { name: "go", payload: {} });
   const answeredAt = Date.now();
@@ -94,7 +95,13 @@ waitRoutes.post("/bench/waits/round-trip", async (c) => {
   const done = events.find((e) => e.type === "StepSucceeded") as RunEvent | undefined;
   // The peer: an instance waiting for `decision`.
   const instance = await c.env.BENCH_WAIT.create({ params: {} });
-  while ((await instance.status()).status !== "waiting") await settle(50);
+  // Local Workflows may report a waiting instance as "running": give it time to reach its wait either way.
+  let peerStatus = "";
+  for (const until = Date.now() + 3_000; Date.now() < until; await settle(50)) {
+    peerStatus = (await instance.status()).status;
+    if (peerStatus === "waiting" || peerStatus === "errored" || peerStatus === "terminated") break;
+  }
+  await settle(200);
   const peerSentAt = Date.now();
   await instance.sendEvent({ type: "decision", payload: {} });
   const peerAnsweredAt = Date.now();
@@ -114,6 +121,7 @@ waitRoutes.post("/bench/waits/round-trip", async (c) => {
     peerFromAnswerMs: output.wokeAt - peerAnsweredAt,
     peerFromSendMs: output.wokeAt - peerSentAt,
     peerAckMs: peerAnsweredAt - peerSentAt,
+    peerStatusBeforeSend: peerStatus,
   });
 });
 

@@ -174,6 +174,19 @@ describe("wait.signal through HTTP, the run object and D1", () => {
   });
 });
 
+describe("the offline planner plans a wait.signal for a workflow that declares signals", () => {
+  it("the planned run waits for the declared signals, and the answer is shown what arrived", async () => {
+    const r = await call("POST", "/v1/workflows/test.signal-wait/runs", { body: { input: { orderId: "o-planned" } } });
+    expect(r.status, r.text).toBe(202);
+    const runId = (r.json.run as { runId: string }).runId;
+    const view = await until(runId, (v) => v.status === "waiting" || v.status === "failed");
+    expect(view.awaitingSignals).toMatchObject([{ name: "manager.decision" }, { name: "order.cancelled" }]);
+    await send(runId, { name: "order.cancelled", payload: {} });
+    const ended = await runStub(runId, "dev").waitForEnd(10_000);
+    expect(ended).toMatchObject({ status: "completed", output: { timedOut: false } });
+  });
+});
+
 describe("wait.sleep through HTTP, the run object and D1", () => {
   it("sleeps as `sleep` until its deadline, then outputs wokeAt", async () => {
     const before = Date.now();

@@ -1,8 +1,8 @@
 import { digestJson, digestPrefix } from "../../json/digest.ts";
 import type { SignalRequest, SignalResult, SignalView } from "../../ports/run-handle.ts";
-import { LEGACY_SCHEMA_NORMALIZER, normalizeSchema } from "../../schema/normalize-schema.ts";
+import { type JsonSchema, LEGACY_SCHEMA_NORMALIZER, normalizeSchema, type SchemaNormalizerId } from "../../schema/normalize-schema.ts";
 import { validateJson } from "../../schema/validate-json.ts";
-import { sortedSignals } from "../../sdk/signals.ts";
+import { type SignalDeclaration, sortedSignals } from "../../sdk/signals.ts";
 import { type RunState, readRunState, type SignalProgress } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
 
@@ -23,7 +23,7 @@ export async function sendSignal(ports: RunHostPorts, request: SignalRequest): P
   const declaration = declared.find(([name]) => name === request.name)?.[1];
   // Normalized before the state is read again: it awaits, and the checks and the append below must see one state.
   const schema = declaration
-    ? (await normalizeSchema(declaration.schema, "input", `${before.request.workflowId}.signals.${request.name}`, normalizer)).schema
+    ? await payloadSchema(declaration, `${before.request.workflowId}.signals.${request.name}`, normalizer)
     : undefined;
   const state = (await readRunState(ports.log)).state;
   const signalId = request.id ?? generatedId(ports, request);
@@ -63,6 +63,28 @@ export async function sendSignal(ports: RunHostPorts, request: SignalRequest): P
   if (awaitedNow(after, request.name)) await ports.alarm.wakeIn(0);
   const received = after.signals.get(signalId) as SignalProgress;
   return { ok: true, created: true, signal: signalView(received) };
+}
+
+/**
+ * A declared payload schema, normalized once per isolate and normalizer: a definition is code, so
+ * its declaration object is the same until a deploy (converting a zod schema costs milliseconds).
+ */
+const normalized = new WeakMap<object, Map<SchemaNormalizerId, Promise<JsonSchema>>>();
+
+function payloadSchema(declaration: SignalDeclaration, where: string, normalizer: SchemaNormalizerId): Promise<JsonSchema> {
+  let byNormalizer = normalized.get(declaration);
+  if (!byNormalizer) {
+    byNormalizer = new Map();
+    normalized.set(declaration, byNormalizer);
+  }
+  let schema = byNormalizer.get(normalizer);
+  if (!schema) {
+    schema = normalizeSchema(declaration.schema, "input", where, normalizer).then((d) => d.schema);
+    // A failure is not cached: the next send tries again (and reports it).
+    schema.catch(() => byNormalizer?.delete(normalizer));
+    byNormalizer.set(normalizer, schema);
+  }
+  return schema;
 }
 
 /** A signal id when the sender gives none: unique per send (a resend without an id is another signal). */
