@@ -233,7 +233,8 @@ describe("crash matrix, waits (issue 26): a signal's append and its answer, a sl
     await startWaitRun(runId, [{ id: "nap", uses: "wait.sleep", with: { durationMs: 400 } }]);
     await viewWhen(runId, () => crashed);
     const started = (await runStub(runId).events({ limit: 1_000 })).find((e) => e.type === "WaitStarted");
-    const until = (started?.payload as { until: number }).until;
+    expect(started).toBeDefined();
+    const until = (started as RunEvent<"WaitStarted">).payload.until;
     // The slice died before it set the wake-up: the safety alarm armed before it drove resumes it.
     const armed = await runInDurableObject(rawRunStub(runId), (_instance, state) => state.storage.getAlarm());
     expect(armed).not.toBeNull();
