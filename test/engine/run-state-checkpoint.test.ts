@@ -198,7 +198,7 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
       version: 2,
-      digest: "sha256:b4d182a95d23996e11fbe8e4221cb313f6e5ec8dcb345e16365fe4af5bfc0322",
+      digest: "sha256:0a64da4dace2229d70a91bdd406310a17321a99076e61f530755eb8f7166eede",
     });
   });
 });

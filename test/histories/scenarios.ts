@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
-import { defineWorkflow, type WorkflowDefinition } from "../../src/sdk/define-workflow.ts";
+import { defineWorkflow, type WorkflowDefinition, type WorkflowDefinitionInput } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { CountingSink } from "../reliability/durability/support/counting-sink.ts";
@@ -124,10 +124,11 @@ const goldenComposite: Scenario = {
 
 export const UNUSED = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
 
-/** A definition for pinned-LWIR scenarios: one tool that echoes which branch ran. */
-function pinnedDefinition(io: ScenarioIo, id: string) {
+/** A definition for pinned-LWIR scenarios: one tool that echoes which branch ran (and the signals given, if any). */
+export function pinnedDefinition(io: ScenarioIo, id: string, signals?: WorkflowDefinitionInput["signals"]) {
   let tries = 0;
   return defineWorkflow({
+    ...(signals ? { signals } : {}),
     id,
     description: `History scenario ${id}.`,
     input: z.object({ amount: z.number().optional(), need: z.number().optional() }),

@@ -4,29 +4,10 @@
  * sent before it (buffered) and hands its payload to a tool call.
  */
 import { z } from "zod";
-import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
-import { model } from "../../src/sdk/model.ts";
-import { tool } from "../../src/sdk/tool.ts";
-import { guardModels, guardTool, lwirOf, type Scenario, type ScenarioIo, UNUSED } from "./scenarios.ts";
+import { guardModels, lwirOf, pinnedDefinition, type Scenario, type ScenarioIo, UNUSED } from "./scenarios.ts";
 
-function waitDefinition(io: ScenarioIo, id: string) {
-  return defineWorkflow({
-    id,
-    description: `History scenario ${id}.`,
-    input: z.object({ amount: z.number().optional(), need: z.number().optional() }),
-    output: { mode: "json" },
-    models: [model(UNUSED, { description: "unused" })],
-    planner: { model: UNUSED, system: "unused: these runs carry their LWIR" },
-    tools: {
-      act: tool({
-        description: "Records which branch ran",
-        inputSchema: z.object({ branch: z.string(), amount: z.number().optional() }),
-        execute: guardTool(io, "act", ({ branch }: { branch: string }) => ({ handledBy: branch })),
-      }),
-    },
-    signals: { "manager.decision": { schema: z.object({ approved: z.boolean() }), description: "The manager's call" } },
-  });
-}
+const signals = { "manager.decision": { schema: z.object({ approved: z.boolean() }), description: "The manager's call" } };
+const waitDefinition = (io: ScenarioIo, id: string) => pinnedDefinition(io, id, signals);
 
 const noModels = (io: ScenarioIo) => guardModels(io, { resolve: () => ({ model: UNUSED, offline: false }) });
 
