@@ -13,6 +13,7 @@ import { replay } from "./replay.ts";
 import { stepOverhead } from "./step-overhead.ts";
 import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
 import { triggerThroughput } from "./trigger-throughput.ts";
+import { signalRoundTrip, sleepers } from "./waits.ts";
 
 const ALL: readonly Scenario[] = [
   stepOverhead,
@@ -25,6 +26,8 @@ const ALL: readonly Scenario[] = [
   codeRun,
   coldStart,
   globalLatency,
+  signalRoundTrip,
+  sleepers,
 ];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));

@@ -12,6 +12,7 @@ import {
   onDriveError,
   type RunAlarm,
   type RunHostPorts,
+  sendSignal,
   settlingIndex,
   startRun,
   triggerRun,
@@ -28,6 +29,8 @@ import type {
   EventPageRequest,
   RunHandle,
   RunView,
+  SignalRequest,
+  SignalResult,
   StartRunRequest,
   StartRunResult,
   TriggerRequest,
@@ -140,6 +143,13 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     const runId = this.getMeta("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     return decideApproval(this.host(runId), request);
+  }
+
+  /** Takes a signal: answered once its `SignalReceived` is synced (signal-commands.ts). */
+  async sendSignal(request: SignalRequest): Promise<SignalResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    return sendSignal(this.host(runId), request);
   }
 
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */

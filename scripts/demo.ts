@@ -180,6 +180,45 @@ async function main(): Promise<void> {
     printEvents(url, token, totals.run.runId);
     console.log(`address: ${totals.links.self}`);
 
+    console.log("\n— 4. A run that waits for a person: billing.refund-review and POST /v1/runs/:runId/signals\n");
+    // The run summarizes, then waits (for free: its deadline is the run object's alarm) for the
+    // manager's decision, sent here as a signal; then it refunds.
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const review = (await (
+      await fetch(`${url}/v1/workflows/billing.refund-review/runs`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ input: { orderId: "ord-5521", amountCents: 1999, reason: "Charged twice for one order" } }),
+      })
+    ).json()) as { run: { runId: string }; links: { self: string } };
+    let waiting: { status: string; waitReason?: string; awaitingSignals?: { name: string }[] } = { status: "pending" };
+    for (let i = 0; i < 120 && waiting.waitReason !== "signal" && !["completed", "failed"].includes(waiting.status); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      waiting = ((await (await fetch(review.links.self, { headers: auth })).json()) as { run: typeof waiting }).run;
+    }
+    console.log(
+      `run ${review.run.runId}: ${waiting.status} (${waiting.waitReason}) for ${waiting.awaitingSignals?.map((s) => s.name).join(", ")}`,
+    );
+    const signal = await fetch(`${url}/v1/runs/${review.run.runId}/signals`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        name: "manager.decision",
+        payload: { approved: true, note: "Duplicate charge confirmed" },
+        id: "demo-decision",
+      }),
+    });
+    console.log(`signal manager.decision: ${signal.status} ${JSON.stringify(((await signal.json()) as { signal: unknown }).signal)}`);
+    let reviewed: { status: string; output?: unknown } = { status: "waiting" };
+    for (let i = 0; i < 120 && !["completed", "failed", "cancelled"].includes(reviewed.status); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      reviewed = ((await (await fetch(review.links.self, { headers: auth })).json()) as { run: typeof reviewed }).run;
+    }
+    console.log(`run ${review.run.runId}: ${reviewed.status}`);
+    console.log(`output: ${JSON.stringify(reviewed.output)}`);
+    printEvents(url, token, review.run.runId);
+    console.log(`address: ${review.links.self}`);
+
     if (serve) {
       console.log(
         `\ndemo: the Worker keeps running on ${url} (Ctrl-C to stop). Try: LITTLE_URL=${url} LITTLE_TOKEN=${token} npx little runs`,

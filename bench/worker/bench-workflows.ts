@@ -13,6 +13,7 @@ import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { registeredWorkflows } from "../../src/workflows.ts";
 import { benchModel } from "./counting-models.ts";
+import { waitWorkflow } from "./wait-routes.ts";
 
 /** A tool that returns at once: a `tool.call` step of it costs only the engine. */
 const noop = tool({
@@ -63,7 +64,7 @@ export const benchWorkflows: RegisteredWorkflow[] = [
 ];
 
 /** The Worker's workflows plus the bench ones. */
-export const benchCatalog = catalogOf([...registeredWorkflows, ...benchWorkflows]);
+export const benchCatalog = catalogOf([...registeredWorkflows, ...benchWorkflows, waitWorkflow]);
 
 /** The LWIR shapes the scenarios run. */
 export type LwirShape =

@@ -21,6 +21,7 @@ import { lwirRoutes } from "./routes/lwir.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { secretRoutes } from "./routes/secrets.ts";
 import { sectionRoutes } from "./routes/sections.ts";
+import { signalRoutes } from "./routes/signals.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { triggerRoutes } from "./routes/triggers.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -115,6 +116,7 @@ app.route("/v1", sectionRoutes);
 app.route("/v1", approvalRoutes);
 app.route("/v1", secretRoutes);
 app.route("/v1", webhookRoutes);
+app.route("/v1", signalRoutes);
 // The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
 app.route("/", inspectorRoutes);
 // `/` → `/runs`, and the favicon.

@@ -108,6 +108,10 @@ export const ERROR_STATUS = {
   step_attempt_failed: 500,
   memory_change_invalid: 500,
   internal_error: 500,
+  // Signals sent to a run (POST /v1/runs/:runId/signals): refused, nothing stored.
+  signal_unknown: 422,
+  signal_payload_invalid: 422,
+  signal_id_conflict: 409,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 /** A code of the table. */

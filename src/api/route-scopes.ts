@@ -36,6 +36,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "POST /v1/runs/{runId}/cancel": "runs:write",
   "POST /v1/runs/{runId}/triggers": "runs:write",
   "POST /v1/runs/{runId}/supersede": "runs:write",
+  "GET /v1/runs/{runId}/signals": "runs:read",
+  "POST /v1/runs/{runId}/signals": "runs:write",
 
   // A person deciding a run's approval gate: the one thing an `approve` token is for.
   "POST /v1/runs/{runId}/approvals/{approvalId}": "approve",

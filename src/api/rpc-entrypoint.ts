@@ -15,10 +15,12 @@ import {
   type RpcOccurrence,
   type RpcRun,
   type RpcRunsPage,
+  type RpcSignal,
 } from "./rpc-types.ts";
 import { tenantRun } from "./run-access.ts";
 import { cancelTenantRun, listTenantEvents, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
 import { StartRunBody } from "./schemas.ts";
+import { sendTenantSignal } from "./signal-operations.ts";
 import { queueOccurrence } from "./trigger-run.ts";
 import { zodFindings } from "./zod-findings.ts";
 
@@ -56,6 +58,15 @@ const EventsQuery = z.strictObject({
   after: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(1_000).optional(),
   type: z.string().max(1_000).optional(),
+});
+const SignalName = z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/);
+const SignalOptions = z.strictObject({
+  id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/)
+    .optional(),
 });
 const Decision = z.strictObject({
   decision: z.enum(["approve", "deny"]),
@@ -175,6 +186,25 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
       });
       if (!result.ok) throw new ApiError(result.code, result.message);
       return asJson<RpcDecision>({ approval: result.approval, created: result.created, run: toRun(await client.status()) });
+    });
+  }
+
+  /**
+   * Sends a signal to a run, as `POST /v1/runs/:runId/signals`: durable in its log before this
+   * answers; `id` makes a resend idempotent.
+   *
+   * @example
+   * await env.LITTLE.sendSignal(runId, "manager.decision", { approved: true }, { id: "decision-42" });
+   */
+  async sendSignal(runId: string, name: string, payload: unknown, options: z.input<typeof SignalOptions> = {}): Promise<RpcSignal> {
+    return this.call(async (services, tenant) => {
+      const { id } = parse(SignalOptions, options, "options");
+      const sent = await sendTenantSignal(services, tenant, parse(RunId, runId, "runId"), {
+        name: parse(SignalName, name, "name"),
+        payload,
+        ...(id !== undefined ? { id } : {}),
+      });
+      return asJson<RpcSignal>(sent);
     });
   }
 

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { ApprovalView } from "../ports/run-handle.ts";
+import type { ApprovalView, SignalView } from "../ports/run-handle.ts";
 import type { Run, RunEventSchema, RunSummary } from "./schemas.ts";
 
 /**
@@ -31,6 +31,8 @@ export type RpcEventsPage = { events: Jsonify<z.infer<typeof RunEventSchema>>[];
 export type RpcApproval = Jsonify<ApprovalView>;
 export type RpcDecision = { approval: RpcApproval; created: boolean; run: RpcRun };
 export type RpcOccurrence = { occurrenceId: string; created: boolean; run: RpcRun };
+/** A signal sent to a run (`POST /v1/runs/:runId/signals`). */
+export type RpcSignal = { signal: Jsonify<SignalView>; created: boolean };
 
 /** The values are JSON by construction; this is the one place their static type says so. */
 export const asJson = <T>(value: unknown): T => value as T;

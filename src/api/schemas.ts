@@ -46,6 +46,25 @@ export const Occurrences = z
   })
   .openapi("Occurrences");
 
+/** A signal sent to a run (`POST /v1/runs/{runId}/signals`). */
+export const Signal = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    receivedAt: z.string().openapi({ description: "When the run's log took it (ISO-8601)" }),
+    consumed: z
+      .boolean()
+      .openapi({ description: "Whether a wait.signal step has taken it (else it is buffered for the first wait that names it)" }),
+    consumedBy: z.string().optional().openapi({ description: "The step path of the wait that took it" }),
+    payload: z.unknown().optional(),
+  })
+  .openapi("Signal");
+
+/** A signal an open wait takes. */
+export const AwaitedSignal = z
+  .object({ name: z.string(), description: z.string(), schema: z.unknown(), stepPath: z.string() })
+  .openapi("AwaitedSignal");
+
 export const Run = z
   .object({
     runId: z.string(),
@@ -53,10 +72,11 @@ export const Run = z
     status: z.enum(RUN_STATUSES),
     waitReason: z.enum(WAIT_REASONS).optional().openapi({
       description:
-        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).",
+        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`).",
     }),
     waitingUntil: z.number().optional().openapi({
-      description: "When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry.",
+      description:
+        "When the wait ends by itself or expires (epoch ms): a sleep's retry or wake-up, the earliest pending approval's expiry, a signal wait's timeout.",
     }),
     versionId: z.string().optional(),
     output: z.unknown().optional(),
@@ -80,6 +100,17 @@ export const Run = z
       .openapi({
         description:
           "A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent.",
+      }),
+    signals: z
+      .array(z.lazy(() => Signal))
+      .optional()
+      .openapi({ description: "Signals sent to the run, in arrival order" }),
+    awaitingSignals: z
+      .array(z.lazy(() => AwaitedSignal))
+      .optional()
+      .openapi({
+        description:
+          "While a `wait.signal` step waits: the signals it takes, each with its payload's JSON Schema (enough to render a form)",
       }),
   })
   .openapi("Run");

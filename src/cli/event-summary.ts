@@ -125,6 +125,15 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
   RunCompleted: (r) => r.join(r.str("versionId"), r.tokens(r.p.usage)),
   RunFailed: (r) => r.join(r.str("causeCode") && `${r.str("causeCode")}:`, r.str("message")),
   RunCancelled: (r) => r.join(r.str("reason")),
+  WaitStarted: (r) =>
+    r.join(
+      r.str("stepPath"),
+      r.str("kind"),
+      typeof r.p.until === "number" && `until=${new Date(r.p.until).toISOString()}`,
+      Array.isArray(r.p.signals) && `signals=${r.p.signals.map((s) => (isRecord(s) ? String(s.name) : "?")).join(",")}`,
+    ),
+  SignalReceived: (r) => r.join(r.str("name"), r.str("signalId")),
+  SignalConsumed: (r) => r.join(r.str("signalId"), r.str("stepPath") && `by=${r.str("stepPath")}`),
   "harness.session.started": (r) =>
     r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, r.str("kind") && `kind=${r.str("kind")}`, r.str("stepPath")),
   "harness.session.completed": (r) => r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, fixSummary(r.p.output)),

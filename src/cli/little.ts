@@ -30,6 +30,7 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,
   approvals: async () => (await import("./commands/approve.ts")).approvalsCommand,
   approve: async () => (await import("./commands/approve.ts")).approveCommand,
+  signal: async () => (await import("./commands/signal.ts")).signalCommand,
   token: async () => (await import("./commands/token.ts")).tokenCommand,
   // Project commands: they run in (or create) a Worker project, and share the flag parsing.
   init: async () => (await import("./commands/init.ts")).initCommand,

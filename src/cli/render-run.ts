@@ -13,6 +13,7 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
     [
       ["status", paint(statusFormat(run.status), run.waitReason ? `${run.status} (${run.waitReason})` : run.status)],
       ["waits until", run.waitingUntil !== undefined ? new Date(run.waitingUntil).toISOString() : undefined],
+      ["awaits", run.awaitingSignals?.length ? run.awaitingSignals.map((s) => `${s.name} (${s.stepPath})`).join(", ") : undefined],
       ["run id", run.runId],
       ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],

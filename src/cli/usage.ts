@@ -11,6 +11,7 @@ export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
 export const APPROVALS_USAGE = "approvals <run-id> [--json]";
 export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
+export const SIGNAL_USAGE = "signal <run-id> <name> [--payload <json|@file>] [--id <id>] [--json]";
 export const INIT_USAGE = "init <dir> [--name <worker-name>] [--package <spec|tarball>]";
 export const DEV_USAGE = "dev [wrangler dev options, e.g. --port 8801]";
 export const DEPLOY_USAGE = "deploy [--sandbox container|isolate] [--secret <NAME>]… [--dry-run] [-c wrangler.jsonc] [--json]";
@@ -46,7 +47,7 @@ API commands (human output; --json for machines):
                            --lwir runs that LWIR document as is (no planner), for the workflow it names
                            exit 1 when the run failed or was cancelled
   ${RUNS_USAGE}
-                           list runs, newest first; --wait-reason approval|sleep|trigger
+                           list runs, newest first; --wait-reason approval|sleep|trigger|signal
                            lists the runs waiting for that
   ${EVENTS_USAGE}
                            print a run's events; --follow streams them until the run ends
@@ -67,6 +68,9 @@ API commands (human output; --json for machines):
                            list a run's tool calls held for approval
   ${APPROVE_USAGE}
                            approve (or deny) a held tool call, bound to the arguments it shows
+  ${SIGNAL_USAGE}
+                           send a signal to a run (for its wait.signal steps); --payload takes JSON,
+                           @file or @- (default {}); --id makes a resend idempotent
   ${TOKEN_USAGE}
                            mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN);
                            scopes runs:read, runs:write, approve, admin (default: all); list shows a

@@ -47,6 +47,9 @@ export type DecisionResponse = ResponseOf<"decideApproval">;
 export type CreateTokenBody = BodyOf<"createToken">;
 export type CreatedToken = ResponseOf<"createToken">;
 export type LwirValidation = ResponseOf<"validateLwir">;
+export type Signal = Schemas["Signal"];
+export type SendSignalResponse = ResponseOf<"sendSignal">;
+export type SignalsList = ResponseOf<"listSignals">;
 
 /**
  * One event of a run's log, typed by `type` (narrow on it: `if (event.type === "RunCompleted")

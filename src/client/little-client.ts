@@ -12,6 +12,8 @@ import type {
   RunEvent,
   RunResponse,
   RunsPage,
+  SendSignalResponse,
+  SignalsList,
   Token,
   WorkflowVersion,
 } from "./api-types.ts";
@@ -150,6 +152,33 @@ export class LittleClient {
       path: `/v1/runs/${segment(runId)}/approvals/${segment(approvalId)}`,
       body: decision,
     });
+  }
+
+  /**
+   * Sends a signal to a run (`sendSignal`): durable in the run's log when this resolves; a
+   * `wait.signal` naming it takes it. `id` makes a resend idempotent (one delivery, the same answer).
+   *
+   * @example
+   * await client.sendSignal(runId, "manager.decision", { approved: true, note: "fine" }, { id: "decision-1" });
+   */
+  sendSignal(
+    runId: string,
+    name: string,
+    payload: unknown,
+    options: CallOptions & { readonly id?: string } = {},
+  ): Promise<SendSignalResponse> {
+    const { id, ...call } = options;
+    return this.transport.json<SendSignalResponse>({
+      ...call,
+      method: "POST",
+      path: `/v1/runs/${segment(runId)}/signals`,
+      body: { name, payload, ...(id !== undefined ? { id } : {}) },
+    });
+  }
+
+  /** A run's signals and what its open waits take, with each signal's payload schema (`listSignals`). */
+  listSignals(runId: string, options: CallOptions = {}): Promise<SignalsList> {
+    return this.transport.json<SignalsList>({ ...options, method: "GET", path: `/v1/runs/${segment(runId)}/signals` });
   }
 
   /**

@@ -560,6 +560,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{runId}/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's signals, and what its waits take
+         * @description Every signal sent to the run in arrival order, with whether a wait consumed it, and the signals its open `wait.signal` steps take with their payload schemas.
+         */
+        get: operations["listSignals"];
+        put?: never;
+        /**
+         * Send a signal to a run
+         * @description The signal is appended to the run's log and synced before this answers, so a 202 is never lost. A `wait.signal` step naming it takes it; sent before any wait, it is buffered and taken by the first wait that names it (first in, first out). Refusals store nothing: 422 `signal_unknown` (the workflow does not declare the name; the message lists the declared ones), 422 `signal_payload_invalid` (with findings), 409 `run_ended`, 409 `signal_id_conflict` (the id was sent with another name or payload).
+         */
+        post: operations["sendSignal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -574,11 +598,11 @@ export interface components {
             /** @enum {string} */
             status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
             /**
-             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).
+             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`).
              * @enum {string}
              */
-            waitReason?: "approval" | "sleep" | "trigger";
-            /** @description When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry. */
+            waitReason?: "approval" | "sleep" | "trigger" | "signal";
+            /** @description When the wait ends by itself or expires (epoch ms): a sleep's retry or wake-up, the earliest pending approval's expiry, a signal wait's timeout. */
             waitingUntil?: number;
             versionId?: string;
             output?: unknown;
@@ -607,6 +631,10 @@ export interface components {
                 code: "output_missing" | "output_integrity";
                 message: string;
             };
+            /** @description Signals sent to the run, in arrival order */
+            signals?: components["schemas"]["Signal"][];
+            /** @description While a `wait.signal` step waits: the signals it takes, each with its payload's JSON Schema (enough to render a form) */
+            awaitingSignals?: components["schemas"]["AwaitedSignal"][];
         };
         Usage: {
             inputTokens: number;
@@ -634,6 +662,23 @@ export interface components {
                     message: string;
                 };
             }[];
+        };
+        Signal: {
+            id: string;
+            name: string;
+            /** @description When the run's log took it (ISO-8601) */
+            receivedAt: string;
+            /** @description Whether a wait.signal step has taken it (else it is buffered for the first wait that names it) */
+            consumed: boolean;
+            /** @description The step path of the wait that took it */
+            consumedBy?: string;
+            payload?: unknown;
+        };
+        AwaitedSignal: {
+            name: string;
+            description: string;
+            schema?: unknown;
+            stepPath: string;
         };
         RunLinks: {
             self: string;
@@ -674,7 +719,7 @@ export interface components {
              * @description Why a `waiting` run waits; null otherwise.
              * @enum {string|null}
              */
-            waitReason: "approval" | "sleep" | "trigger" | null;
+            waitReason: "approval" | "sleep" | "trigger" | "signal" | null;
             triggerKind: string;
             versionId: string | null;
             causeCode: string | null;
@@ -848,6 +893,14 @@ export interface components {
         SecretEntry: {
             name: string;
             updatedAt: number;
+        };
+        SendSignal: {
+            /** @description A signal the run's workflow declares */
+            name: string;
+            /** @description Valid against the signal's declared schema */
+            payload?: unknown;
+            /** @description Makes a resend idempotent: the same id answers the same signal, delivered once */
+            id?: string;
         };
     };
     responses: never;
@@ -1033,7 +1086,7 @@ export interface operations {
                 workflow?: string;
                 status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
                 /** @description Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`. */
-                waitReason?: "approval" | "sleep" | "trigger";
+                waitReason?: "approval" | "sleep" | "trigger" | "signal";
                 limit?: number;
                 cursor?: string;
             };
@@ -3031,6 +3084,155 @@ export interface operations {
             };
             /** @description A deployed Worker holding a well-known example secret (`insecure_configuration`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSignals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signals: components["schemas"]["Signal"][];
+                        awaiting: {
+                            name: string;
+                            description: string;
+                            schema?: unknown;
+                            stepPath: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendSignal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendSignal"];
+            };
+        };
+        responses: {
+            /** @description Durable in the run's log (`created: false` for a resend of its id) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signal: components["schemas"]["Signal"];
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run has ended, or the id was sent with another signal */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An undeclared signal name, or a payload its schema refuses */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

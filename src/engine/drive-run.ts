@@ -23,7 +23,7 @@ import { RunFailure } from "./run-failure.ts";
 import { indexRun, latestRegistration } from "./run-host/index-run.ts";
 import { RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
-import { deriveRunState, type RunState, SliceState } from "./run-state.ts";
+import { deliverableSignal, deriveRunState, earliestWaitDeadline, type RunState, SliceState } from "./run-state.ts";
 import { toRunFailure } from "./to-run-failure.ts";
 import { writtenOnce } from "./written-once.ts";
 
@@ -188,8 +188,9 @@ async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNo
  * a long retry backoff) says so in the run index, so `GET /v1/runs?status=waiting` finds it; the
  * next slice's `running` write moves it back once the wait is over.
  */
-async function yielded(env: SliceEnvironment, state: RunState, wakeAt: number | undefined): Promise<DriveResult> {
+async function yielded(env: SliceEnvironment, state: RunState, thrownWakeAt: number | undefined): Promise<DriveResult> {
   const now = await env.run.current();
+  const wakeAt = nextWake(env, now, thrownWakeAt);
   if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {
     status: now.status,
@@ -197,6 +198,18 @@ async function yielded(env: SliceEnvironment, state: RunState, wakeAt: number | 
     ...(wakeAt !== undefined ? { wakeAt } : {}),
     ...(now.waitReason ? { waitReason: now.waitReason } : {}),
   };
+}
+
+/**
+ * When to drive the run again: the yield's own time, or sooner when another open wait is due first
+ * (waits of parallel steps: the first to yield aborted the others), or at once when a signal an open
+ * wait takes arrived while the slice ran (its sender's wake-up would otherwise be overwritten).
+ */
+function nextWake(env: SliceEnvironment, now: RunState, thrown: number | undefined): number | undefined {
+  if (thrown === undefined) return undefined;
+  if (deliverableSignal(now)) return env.clock.now();
+  const due = earliestWaitDeadline(now);
+  return due !== null && due < thrown ? due : thrown;
 }
 
 type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; failure: RunFailure };

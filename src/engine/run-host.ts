@@ -1,6 +1,6 @@
 /**
  * The run host: what hosting one run means, over the `EventLog`, `RunIndex` and `Clock` ports and
- * a {@link RunAlarm}. Start, trigger, decide an approval, cancel, view, and drive slice by slice
+ * a {@link RunAlarm}. Start, trigger, decide an approval, send a signal, cancel, view, and drive slice by slice
  * until the run yields. The Durable Object (`durable-objects/run.ts`) adds only storage, its alarm,
  * SSE and RPC; the in-memory world (`src/worlds/memory-world.ts`) drives the same functions in a loop.
  */
@@ -10,3 +10,4 @@ export { noAlarm, type RunAlarm, type RunHostPorts } from "./run-host/host-ports
 export { type IndexDue, type IndexDueStore, indexStarted, settlingIndex } from "./run-host/index-due.ts";
 export { cancelRun, decideApproval, startRun, triggerRun } from "./run-host/run-commands.ts";
 export { emptyRunView, viewRun, viewRunState } from "./run-host/run-view.ts";
+export { sendSignal } from "./run-host/signal-commands.ts";

@@ -21,8 +21,8 @@ export {
   type RunStateTransitions,
   type Transition,
 } from "./run-state/transitions.ts";
-export type { ApprovalProgress, OccurrenceProgress, RunState, StepProgress, StepWait } from "./run-state/types.ts";
-export { waitingUntil } from "./run-state/waits.ts";
+export type { ApprovalProgress, OccurrenceProgress, RunState, SignalProgress, StepProgress, StepWait } from "./run-state/types.ts";
+export { deliverableSignal, earliestWaitDeadline, waitingUntil } from "./run-state/waits.ts";
 
 /**
  * Folds events into a {@link RunState} with {@link RUN_STATE_TRANSITIONS}. Pure: the same events

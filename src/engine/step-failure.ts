@@ -20,6 +20,9 @@ export type StepAttemptCode =
   | "loop_exhausted"
   | "fixer_exhausted"
   | "fixer_failed"
+  | "wait_until_invalid"
+  | "wait_too_long"
+  | "signal_not_declared"
   | RunCodeErrorCode
   | RunCauseCode;
 

@@ -174,3 +174,41 @@ export function branchingExample(task: PlanTask): Json {
     ],
   };
 }
+
+/**
+ * When the workflow declares signals (validator `@3`): a plan that waits for the first declared
+ * signal with a timeout, branches on `timedOut` with a decision, and joins the branches.
+ */
+export function signalExample(task: PlanTask): Json | null {
+  const signal = task.workflowSnapshot.signals?.[0];
+  if (!signal) return null;
+  const slot = task.workflowSnapshot.modelSlots[0]?.id ?? "<slot id>";
+  const text = (id: string, prompt: string) => ({
+    id,
+    uses: "ai.generate",
+    needs: ["route"],
+    with: { model: slot, prompt },
+    output: { mode: "text" },
+  });
+  return {
+    ...header(task, [slot], []),
+    steps: [
+      { id: "wait", uses: "wait.signal", needs: [], with: { signals: [signal.name], timeoutMs: 86_400_000 } },
+      {
+        id: "route",
+        uses: "decision",
+        needs: ["wait"],
+        with: { cases: [{ when: "{{ steps.wait.output.timedOut }}", step: "late" }], default: "act" },
+      },
+      text("late", "No answer came in time. Say what happens next."),
+      text("act", `Act on the ${signal.name} signal: {{ json(steps.wait.output.payload) }}`),
+      {
+        id: "answer",
+        uses: "ai.generate",
+        needs: ["late", "act"],
+        with: { model: slot, prompt: "Write the result from: {{ default(steps.late.output, steps.act.output) }}" },
+        output: REQUESTED_OUTPUT_PLACEHOLDER,
+      },
+    ],
+  };
+}

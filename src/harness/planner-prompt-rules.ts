@@ -41,7 +41,16 @@ The bash sandbox: jq, awk, sed, sha256sum and heredocs work; node is v24 without
   ],
 };
 
+/** `@3`: `@2` and the wait kinds. */
+const V3: PromptRules = {
+  ...V2,
+  rules: [
+    ...V2.rules,
+    "- wait.sleep waits a time (durationMs, or until an ISO-8601 instant); wait.signal waits for one of workflowSnapshot.signals[].name (each with its payload schema) or its timeoutMs. A waiting run holds no CPU and no open request. Branch on a signal wait's {{ steps.<id>.output.timedOut }} with a decision; {{ steps.<id>.output.payload }} is the signal's payload.",
+  ],
+};
+
 /** The rule lines for a run's validator. */
 export function promptRules(validator: LwirValidatorId): PromptRules {
-  return validator === "little-workflow-lwir-validator@1" ? V1 : V2;
+  return validator === "little-workflow-lwir-validator@1" ? V1 : validator === "little-workflow-lwir-validator@2" ? V2 : V3;
 }

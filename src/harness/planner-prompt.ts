@@ -1,10 +1,10 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
-import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId } from "../identity/lwir-validator-id.ts";
+import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId, validatorVersion } from "../identity/lwir-validator-id.ts";
 import { fieldReference, templateGrammar } from "../lwir/lwir-reference.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
 import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
 import type { Skill } from "../sdk/skill.ts";
-import { branchingExample, minimalExample } from "./plan-examples.ts";
+import { branchingExample, minimalExample, signalExample } from "./plan-examples.ts";
 import { promptRules } from "./planner-prompt-rules.ts";
 import { skillFrontmatter } from "./skill-prompt.ts";
 
@@ -94,7 +94,7 @@ Rules
 - tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).${extraRules}
 
 Field reference (? = optional; every object is closed: unlisted fields are refused)
-${fieldReference()}
+${fieldReference(validatorVersion(validator))}
 
 ${templateGrammar(validator === LEGACY_LWIR_VALIDATOR_ID ? 1 : 2)}
 
@@ -121,7 +121,16 @@ ${PLAN_TASK_CLOSE}
 ${authorPlanNote(task)}Example 1, the smallest valid plan for this task:
 ${JSON.stringify(minimalExample(task))}
 Example 2, code.run, a decision, a fan-out (forEach) and a join:
-${JSON.stringify(branchingExample(task))}`;
+${JSON.stringify(branchingExample(task))}${waitExampleNote(task, validator)}`;
+}
+
+/** Under `@3`, for a workflow that declares signals: a third example, a wait.signal with a timeout branch. */
+function waitExampleNote(task: PlanTask, validator: LwirValidatorId): string {
+  const example = validatorVersion(validator) >= 3 ? signalExample(task) : null;
+  if (!example) return "";
+  return `
+Example 3, wait.signal for a declared signal with a timeout, a decision on timedOut, and a join:
+${JSON.stringify(example)}`;
 }
 
 /** The author's plan, when the definition states one (`defineWorkflow({ plan })`): a suggestion, shown as such. */

@@ -1,5 +1,6 @@
 import { jsonSchema, type StopCondition, type ToolSet } from "ai";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import { validatorVersion } from "../identity/lwir-validator-id.ts";
 import type { PlannerManifest } from "../identity/planner-manifest.ts";
 import type { Digest } from "../json/digest.ts";
 import { checkLwir } from "../lwir/check-lwir.ts";
@@ -60,6 +61,8 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
   const maxRevisions = spec.capabilities.snapshot.plannerConfig.maxRevisions;
   const budget = allowedSubmissions(maxRevisions);
   const task = planTask(spec.capabilities, spec.input, spec.outerLoopContext);
+  // The run's validator picks which kinds the contract shows: a run planned under @1 or @2 keeps its bytes.
+  const version = validatorVersion(spec.capabilities.lwirValidator);
   let session: SandboxSession | null = null;
   const openSandbox = async () => {
     session ??= await spec.sandbox.openSession({
@@ -67,8 +70,8 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       skills: spec.skills,
       references: {
         [TASK_FILES.task]: JSON.stringify(task, null, 2),
-        [TASK_FILES.schema]: JSON.stringify(lwirJsonSchema(), null, 2),
-        [TASK_FILES.reference]: lwirReferenceMarkdown(),
+        [TASK_FILES.schema]: JSON.stringify(lwirJsonSchema(version), null, 2),
+        [TASK_FILES.reference]: lwirReferenceMarkdown(version),
       },
       commands: [lwirCheckCommand(spec.capabilities)],
       scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
@@ -151,7 +154,7 @@ function submitLwirTool(spec: PlannerSessionSpec, ctx: HarnessContext, budget: n
     // schema error, and counts against the budget like any rejected draft.
     inputSchema: jsonSchema({
       type: "object",
-      properties: { lwir: providerLwirSchema() as Record<string, unknown> },
+      properties: { lwir: providerLwirSchema(validatorVersion(spec.capabilities.lwirValidator)) as Record<string, unknown> },
       required: ["lwir"],
       additionalProperties: false,
     }),

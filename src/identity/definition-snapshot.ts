@@ -4,6 +4,7 @@ import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormali
 import type { AuthoredPlan } from "../sdk/authored-plan.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { modelIdentity } from "../sdk/model.ts";
+import { sortedSignals } from "../sdk/signals.ts";
 import type { Skill } from "../sdk/skill.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
 import { LWIR_VALIDATOR_ID, type LwirValidatorId } from "./lwir-validator-id.ts";
@@ -63,6 +64,19 @@ export type WorkflowDefinitionSnapshot = {
   };
   /** The author's plan (`defineWorkflow({ plan })`), as written: the offline model submits it, a real planner is shown it. */
   readonly plan?: AuthoredPlan;
+  /**
+   * The signals a run may wait for (`wait.signal`), sorted by name, each with its normalized payload
+   * schema (shown to the planner and to a person sending one) and that schema's hash. Only when declared.
+   */
+  readonly signals?: readonly SignalDescriptor[];
+};
+
+/** A declared signal as the snapshot holds it. */
+export type SignalDescriptor = {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: JsonSchema;
+  readonly schemaHash: Digest;
 };
 
 /**
@@ -107,6 +121,7 @@ export async function snapshotDefinition(
   const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`, normalizer);
   const outputSchema = schemaOfOutputMode(requestedOutput) ?? true;
   const tools = await resolveTools(definition, registry, normalizer);
+  const signals = await signalDescriptors(definition, normalizer);
   const authoredPlanner = modelIdentity(definition.planner.model);
   const plannerSlotId = slotBaseName(authoredPlanner.modelId);
   const planner = overriddenIdentity(overrides, plannerSlotId, authoredPlanner);
@@ -144,6 +159,7 @@ export async function snapshotDefinition(
     ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
+    ...(signals.length > 0 ? { signals } : {}),
   };
   return {
     snapshot,
@@ -154,6 +170,16 @@ export async function snapshotDefinition(
     schemaNormalizer: normalizer,
     lwirValidator: LWIR_VALIDATOR_ID,
   };
+}
+
+/** Each declared signal with its payload schema normalized as the input is (data coming in). */
+async function signalDescriptors(definition: WorkflowDefinition, normalizer: SchemaNormalizerId): Promise<SignalDescriptor[]> {
+  const out: SignalDescriptor[] = [];
+  for (const [name, declared] of sortedSignals(definition.signals)) {
+    const normalized = await normalizeSchema(declared.schema, "input", `${definition.id}.signals.${name}`, normalizer);
+    out.push({ name, description: declared.description, schema: normalized.schema, schemaHash: normalized.hash });
+  }
+  return out;
 }
 
 function withOverride(slot: ResolvedModelSlot, overrides: ModelOverrides | undefined): ResolvedModelSlot {

@@ -11,7 +11,19 @@ import type { RunEvent, RunEventType } from "../ports/run-events.ts";
  * Event types this build does not know still get an entry named by their type.
  */
 
-export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "approval" | "step" | "retry" | "section" | "other";
+export type TimelineKind =
+  | "run"
+  | "compile"
+  | "session"
+  | "fixer"
+  | "model"
+  | "tool"
+  | "approval"
+  | "step"
+  | "retry"
+  | "section"
+  | "other"
+  | "wait";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -145,7 +157,10 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
     const p = event.payload;
     t.begin(event, `step:${p.stepPath}:${p.attempt}`, "step", `step ${p.stepPath} attempt ${p.attempt}`, p.stepPath);
   },
-  StepSucceeded: (t, { payload: p, at }) => t.close(`step:${p.stepPath}:${p.attempt}`, at, "ok"),
+  StepSucceeded: (t, { payload: p, at }) => {
+    t.close(`wait:${p.stepPath}`, at, "ok");
+    t.close(`step:${p.stepPath}:${p.attempt}`, at, "ok");
+  },
   StepFailed: (t, { payload: p, at }) => t.close(`step:${p.stepPath}:${p.attempt}`, at, "failed", p.error.message),
   StepRetried: (t, event) => {
     const p = event.payload;
@@ -201,6 +216,17 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
   RunCompleted: runEnded,
   RunFailed: runEnded,
   RunCancelled: runEnded,
+  WaitStarted: (t, event) => {
+    const p = event.payload;
+    const label =
+      p.kind === "sleep"
+        ? `sleep ${p.stepPath} until ${new Date(p.until).toISOString()}`
+        : `wait ${p.stepPath} for ${(p.signals ?? []).map((s) => s.name).join(", ")}`;
+    t.begin(event, `wait:${p.stepPath}`, "wait", label, p.stepPath);
+  },
+  SignalReceived: (t, event) => t.instant(event, "wait", `signal ${event.payload.name} received`, "info", event.payload.signalId),
+  SignalConsumed: (t, event) =>
+    t.instant(event, "wait", `signal ${event.payload.signalId} consumed`, "info", `by ${event.payload.stepPath}`, event.payload.stepPath),
 };
 
 /**

@@ -5,6 +5,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
 import { checkRequiredTools } from "./bind-required-tools.ts";
+import { checkSignalBinding } from "./bind-signals.ts";
 import { checkToolInput } from "./bind-tool-input.ts";
 import { FindingSink } from "./findings-sink.ts";
 import { terminalSteps } from "./graph.ts";
@@ -113,6 +114,7 @@ function checkStepBinding(sink: FindingSink, step: LwirStep, path: string, snaps
   }
   const descriptor = typeof tool === "string" ? snapshot.tools.find((t) => t.id === tool) : undefined;
   if (descriptor && step.uses === "tool.call") checkToolInput(sink, step.with?.input, descriptor, path);
+  checkSignalBinding(sink, step, path, snapshot);
 }
 
 /** The terminal step's output is the workflow's output: it must be the requested output mode. */

@@ -22,7 +22,8 @@ export const LWIR_FINDING_CODES = {
   "steps.too_many": "The workflow has more steps than the limit (1,000).",
   "step.invalid_id": "A step id is not lowercase letters, digits, `_` or `-`, starting with a letter (at most 64).",
   "step.duplicate_id": "Two steps share an id.",
-  "step.unknown_kind": "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`).",
+  "step.unknown_kind":
+    "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`, `wait.sleep`, `wait.signal`).",
   "step.needs_unknown": "`needs` names a step that does not exist.",
   "step.needs_self": "A step needs itself.",
   "step.needs_duplicate": "`needs` names the same step twice.",
@@ -100,6 +101,14 @@ export const LWIR_FINDING_CODES = {
   "binding.output_mode_mismatch":
     "The terminal step's `output` mode gives values of another JSON type than the workflow's requested output (an object for a text request); copy the task's `requestedOutput`.",
   "binding.network_not_allowed": "`permissions.network` names a host the definition's `network` allowlist does not have.",
+  "wait.field_not_allowed": "A `wait.sleep` or `wait.signal` step has `retry`, `timeoutMs` or `forEach`, which waits do not take.",
+  "wait.invalid_sleep": "A `wait.sleep` needs exactly one of `with.durationMs` and `with.until`.",
+  "wait.invalid_duration": "`with.durationMs` is not an integer from 1 to 31,536,000,000 (365 days).",
+  "wait.invalid_until": "`with.until` is not a template string, or a literal that is no ISO-8601 instant.",
+  "wait.invalid_signals": "`with.signals` is not a non-empty list of distinct signal names (`^[a-z][a-z0-9_.-]{0,63}$`).",
+  "wait.invalid_timeout": "A `wait.signal`'s `with.timeoutMs` is not an integer from 1 to 31,536,000,000 (365 days).",
+  "binding.signal_not_declared":
+    "A `wait.signal` names a signal the workflow does not declare; declare it in `defineWorkflow({ signals })` or wait for a declared one.",
 } as const;
 
 export type LwirFindingCode = keyof typeof LWIR_FINDING_CODES;

@@ -3,7 +3,7 @@ import {
   CODE_FILE,
   CODE_LIMITS,
   DECISION_CASE,
-  DOCUMENT,
+  documentShape,
   FIXER,
   FOR_EACH,
   fieldSummary,
@@ -17,7 +17,7 @@ import {
   WITH_SHAPES,
 } from "./lwir-spec.ts";
 import { TEMPLATE_FUNCTIONS } from "./template.ts";
-import { STEP_KINDS } from "./types.ts";
+import { promptedKinds } from "./types.ts";
 
 /**
  * The template grammar, exactly as the parser reads it, as the planner prompt carries it. `version` is the LWIR validator's: a run
@@ -53,14 +53,22 @@ function shapeLine(label: string, shape: ShapeSpec): string {
   return `${label}: { ${fieldSummary(shape)} }`;
 }
 
-/** The field reference the planner prompt carries: one line per object, `?` marks optional fields. */
-export function fieldReference(): string {
+/**
+ * The field reference the planner prompt carries: one line per object, `?` marks optional fields.
+ * `version` is the run's LWIR validator: it shows the kinds that validator's planners are shown.
+ */
+export function fieldReference(version: 1 | 2 | 3 = 3): string {
+  const kinds = promptedKinds(version);
+  const waits = kinds.includes("wait.sleep")
+    ? ["  wait.sleep and wait.signal steps take no retry, timeoutMs or forEach; their output is fixed (output may be omitted)"]
+    : [];
   const lines = [
-    shapeLine("document", DOCUMENT),
+    shapeLine("document", DOCUMENT_FIELDS),
     shapeLine("metadata", METADATA),
     `permissions: { ${fieldSummary(PERMISSIONS)} } — all four lists, [] for none`,
     `step: { ${fieldSummary(stepShape("code.run"))} } — onFailure only on code.run; output optional on decision`,
-    ...STEP_KINDS.map((kind) => shapeLine(`  uses "${kind}" → with`, WITH_SHAPES[kind])),
+    ...kinds.map((kind) => shapeLine(`  uses "${kind}" → with`, WITH_SHAPES[kind])),
+    ...waits,
     shapeLine("  code file", CODE_FILE),
     shapeLine("  sandbox", SANDBOX_POLICY),
     shapeLine("  limits", CODE_LIMITS),
@@ -85,17 +93,22 @@ function shapeTable(title: string, shape: ShapeSpec): string {
   return [`### ${title}`, "", "| field | required | holds |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
-/** `/mnt/task/lwir-reference.md`: every object of the document with every field, generated from the contract. */
-export function lwirReferenceMarkdown(): string {
-  reference ??= [
+/** The document's own fields (the same under every validator; only its steps' kinds differ). */
+const DOCUMENT_FIELDS = documentShape([]);
+
+/** `/mnt/task/lwir-reference.md`: every object of the document with every field, generated from the contract (the kinds of validator `version`). */
+export function lwirReferenceMarkdown(version: 1 | 2 | 3 = 3): string {
+  const cached = references.get(version);
+  if (cached !== undefined) return cached;
+  const reference = [
     "# LWIR reference (generated from the validator's contract)",
     "",
     "Every object is closed: a field not listed here is refused (`field.unknown`). Check a draft with `lwir-check <file>` before submitting; it runs the same validation and binding as `submit_lwir` and costs no revision. The JSON Schema is `/mnt/task/lwir.schema.json`.",
     "",
-    shapeTable("Document", DOCUMENT),
+    shapeTable("Document", DOCUMENT_FIELDS),
     shapeTable("metadata", METADATA),
     shapeTable("permissions", PERMISSIONS),
-    ...STEP_KINDS.flatMap((kind) => [
+    ...promptedKinds(version).flatMap((kind) => [
       shapeTable(`Step with uses "${kind}"`, stepShape(kind)),
       shapeTable(`with (${kind})`, WITH_SHAPES[kind]),
     ]),
@@ -118,7 +131,8 @@ export function lwirReferenceMarkdown(): string {
     'The entrypoint exports `run({ input })` (sync or async) and returns the step\'s output as JSON. A file\'s `sha256` is `"sha256:"` + the hex SHA-256 of its content: in bash, write the file, then `sha256sum file.ts` and prefix `sha256:`. TypeScript is stripped before it runs; with `sandbox.network: "deny"` fetch throws, with `env: "deny"` the env is empty.',
     "",
   ].join("\n\n");
+  references.set(version, reference);
   return reference;
 }
 
-let reference: string | undefined;
+const references = new Map<number, string>();

@@ -190,6 +190,33 @@ export const DECISION_WITH: ShapeSpec = {
   },
 };
 
+/** A wait's longest duration in ms (365 days), as the contract states it. */
+const MAX_WAIT: SchemaNode = int(1, 31_536_000_000);
+
+export const WAIT_SLEEP_WITH: ShapeSpec = {
+  name: "wait.sleep with",
+  fields: {
+    durationMs: opt("how long to sleep in ms, 1–31536000000 (365 days); give exactly one of durationMs and until", MAX_WAIT),
+    until: opt(
+      'a template giving an ISO-8601 instant to sleep until, e.g. "{{ input.remindAt }}" (at most 365 days ahead; a past instant wakes at once)',
+      str({ minLength: 1 }),
+    ),
+  },
+};
+
+export const WAIT_SIGNAL_WITH: ShapeSpec = {
+  name: "wait.signal with",
+  fields: {
+    signals: req("names of signals the workflow declares (the task's workflowSnapshot.signals[].name); the first to arrive ends the wait", {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: "string", pattern: "^[a-z][a-z0-9_.-]{0,63}$" },
+    }),
+    timeoutMs: req('how long to wait in ms, 1–31536000000 (365 days); then the output is { "signal": null, "timedOut": true }', MAX_WAIT),
+  },
+};
+
 /** `output` descriptors, one per mode, with exactly the fields that mode takes. */
 export const OUTPUT_SHAPES: Readonly<Record<(typeof OUTPUT_MODES)[number], ShapeSpec>> = {
   text: { name: "output (text)", fields: { mode: req("text: the output is a string", { type: "string", enum: ["text"] }) } },
@@ -235,6 +262,8 @@ export const WITH_SHAPES: Readonly<Record<StepKind, ShapeSpec>> = {
   "tool.call": TOOL_CALL_WITH,
   "code.run": CODE_RUN_WITH,
   decision: DECISION_WITH,
+  "wait.sleep": WAIT_SLEEP_WITH,
+  "wait.signal": WAIT_SIGNAL_WITH,
 };
 
 const STEP_KIND_DOCS: Readonly<Record<StepKind, string>> = {
@@ -242,10 +271,23 @@ const STEP_KIND_DOCS: Readonly<Record<StepKind, string>> = {
   "tool.call": "a call to one of the workflow's tools",
   "code.run": "code run in the sandbox",
   decision: "chooses the next step; steps not chosen are skipped",
+  "wait.sleep": 'waits a duration or until an instant; outputs { "wokeAt": "<ISO-8601>" }',
+  "wait.signal":
+    'waits for the first of the named signals or the timeout; outputs { "signal", "payload", "receivedAt", "timedOut": false } or { "signal": null, "timedOut": true }',
+};
+
+/** The kinds whose output is fixed by the kind: `output` may be omitted, and no retry, timeoutMs or forEach applies. */
+export const FIXED_OUTPUT_KINDS: readonly StepKind[] = ["wait.sleep", "wait.signal"];
+
+const FIXED_OUTPUT_DOCS: Readonly<Partial<Record<StepKind, string>>> = {
+  decision: 'may be omitted; a decision outputs { "chosen": "<step id>" }',
+  "wait.sleep": 'may be omitted; a wait.sleep outputs { "wokeAt": "<ISO-8601>" }',
+  "wait.signal": 'may be omitted; a wait.signal outputs { "signal", "payload", "receivedAt", "timedOut" }',
 };
 
 /** The fields of a step of kind `kind`, `with` and `output` included. */
 export function stepShape(kind: StepKind): ShapeSpec {
+  const fixedOutput = FIXED_OUTPUT_DOCS[kind];
   return {
     name: `${kind} step`,
     fields: {
@@ -254,13 +296,17 @@ export function stepShape(kind: StepKind): ShapeSpec {
       needs: opt("ids of the steps this one runs after and may read; default []", { type: "array", items: { type: "string" } }),
       with: req(`the ${kind} settings`, shapeSchema(WITH_SHAPES[kind])),
       output:
-        kind === "decision"
-          ? opt('may be omitted; a decision outputs { "chosen": "<step id>" }', OUTPUT_SCHEMA)
+        fixedOutput !== undefined
+          ? opt(fixedOutput, OUTPUT_SCHEMA)
           : req("the output mode; the terminal step's output is the workflow's output", OUTPUT_SCHEMA),
       description: opt("what the step does", str()),
-      retry: opt("{ maxAttempts, backoffMs? }", shapeSchema(RETRY)),
-      timeoutMs: opt("1–86400000", int(1, 86_400_000)),
-      forEach: opt("fan-out: run once per element of items", shapeSchema(FOR_EACH)),
+      ...(FIXED_OUTPUT_KINDS.includes(kind)
+        ? {}
+        : {
+            retry: opt("{ maxAttempts, backoffMs? }", shapeSchema(RETRY)),
+            timeoutMs: opt("1–86400000", int(1, 86_400_000)),
+            forEach: opt("fan-out: run once per element of items", shapeSchema(FOR_EACH)),
+          }),
       ...(kind === "code.run" ? { onFailure: opt("{ fixer: { model, maxAttempts, system } }", shapeSchema(ON_FAILURE)) } : {}),
     },
   };
@@ -268,6 +314,20 @@ export function stepShape(kind: StepKind): ShapeSpec {
 
 /** Every field any step may carry (the validator reports `onFailure` off code.run by its own code). */
 export const STEP_FIELD_NAMES: readonly string[] = [...new Set([...STEP_KINDS.flatMap((k) => fieldNames(stepShape(k))), "onFailure"])];
+
+/** The document's shape with steps of these kinds (the validator's: all of them; a planner's: its validator's, see `promptedKinds`). */
+export function documentShape(kinds: readonly StepKind[]): ShapeSpec {
+  return {
+    ...DOCUMENT,
+    fields: {
+      ...DOCUMENT.fields,
+      steps: {
+        ...(DOCUMENT.fields.steps as FieldSpec),
+        schema: { ...(DOCUMENT.fields.steps as FieldSpec).schema, items: { oneOf: kinds.map((k) => shapeSchema(stepShape(k))) } },
+      },
+    },
+  };
+}
 
 export const DOCUMENT: ShapeSpec = {
   name: "document",

@@ -26,6 +26,8 @@ export function branchOutputType(step: Record<string, unknown>, tools: ReadonlyM
       rest: "closed",
     };
   }
+  const fixed = waitOutputType(step);
+  if (fixed) return fixed;
   const output = step.output as { mode?: unknown; schema?: unknown; values?: unknown } | undefined;
   if (typeof output !== "object" || output === null) return ANY;
   switch (output.mode) {
@@ -46,6 +48,28 @@ export function branchOutputType(step: Record<string, unknown>, tools: ReadonlyM
     default:
       return ANY;
   }
+}
+
+/**
+ * The output a wait kind gives, whatever its `output` says: `{ wokeAt }` for a sleep; for a signal
+ * wait one object for both outcomes (`timedOut` always there, so a decision can branch on it),
+ * `signal` one of the names or null, `payload` and `receivedAt` absent on a timeout.
+ */
+function waitOutputType(step: Record<string, unknown>): TemplateType | null {
+  if (step.uses === "wait.sleep") return { kind: "object", fields: { wokeAt: { ty: { kind: "string" }, required: true } }, rest: "closed" };
+  if (step.uses !== "wait.signal") return null;
+  const names = (step.with as { signals?: unknown } | undefined)?.signals;
+  const named = Array.isArray(names) && names.every((n) => typeof n === "string") ? { values: names as string[] } : {};
+  return {
+    kind: "object",
+    fields: {
+      signal: { ty: { kind: "union", members: [{ kind: "string", ...named }, { kind: "null" }] }, required: true },
+      payload: { ty: ANY, required: false },
+      receivedAt: { ty: { kind: "string" }, required: false },
+      timedOut: { ty: { kind: "boolean" }, required: true },
+    },
+    rest: "closed",
+  };
 }
 
 /** What `steps.<id>.output` holds: the branch output, or for a fan-out the array of them. */

@@ -7,8 +7,27 @@ export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";
 export const LWIR_KIND = "Workflow";
 
 /** Step kinds the runtime executes. */
-export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision"] as const;
+export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision", "wait.sleep", "wait.signal"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
+
+/**
+ * The kinds a planner is shown (prompt field reference, `submit_lwir` schema) under each LWIR
+ * validator: a run keeps the prompt bytes it was planned with, so a kind added later is shown from
+ * the validator that added it on (lwir-validator-id.ts). The validator itself accepts every kind.
+ */
+const KINDS_SINCE: Readonly<Record<StepKind, 1 | 2 | 3>> = {
+  "ai.generate": 1,
+  "tool.call": 1,
+  "code.run": 1,
+  decision: 1,
+  "wait.sleep": 3,
+  "wait.signal": 3,
+};
+
+/** The kinds shown to a planner under validator `version`. */
+export function promptedKinds(version: 1 | 2 | 3): readonly StepKind[] {
+  return STEP_KINDS.filter((kind) => KINDS_SINCE[kind] <= version);
+}
 
 export type SandboxSetting = "deny" | "allow";
 export type SandboxPolicy = { readonly network: SandboxSetting; readonly env: SandboxSetting; readonly fs: SandboxSetting };
@@ -88,7 +107,32 @@ export type DecisionStep = Omit<StepCommon, "output"> & {
   };
 };
 
-export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep;
+/** The longest a wait may last: a sleep's duration or instant, a signal wait's timeout (365 days). */
+export const MAX_WAIT_MS = 365 * 86_400_000;
+
+/**
+ * Waits out a duration (`durationMs`) or until an instant (`until`, a template giving an ISO-8601
+ * time), at most {@link MAX_WAIT_MS}; outputs `{ wokeAt }`. The deadline is in the log and the run
+ * object's alarm wakes the run: nothing waits in memory.
+ */
+export type WaitSleepStep = Omit<StepCommon, "output"> & {
+  readonly uses: "wait.sleep";
+  readonly output?: NormalizedOutputMode;
+  readonly with: { readonly durationMs?: number; readonly until?: string };
+};
+
+/**
+ * Waits for the first of the named signals (declared by the workflow's `signals`) or for
+ * `timeoutMs`, whichever comes first; outputs `{ signal, payload, receivedAt, timedOut: false }`
+ * or `{ signal: null, timedOut: true }`. A signal sent before the wait is buffered and consumed by it.
+ */
+export type WaitSignalStep = Omit<StepCommon, "output"> & {
+  readonly uses: "wait.signal";
+  readonly output?: NormalizedOutputMode;
+  readonly with: { readonly signals: readonly string[]; readonly timeoutMs: number };
+};
+
+export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep | WaitSleepStep | WaitSignalStep;
 
 /** LWIR: the JSON DAG a planner compiles a definition and input into. */
 export type Lwir = {

@@ -5,6 +5,7 @@ import {
   bounds,
   DECISION_CASE,
   DECISION_WITH,
+  FIXED_OUTPUT_KINDS,
   FOR_EACH,
   fieldSummary,
   RETRY,
@@ -18,6 +19,7 @@ import { STEP_KINDS, type StepKind } from "./types.ts";
 import { checkCodeRun, checkFixer } from "./validate-code-run.ts";
 import { checkOutputMode } from "./validate-output.ts";
 import { checkTemplates, type TemplateScope } from "./validate-templates.ts";
+import { checkWaitSignal, checkWaitSleep, checkWaitStepFields } from "./validate-waits.ts";
 
 export const STEP_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 const OUTPUT_HINT =
@@ -77,7 +79,7 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
     sink.error("field.invalid_type", `${path}.description`, `${path}.description must be a string`);
   // Without a known kind, whether output is required is unknown too (a decision needs none).
   if (step.output === undefined) {
-    if (kind !== "decision" && isStepKind(kind)) sink.missing(`${path}.output`, OUTPUT_HINT);
+    if (kind !== "decision" && isStepKind(kind) && !FIXED_OUTPUT_KINDS.includes(kind)) sink.missing(`${path}.output`, OUTPUT_HINT);
   } else checkOutputMode(sink, step.output, `${path}.output`);
   if (step.retry !== undefined) {
     const retry = sink.object(step.retry, `${path}.retry`);
@@ -89,6 +91,7 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
     }
   }
   sink.integer(step.timeoutMs, ...bounds(stepShape("ai.generate"), "timeoutMs"), "step.invalid_timeout", `${path}.timeoutMs`);
+  if (typeof kind === "string" && isStepKind(kind) && FIXED_OUTPUT_KINDS.includes(kind)) checkWaitStepFields(sink, step, path, kind);
   if (step.onFailure !== undefined) checkFixer(sink, step.onFailure, `${path}.onFailure`, kind, ctx.models);
   // A missing `with` is reported once and its fields are still checked against {}; `null` is a type error.
   const rawWith = sink.required(step, "with", path, isStepKind(kind) ? withHint(kind, ctx) : undefined);
@@ -108,6 +111,12 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
       break;
     case "decision":
       checkDecision(sink, w, withPath, ctx, String(step.id));
+      break;
+    case "wait.sleep":
+      checkWaitSleep(sink, w, withPath, ctx.scope);
+      break;
+    case "wait.signal":
+      checkWaitSignal(sink, w, withPath);
       break;
     default:
       break;

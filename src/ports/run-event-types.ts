@@ -34,6 +34,9 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
   RunCompleted: true,
   RunFailed: true,
   RunCancelled: true,
+  WaitStarted: true,
+  SignalReceived: true,
+  SignalConsumed: true,
 };
 
 export const RUN_EVENT_TYPES: readonly RunEventType[] = Object.keys(LISTED) as RunEventType[];

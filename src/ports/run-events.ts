@@ -182,7 +182,19 @@ export type RunEventPayloads = {
   RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
   RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
   RunCancelled: { reason: string };
+  /**
+   * A wait step (`wait.sleep`, `wait.signal`) began waiting: its deadline (epoch ms, the run
+   * object's alarm) and, for a signal wait, the signals it takes with their payload schemas.
+   */
+  WaitStarted: { stepPath: string; attempt: number; kind: "sleep" | "signal"; until: number; signals?: AwaitedSignal[] };
+  /** A signal sent to the run, validated and durable before its sender was answered; `signalId` makes a resend idempotent. */
+  SignalReceived: { signalId: string; name: string; payload: unknown };
+  /** A wait.signal step took a received signal (first in, first out among those it names). */
+  SignalConsumed: { signalId: string; stepPath: string };
 };
+
+/** A signal a wait takes, as its WaitStarted records it (what a form for it is generated from). */
+export type AwaitedSignal = { readonly name: string; readonly description: string; readonly schema: unknown };
 
 export type RunEventType = keyof RunEventPayloads;
 

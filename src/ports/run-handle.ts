@@ -55,7 +55,38 @@ export type RunView = RunResult & {
    * absent; the run and its log are as they were.
    */
   outputError?: { code: "output_missing" | "output_integrity"; message: string };
+  /** Signals sent to the run, in arrival order: present only when one was sent. */
+  signals?: SignalView[];
+  /** What the run's open `wait.signal` steps take, with each signal's payload schema (for a form): present only while one waits. */
+  awaitingSignals?: AwaitedSignalView[];
 };
+
+/** A signal as the API shows it; `receivedAt` is ISO-8601. */
+export type SignalView = {
+  id: string;
+  name: string;
+  receivedAt: string;
+  consumed: boolean;
+  /** The wait.signal step that consumed it. */
+  consumedBy?: string;
+  payload?: unknown;
+};
+
+/** A signal an open wait takes: its name, description and payload schema, and the step waiting for it. */
+export type AwaitedSignalView = { name: string; description: string; schema: unknown; stepPath: string };
+
+/** What sending a signal takes; `id` makes a resend idempotent (one delivery, the same answer). */
+export type SignalRequest = { name: string; payload: unknown; id?: string };
+
+/** What sending a signal answers: the signal (`created` false for a resend of its id), or why it was refused (nothing stored). */
+export type SignalResult =
+  | { ok: true; created: boolean; signal: SignalView }
+  | {
+      ok: false;
+      code: "run_not_found" | "run_ended" | "signal_unknown" | "signal_payload_invalid" | "signal_id_conflict";
+      message: string;
+      details?: { declared?: string[]; findings?: unknown[] };
+    };
 
 export type OccurrencesView = {
   total: number;
@@ -154,6 +185,8 @@ export interface RunHandle {
   cancel(reason?: string): Promise<RunView>;
   trigger(request: TriggerRequest): Promise<TriggerResult>;
   decideApproval(request: DecisionRequest): Promise<DecisionResult>;
+  /** Sends a signal: durable in the run's log before it answers; a `wait.signal` naming it takes it (first in, first out). */
+  sendSignal(request: SignalRequest): Promise<SignalResult>;
   /** Ends the run with a named cause (`RunFailed`), stopping a slice in flight, as a cancel does. */
   end(request: EndRunRequest): Promise<EndRunResult>;
   /** The run once it has ended (or a section waits), or after `timeoutMs` as it then is. */

@@ -17,11 +17,12 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
 /**
  * Why a `waiting` run waits, derived from its events by the engine's fold:
  * - `approval`: a tool call waits for a person's decision (ApprovalRequested, undecided);
- * - `sleep`: a step waits out its retry backoff (StepRetried with a later `retryAt`);
- * - `trigger`: a section has run every queued occurrence and waits for the next trigger.
+ * - `sleep`: a step waits out its retry backoff (StepRetried with a later `retryAt`), or a `wait.sleep` step sleeps;
+ * - `trigger`: a section has run every queued occurrence and waits for the next trigger;
+ * - `signal`: a `wait.signal` step waits for one of its signals (or its timeout).
  * A run with several waits at once reports the first of this list that applies.
  */
-export const WAIT_REASONS = ["approval", "sleep", "trigger"] as const;
+export const WAIT_REASONS = ["approval", "sleep", "trigger", "signal"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 

@@ -19,6 +19,7 @@ import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
 import { SECRET_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
 import { checkOuterLoop, checkSection, type OnTriggerConfig, type OuterLoopConfig } from "./run-shapes.ts";
 import { parseSchedule, type Schedule, type ScheduleInput } from "./schedule.ts";
+import { checkSignals, type SignalDeclaration } from "./signals.ts";
 import type { Skill } from "./skill.ts";
 import type { ToolDefinition } from "./tool.ts";
 
@@ -27,6 +28,7 @@ export type { AttachedMemory, MemoryConfig, MemoryMode, SandboxConfig } from "./
 export { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
 export { SECRET_NAME_PATTERN, SKILL_NAME_PATTERN, SLOT_ID_PATTERN, TOOL_ID_PATTERN, WORKFLOW_ID_PATTERN } from "./names.ts";
 export type { BodyFailurePolicy, OnTriggerConfig, OuterLoopConfig, SuperviseDecision, SuperviseInput } from "./run-shapes.ts";
+export type { SignalDeclaration } from "./signals.ts";
 
 export type PlannerConfig = {
   /** The planner's own model, separate from the execution model slots. */
@@ -98,6 +100,8 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly schedule?: ScheduleInput;
   /** The plan you expect, as LWIR: the offline model runs it, a real planner is shown it as your suggestion (docs/testing.md). */
   readonly plan?: AuthoredPlan;
+  /** Named messages a run may wait for (`wait.signal`), each `{ schema, description }` (docs/waits.md). */
+  readonly signals?: Readonly<Record<string, SignalDeclaration>>;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -131,6 +135,8 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly onTrigger: OnTriggerConfig | null;
   readonly schedule?: readonly Schedule[];
   readonly plan?: AuthoredPlan;
+  /** Declared signals by name; present only when some are declared. */
+  readonly signals?: Readonly<Record<string, SignalDeclaration>>;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -193,6 +199,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
     ...(schedule ? { schedule } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
+    ...(definition.signals && Object.keys(definition.signals).length > 0 ? { signals: { ...definition.signals } } : {}),
   };
 }
 
@@ -241,6 +248,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   }
   checkSection(def.onTrigger, def.outerLoop !== undefined, fail);
   checkAuthoredPlan(def.plan, fail);
+  checkSignals(def.signals, fail);
   if (def.requireApproval !== undefined && typeof def.requireApproval !== "boolean")
     fail("$.requireApproval", "definition.invalid_require_approval", "requireApproval is true or false");
   if (

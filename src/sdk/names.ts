@@ -6,3 +6,5 @@ export const SKILL_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** A tenant's name (tokens, run ownership, a schedule's `tenant`). */
 export const TENANT_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+/** A signal's name (`defineWorkflow({ signals })`, `wait.signal`, `POST /v1/runs/:id/signals`). */
+export const SIGNAL_NAME_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;

@@ -194,6 +194,7 @@ describe("runs, events and versions", () => {
     expect(r.json.workflows).toEqual([
       expect.objectContaining({ id: "billing.invoice-totals", definitionHash: hash }),
       expect.objectContaining({ id: "billing.refund", definitionHash: hash }),
+      expect.objectContaining({ id: "billing.refund-review", definitionHash: hash }),
       expect.objectContaining({ id: "ops.daily-digest", definitionHash: hash }),
       expect.objectContaining({ id: "support.summarize-ticket", definitionHash: hash }),
       expect.objectContaining({ id: "support.triage-inbox", definitionHash: hash }),
@@ -420,6 +421,7 @@ describe("OpenAPI", () => {
         "/v1/versions/{versionId}",
         "/v1/workflows",
         "/v1/workflows/{workflowId}/runs",
+        "/v1/runs/{runId}/signals",
       ].sort(),
     );
   });

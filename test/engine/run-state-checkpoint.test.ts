@@ -197,8 +197,8 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     // update the digest and the version here together.
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
-      version: 1,
-      digest: "sha256:dbcf0223e2e3607d3f19e70531a50f2ccc1dedfc4d7f7b0cc18cd737d4cc0749",
+      version: 2,
+      digest: "sha256:0a64da4dace2229d70a91bdd406310a17321a99076e61f530755eb8f7166eede",
     });
   });
 });

@@ -245,8 +245,9 @@ describe("waits: status `waiting` and its reason, from the events alone", () => 
       isSettledStatus("waiting", "sleep"),
       isSettledStatus("waiting"),
       isSettledStatus("running", null),
-    ]).toEqual([false, true, false, true, false]);
-    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger"]);
+      isSettledStatus("waiting", "signal"),
+    ]).toEqual([false, true, false, true, false, false]);
+    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger", "signal"]);
     expect([isWaitReason("sleep"), isWaitReason("nap")]).toEqual([true, false]);
   });
 });

@@ -24,6 +24,8 @@ export async function recordScenario(scenario: Scenario): Promise<SavedHistory> 
   const clock = new ManualClock();
   const log = new MemoryEventLog(runId, clock);
   await log.append([requestEvent(run.registered.definition.id, run.input, run.lwir)]);
+  // Sent before the run reaches its wait: buffered in the log, as the run host appends them.
+  if (run.signals?.length) await log.append(run.signals.map((payload) => ({ type: "SignalReceived" as const, payload })));
   await driveLog(log, {
     runId,
     registered: run.registered,

@@ -1,8 +1,8 @@
 /**
  * The runs whose event logs are saved under test/histories/ (one JSON file each) and replayed on
  * every test run. Together they cover every step kind: ai.generate, tool.call, code.run repaired by
- * a fixer, decision, fan-out, a decision loop, and an outer loop that re-plans (after a supervised
- * output, and after a failed cycle). Models are scripted
+ * a fixer, decision, fan-out, a decision loop, an outer loop that re-plans (after a supervised
+ * output, and after a failed cycle), wait.sleep and wait.signal (wait-scenarios.ts). Models are scripted
  * and the clock is injected, so recording twice gives the same log.
  *
  * The same builders serve recording (`live: true`: tools answer, scripted models answer) and
@@ -13,13 +13,14 @@ import { z } from "zod";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
-import { defineWorkflow, type WorkflowDefinition } from "../../src/sdk/define-workflow.ts";
+import { defineWorkflow, type WorkflowDefinition, type WorkflowDefinitionInput } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { CountingSink } from "../reliability/durability/support/counting-sink.ts";
 import { goldenRig } from "../reliability/durability/support/golden-workflow.ts";
 import { replanPlanner } from "../support/replan-workflow.ts";
 import { resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
+import { waitSignal, waitSleep } from "./wait-scenarios.ts";
 
 /** A model or tool call made while replaying a saved history: replay must make none. */
 export class OutboundCallRefusedError extends Error {
@@ -41,6 +42,8 @@ export type ScenarioRun = {
   readonly input: unknown;
   readonly lwir?: Record<string, unknown>;
   readonly models: ModelResolver;
+  /** Signals sent to the run right after its request (recording only: a history holds them). */
+  readonly signals?: readonly { readonly signalId: string; readonly name: string; readonly payload: unknown }[];
 };
 
 export type Scenario = {
@@ -52,7 +55,7 @@ export type Scenario = {
 };
 
 /** A resolver that, in replay, refuses every model and counts it. */
-function guardModels(io: ScenarioIo, live: ModelResolver): ModelResolver {
+export function guardModels(io: ScenarioIo, live: ModelResolver): ModelResolver {
   if (io.live) return live;
   return {
     resolve: (request) => ({
@@ -69,7 +72,7 @@ function guardModels(io: ScenarioIo, live: ModelResolver): ModelResolver {
   };
 }
 
-function guardTool<T>(io: ScenarioIo, name: string, answer: (input: T) => unknown) {
+export function guardTool<T>(io: ScenarioIo, name: string, answer: (input: T) => unknown) {
   return async (input: T, options: { toolCallId?: string }) => {
     if (!io.live) {
       io.outbound.deliver(`tool:${name}:${options.toolCallId ?? "?"}`);
@@ -119,12 +122,13 @@ const goldenComposite: Scenario = {
   },
 };
 
-const UNUSED = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
+export const UNUSED = new MockLanguageModelV4({ provider: "mock", modelId: "m" });
 
-/** A definition for pinned-LWIR scenarios: one tool that echoes which branch ran. */
-function pinnedDefinition(io: ScenarioIo, id: string) {
+/** A definition for pinned-LWIR scenarios: one tool that echoes which branch ran (and the signals given, if any). */
+export function pinnedDefinition(io: ScenarioIo, id: string, signals?: WorkflowDefinitionInput["signals"]) {
   let tries = 0;
   return defineWorkflow({
+    ...(signals ? { signals } : {}),
     id,
     description: `History scenario ${id}.`,
     input: z.object({ amount: z.number().optional(), need: z.number().optional() }),
@@ -149,7 +153,7 @@ function pinnedDefinition(io: ScenarioIo, id: string) {
   });
 }
 
-function lwirOf(name: string, steps: unknown[], tools: string[]) {
+export function lwirOf(name: string, steps: unknown[], tools: string[]) {
   return {
     apiVersion: "littleworkflow.dev/v0.1",
     kind: "Workflow",
@@ -303,6 +307,8 @@ export const SCENARIOS: readonly Scenario[] = [
   loopRetry,
   outerLoopReplan,
   outerLoopFailedCycle,
+  waitSleep,
+  waitSignal,
 ];
 
 /** A fresh outbound counter and the mode's io. */

@@ -102,6 +102,60 @@ export function withDecision(w: Record<string, unknown>): JsonObject {
   return set(doc, ["steps", 1, "needs"], ["route"]);
 }
 
+/** The seed's summarize step after a wait step (summarize needs it). */
+function afterWait(wait: JsonObject): JsonObject {
+  const doc = boundSeedLwir();
+  const summarize = get(doc, ["steps", 0]) as JsonObject;
+  doc.steps = [
+    { needs: [], ...wait },
+    { ...summarize, needs: [String(wait.id)] },
+  ];
+  return doc;
+}
+
+const sleep = (w: unknown, extra: JsonObject = {}): JsonObject => ({ id: "nap", uses: "wait.sleep", with: w, ...extra });
+const signalWait = (w: unknown): JsonObject => ({ id: "decide", uses: "wait.signal", with: w });
+
+const WAIT_CASES: Case[] = [
+  {
+    code: "wait.field_not_allowed",
+    title: "a wait with a retry",
+    build: () => afterWait(sleep({ durationMs: 1_000 }, { retry: { maxAttempts: 2 } })),
+    path: "$.steps[0].retry",
+  },
+  { code: "wait.invalid_sleep", title: "neither durationMs nor until", build: () => afterWait(sleep({})), path: "$.steps[0].with" },
+  {
+    code: "wait.invalid_duration",
+    title: "more than 365 days",
+    build: () => afterWait(sleep({ durationMs: 366 * 86_400_000 })),
+    path: "$.steps[0].with.durationMs",
+  },
+  {
+    code: "wait.invalid_until",
+    title: "a literal that is no instant",
+    build: () => afterWait(sleep({ until: "soon" })),
+    path: "$.steps[0].with.until",
+  },
+  {
+    code: "wait.invalid_signals",
+    title: "a name the pattern refuses",
+    build: () => afterWait(signalWait({ signals: ["Manager Decision"], timeoutMs: 1_000 })),
+    path: "$.steps[0].with.signals[0]",
+  },
+  {
+    code: "wait.invalid_timeout",
+    title: "timeoutMs 0",
+    build: () => afterWait(signalWait({ signals: ["manager.decision"], timeoutMs: 0 })),
+    path: "$.steps[0].with.timeoutMs",
+  },
+  {
+    code: "binding.signal_not_declared",
+    title: "a signal the workflow does not declare",
+    build: () => afterWait(signalWait({ signals: ["manager.decision"], timeoutMs: 1_000 })),
+    path: "$.steps[0].with.signals[0]",
+  },
+];
+
 export const CASES: readonly Case[] = [
   { code: "document.not_object", title: "an array", build: () => [seedLwir()], path: "$" },
   { code: "document.not_object", title: "a string", build: () => "apiVersion: littleworkflow.dev/v0.1", path: "$" },
@@ -744,4 +798,5 @@ export const CASES: readonly Case[] = [
     build: () => set(boundSeedLwir(), ["permissions", "secrets"], ["ZENDESK_TOKEN"]),
     path: "$.permissions.secrets[0]",
   },
+  ...WAIT_CASES,
 ];

@@ -1,6 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { branchingExample, fillExample, minimalExample } from "../../src/harness/plan-examples.ts";
+import { branchingExample, fillExample, minimalExample, signalExample } from "../../src/harness/plan-examples.ts";
 import { planTask } from "../../src/harness/planner-prompt.ts";
 import { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
 import { checkLwir } from "../../src/lwir/check-lwir.ts";
@@ -61,6 +61,8 @@ async function examplesOfShippedWorkflows(): Promise<Array<[string, JsonObject, 
     const task = planTask(caps, {});
     out.push([`${w.definition.id} minimal`, fillExample(minimalExample(task), task), caps]);
     out.push([`${w.definition.id} branching`, fillExample(branchingExample(task), task), caps]);
+    const signal = signalExample(task);
+    if (signal) out.push([`${w.definition.id} signal`, fillExample(signal, task), caps]);
   }
   return out;
 }

@@ -14,7 +14,8 @@ export type WorkflowId =
   | "support.triage-inbox"
   | "billing.refund"
   | "billing.invoice-totals"
-  | "ops.daily-digest";
+  | "ops.daily-digest"
+  | "billing.refund-review";
 
 /** A sample run input per shipped example, valid against its input schema. */
 export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
@@ -31,6 +32,7 @@ export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
   },
   // The static input of its cron schedule.
   "ops.daily-digest": { team: "support", focus: "tickets opened overnight" },
+  "billing.refund-review": { orderId: "ord_88", amountCents: 4200, reason: "Charged twice" },
 };
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -248,6 +250,53 @@ export function summarizeFanOutPlan(task: PlanTask): Json {
           model: slot,
           prompt:
             "Ticket {{ input.ticketId }}. Notes:\n{{ json(steps.notes.output) }}\nSummarize in 1-2 sentences and rate severity low, medium or high.",
+        },
+        output: clone(task.requestedOutput),
+      },
+    ],
+  };
+}
+
+/**
+ * billing.refund-review, as a model writes it from the prompt's signal example: a summary for the
+ * manager, a wait.signal for `manager.decision` with a timeout, a decision on `timedOut`, and a
+ * join that answers the requested output from whichever branch ran and the signal's payload.
+ */
+export function refundReviewPlan(task: PlanTask): Json {
+  const slot = slotIds(task)[0] as string;
+  const signal = task.workflowSnapshot.signals?.[0]?.name as string;
+  const text = (id: string, needs: string[], prompt: string) => ({
+    id,
+    uses: "ai.generate",
+    needs,
+    with: { model: slot, prompt },
+    output: { mode: "text" },
+  });
+  return {
+    ...header(task, "Summarize, wait for the manager's decision (two days), answer.", [slot], []),
+    steps: [
+      text(
+        "summary",
+        [],
+        "Summarize this refund request for a manager: order {{ input.orderId }}, {{ input.amountCents }} cents, {{ input.reason }}",
+      ),
+      { id: "review", uses: "wait.signal", needs: ["summary"], with: { signals: [signal], timeoutMs: 172_800_000 } },
+      {
+        id: "route",
+        uses: "decision",
+        needs: ["review"],
+        with: { cases: [{ when: "{{ steps.review.output.timedOut }}", step: "expire" }], default: "decide" },
+      },
+      text("expire", ["route"], "Say in one sentence that refund request {{ input.orderId }} expired without a decision."),
+      text("decide", ["route"], "State the manager's decision on refund {{ input.orderId }}: {{ json(steps.review.output.payload) }}"),
+      {
+        id: "answer",
+        uses: "ai.generate",
+        needs: ["review", "expire", "decide"],
+        with: {
+          model: slot,
+          prompt:
+            "Answer with the refund's status and a note.\n- timedOut: {{ steps.review.output.timedOut }}\n- decision: {{ json(steps.review.output.payload) }}\n- note: {{ default(steps.expire.output, steps.decide.output) }}",
         },
         output: clone(task.requestedOutput),
       },

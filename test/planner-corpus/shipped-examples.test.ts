@@ -58,7 +58,7 @@ function expectDigestFromBash(run: TranscriptRun, file: string, content: string)
 
 describe("shipped examples plan for real: first submission accepted, run completes", () => {
   it("covers every shipped workflow", () => {
-    expect(SHIPPED).toHaveLength(5);
+    expect(SHIPPED).toHaveLength(6);
   });
 
   it("support.summarize-ticket: one ai.generate step", async () => {
@@ -121,6 +121,20 @@ describe("shipped examples plan for real: first submission accepted, run complet
     const view = await driveUntil(run.runId, ended);
     expect(view.status).toBe("completed");
     expect(view.output).toMatchObject({ orderId: "ord_77", amountCents: 1250, refundId: expect.stringMatching(/^rf_/) });
+  });
+
+  it("billing.refund-review: wait.signal with a timeout branch; the manager's signal lets it answer", async () => {
+    const t = await shippedTask("billing.refund-review");
+    const awaiting = (_e: unknown, view: RunView) => view.waitReason === "signal" || ended(_e, view);
+    const run = await runTranscript(t.workflowId, t.input, shippedTurns(t), awaiting);
+    expectFirstSubmissionAccepted(run);
+    await expectRegistered(run);
+    expect(run.view.awaitingSignals?.map((s) => s.name)).toEqual(["manager.decision"]);
+    const sent = await runStub(run.runId).sendSignal({ name: "manager.decision", payload: { approved: true, note: "ok" } });
+    expect(sent.ok).toBe(true);
+    const view = await driveUntil(run.runId, ended);
+    expect(view.status).toBe("completed");
+    expect(validateJson(t.task.outputSchema as JsonSchema, view.output, "x").valid).toBe(true);
   });
 
   it("billing.invoice-totals: code.run from the skill, digest by sha256sum; the fixer repairs the shipped bug", async () => {

@@ -46,6 +46,13 @@ export function shippedTurns(t: ShippedTask): Turn[] {
         () => ({ tool: "submit_lwir", lwir: plan }),
       ];
     }
+    case "billing.refund-review":
+      return [
+        // What may be waited for, and each payload's schema.
+        () => ({ tool: "bash", command: "jq -c '.workflowSnapshot.signals' /mnt/task/plan-task.json" }),
+        () => ({ tool: "bash", command: writeAndCheck(t.plan) }),
+        () => ({ tool: "submit_lwir", lwir: t.plan }),
+      ];
     case "billing.refund":
       return [
         () => ({ tool: "bash", command: "jq '.workflowSnapshot.tools, .input' /mnt/task/plan-task.json" }),

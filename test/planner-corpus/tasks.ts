@@ -7,6 +7,7 @@ import {
   invoiceSkillSource,
   type Json,
   refundPlan,
+  refundReviewPlan,
   SAMPLE_INPUTS,
   summarizePlan,
   triagePlan,
@@ -53,7 +54,9 @@ async function build(workflowId: WorkflowId): Promise<ShippedTask> {
           ? refundPlan(task)
           : workflowId === "ops.daily-digest"
             ? digestPlan(task)
-            : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
+            : workflowId === "billing.refund-review"
+              ? refundReviewPlan(task)
+              : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
   return { workflowId, caps, task, input, skills, plan };
 }
 
@@ -63,4 +66,5 @@ export const SHIPPED: readonly WorkflowId[] = [
   "billing.refund",
   "billing.invoice-totals",
   "ops.daily-digest",
+  "billing.refund-review",
 ];

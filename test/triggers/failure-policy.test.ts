@@ -94,6 +94,10 @@ const CLASSIFIED = {
   step_attempt_failed: "retry",
   memory_change_invalid: "retry",
   internal_error: "retry",
+  // Signals are not sent by queue messages (a start is): the policy never sees them.
+  signal_unknown: "retry",
+  signal_payload_invalid: "retry",
+  signal_id_conflict: "retry",
 } as const satisfies Record<ErrorCode, "dead-letter" | "retry">;
 
 describe("decideFailure: dead-letter what no retry can fix, retry the rest", () => {

@@ -3,19 +3,27 @@ import type { PlanTask } from "../../ports/planner-protocol.ts";
 import { fieldRef, type PlannedToolCall, plannedToolCalls, propertiesOf } from "./offline-tool-wiring.ts";
 
 const GENERATE = "generate";
+const WAIT = "wait";
+/** How long the offline plan's wait.signal waits (a day) before it times out and the run goes on. */
+const OFFLINE_SIGNAL_TIMEOUT_MS = 86_400_000;
 
 /**
  * The offline planner's LWIR for a task, built from the snapshot's structure alone (never the
  * input's values, so every input gets the same version): a `tool.call` for every tool whose
  * required input the run input or an earlier tool's output can fill (offline-tool-wiring.ts),
  * then one `ai.generate` on the first model slot that is shown the input and every tool result
- * and answers the requested output. Valid and bound by construction, so an offline run exercises
- * the tools, approvals and secrets the definition declares with no model provider.
+ * and answers the requested output. When the definition declares signals, a `wait.signal` on all of
+ * them (a day's timeout) comes first and the answer is shown what arrived. Valid and bound by
+ * construction, so an offline run exercises the tools, approvals, secrets and signals the
+ * definition declares with no model provider.
  */
 export function offlinePlan(task: PlanTask): Record<string, unknown> {
   const snapshot = task.workflowSnapshot;
   const slot = snapshot.modelSlots[0]?.id ?? "offline";
-  const calls = plannedToolCalls(task.inputSchema, snapshot.tools, new Set([GENERATE]));
+  const calls = plannedToolCalls(task.inputSchema, snapshot.tools, new Set([GENERATE, WAIT]));
+  const signals = (snapshot.signals ?? []).map((s) => s.name);
+  const wait =
+    signals.length > 0 ? [{ id: WAIT, uses: "wait.signal", needs: [], with: { signals, timeoutMs: OFFLINE_SIGNAL_TIMEOUT_MS } }] : [];
   return {
     apiVersion: LWIR_API_VERSION,
     kind: LWIR_KIND,
@@ -26,12 +34,13 @@ export function offlinePlan(task: PlanTask): Record<string, unknown> {
     // a tool.call gets only those its version permits.
     permissions: { models: [slot], tools: calls.map((c) => c.tool.id), secrets: secretsOf(calls), network: [] },
     steps: [
+      ...wait,
       ...calls.map(toolStep),
       {
         id: GENERATE,
         uses: "ai.generate",
-        needs: calls.map((c) => c.stepId),
-        with: { model: slot, prompt: generatePrompt(task, calls) },
+        needs: [...wait.map((w) => w.id), ...calls.map((c) => c.stepId)],
+        with: { model: slot, prompt: generatePrompt(task, calls, wait.length > 0) },
         output: task.requestedOutput,
       },
     ],
@@ -52,12 +61,13 @@ function toolStep(call: PlannedToolCall): Record<string, unknown> {
  * One `name: value` line per input field and per tool result: the form the offline worker reads
  * values back from (offline-prompt-values.ts), and plain enough for a person reading the run.
  */
-function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[]): string {
+function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[], waited: boolean): string {
   const fields = propertiesOf(task.inputSchema).map(([name]) => `- ${name}: {{ ${fieldRef("input", name)} }}`);
   const input = fields.length > 0 ? fields : ["{{ json(input) }}"];
   const results = calls.map((c) => `- ${c.tool.id}: {{ json(steps.${c.stepId}.output) }}`);
   const sections = [task.workflowSnapshot.description, `Input:\n${input.join("\n")}`];
   if (results.length > 0) sections.push(`Tool results:\n${results.join("\n")}`);
+  if (waited) sections.push(`Signal:\n- signal: {{ json(steps.${WAIT}.output) }}`);
   return sections.join("\n\n");
 }
 

@@ -1,10 +1,11 @@
 import { decodeTagged } from "../../identity/tagged-json.ts";
 import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
-import type { ApprovalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
+import type { ApprovalView, AwaitedSignalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
 import { RunFailure } from "../run-failure.ts";
 import { readRunResultOfState, runResultOfState } from "../run-result.ts";
 import { type ApprovalProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
+import { signalView } from "./signal-commands.ts";
 
 /** How many occurrences a run view lists. */
 const LATEST_OCCURRENCES = 20;
@@ -49,7 +50,19 @@ export async function viewRunState(
     ...(state.section ? { occurrences: occurrencesView(state) } : {}),
     ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, now)) } : {}),
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
+    ...(state.signals.size > 0 ? { signals: [...state.signals.values()].map((s) => signalView(s, true)) } : {}),
+    ...awaitingSignals(state),
   };
+}
+
+/** The signals the run's open waits take, each once, with the step waiting for it. */
+function awaitingSignals(state: RunState): Pick<RunView, "awaitingSignals"> {
+  const out: AwaitedSignalView[] = [];
+  for (const [stepPath, wait] of state.stepWaits) {
+    if (wait.reason !== "signal") continue;
+    for (const s of wait.signals) if (!out.some((o) => o.name === s.name)) out.push({ ...s, stepPath });
+  }
+  return out.length > 0 ? { awaitingSignals: out } : {};
 }
 
 /**

@@ -2,7 +2,7 @@ import type { LogFold } from "../../ports/event-log.ts";
 import type { RunEvent, RunEventPayloads } from "../../ports/run-events.ts";
 import { PersistentMap, PersistentSet } from "./persistent-map.ts";
 import { applyRunStateEvent, INITIAL_RUN_STATE } from "./transitions.ts";
-import type { ApprovalProgress, RunState, StepProgress, StepWait } from "./types.ts";
+import type { ApprovalProgress, RunState, SignalProgress, StepProgress, StepWait } from "./types.ts";
 
 /**
  * The version of the fold a checkpoint was written by. Bump it whenever a transition or the state's
@@ -10,7 +10,7 @@ import type { ApprovalProgress, RunState, StepProgress, StepWait } from "./types
  * from the start, and the next crossing writes a checkpoint of this version). The pinned digest of
  * the saved histories' folds in test/engine/run-state-checkpoint.test.ts fails until it is bumped.
  */
-export const RUN_STATE_FOLD_VERSION = 1;
+export const RUN_STATE_FOLD_VERSION = 2;
 
 /**
  * The fewest events between two checkpoints of the fold. A large state is checkpointed more
@@ -22,7 +22,7 @@ export const RUN_STATE_CHECKPOINT_EVERY = 1_000;
 /** A {@link RunState} as JSON data: its maps and sets as entry arrays, in their insertion order. */
 type RunStateJson = Omit<
   RunState,
-  "registered" | "started" | "stepOutputs" | "steps" | "skipped" | "scheduled" | "approvals" | "stepWaits"
+  "registered" | "started" | "stepOutputs" | "steps" | "skipped" | "scheduled" | "approvals" | "stepWaits" | "signals"
 > & {
   readonly registered: readonly (readonly [number, RunEventPayloads["WorkflowVersionRegistered"]])[];
   readonly started: readonly number[];
@@ -32,6 +32,7 @@ type RunStateJson = Omit<
   readonly scheduled: readonly string[];
   readonly approvals: readonly (readonly [string, ApprovalProgress])[];
   readonly stepWaits: readonly (readonly [string, StepWait])[];
+  readonly signals: readonly (readonly [string, SignalProgress])[];
 };
 
 type Checkpoint = { readonly fold: number; readonly state: RunStateJson };
@@ -52,6 +53,7 @@ export function encodeRunState(state: RunState): string {
     scheduled: state.scheduled.toArray(),
     approvals: state.approvals.toEntries(),
     stepWaits: [...state.stepWaits],
+    signals: state.signals.toEntries(),
   };
   return JSON.stringify({ fold: RUN_STATE_FOLD_VERSION, state: json } satisfies Checkpoint);
 }
@@ -76,6 +78,7 @@ export function decodeRunState(text: string): RunState | null {
     scheduled: setOf(json.scheduled),
     approvals: PersistentMap.of(json.approvals),
     stepWaits: new Map(json.stepWaits),
+    signals: PersistentMap.of(json.signals),
   };
 }
 

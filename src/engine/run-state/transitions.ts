@@ -36,6 +36,7 @@ export const INITIAL_RUN_STATE: RunState = {
   stepWaits: new Map(),
   idle: false,
   waitReason: null,
+  signals: PersistentMap.empty(),
 };
 
 /** The run's first occurrence: a section's first trigger is the run's own input (named by the engine, see run-section.ts). */
@@ -172,6 +173,16 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   RunCompleted: (state, event) => ({ ...state, terminal: event, status: "completed", usage: event.payload.usage }),
   RunFailed: ended("failed"),
   RunCancelled: ended("cancelled"),
+  // The wait itself is the step's open wait (waits.ts).
+  WaitStarted: unchanged,
+  SignalReceived: (state, { payload, at }) =>
+    state.signals.has(payload.signalId)
+      ? state
+      : { ...state, signals: state.signals.set(payload.signalId, { ...payload, receivedAt: at }) },
+  SignalConsumed: (state, { payload }) => {
+    const signal = state.signals.get(payload.signalId);
+    return signal ? { ...state, signals: state.signals.set(payload.signalId, { ...signal, consumedBy: payload.stepPath }) } : state;
+  },
 };
 
 /**

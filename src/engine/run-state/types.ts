@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventPayloads, RunTrigger, TokenUsage } from "../../ports/run-events.ts";
+import type { AwaitedSignal, RunEvent, RunEventPayloads, RunTrigger, TokenUsage } from "../../ports/run-events.ts";
 import type { RunStatus, WaitReason } from "../../ports/run-status.ts";
 import type { PersistentMap, PersistentSet } from "./persistent-map.ts";
 
@@ -42,12 +42,25 @@ export type RunState = {
   readonly idle: boolean;
   /** Why the run waits (status `waiting`), or null when it does not: see waits.ts. */
   readonly waitReason: WaitReason | null;
+  /** Signals sent to the run, by signal id, in arrival order (first in, first out), with the step that consumed each. */
+  readonly signals: PersistentMap<SignalProgress>;
+};
+
+/** One received signal, and the wait.signal step that consumed it once one did. */
+export type SignalProgress = {
+  readonly signalId: string;
+  readonly name: string;
+  readonly payload: unknown;
+  /** When it was appended (epoch ms). */
+  readonly receivedAt: number;
+  readonly consumedBy?: string;
 };
 
 /** One step's open wait: until its approval expires, or until its retry is due. */
 export type StepWait =
   | { readonly reason: "approval"; readonly approvalId: string; readonly until: number }
-  | { readonly reason: "sleep"; readonly until: number };
+  | { readonly reason: "sleep"; readonly until: number }
+  | { readonly reason: "signal"; readonly until: number; readonly signals: readonly AwaitedSignal[] };
 
 /** One approval: what was asked, and the decision if one was made. */
 export type ApprovalProgress = RunEventPayloads["ApprovalRequested"] & {

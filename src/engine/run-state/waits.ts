@@ -1,5 +1,5 @@
 import type { RunEvent } from "../../ports/run-events.ts";
-import type { RunStatus, WaitReason } from "../../ports/run-status.ts";
+import { type RunStatus, WAIT_REASONS, type WaitReason } from "../../ports/run-status.ts";
 import type { RunState, StepWait } from "./types.ts";
 
 /**
@@ -12,6 +12,8 @@ import type { RunState, StepWait } from "./types.ts";
  *   `StepStarted` closes it. A retry due at once is no sleep.
  * - `trigger`: a section's occurrence ended and none is queued; `OccurrenceQueued` or
  *   `OccurrenceStarted` closes it.
+ * - `sleep` or `signal` from a wait step: its `WaitStarted` opens it until its deadline; the
+ *   step's end (`StepSucceeded` when it woke, got its signal or timed out) closes it.
  *
  * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
  * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
@@ -34,6 +36,11 @@ function stepWaitsAfter(state: RunState, event: RunEvent): ReadonlyMap<string, S
     case "StepRetried": {
       const { stepPath, retryAt } = event.payload;
       return retryAt > event.at ? new Map(waits).set(stepPath, { reason: "sleep", until: retryAt }) : without(waits, stepPath);
+    }
+    case "WaitStarted": {
+      const { stepPath, kind, until, signals } = event.payload;
+      const wait: StepWait = kind === "signal" ? { reason: "signal", until, signals: signals ?? [] } : { reason: "sleep", until };
+      return new Map(waits).set(stepPath, wait);
     }
     case "StepStarted":
     case "StepSucceeded":
@@ -75,15 +82,12 @@ function idleAfter(state: RunState, event: RunEvent): boolean {
   }
 }
 
-/** The reason a run with these waits reports: an approval before a sleep before a trigger. */
+/** The reason a run with these waits reports: the first of WAIT_REASONS that applies. */
 function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): WaitReason | null {
-  let sleeping = false;
-  for (const wait of stepWaits.values()) {
-    if (wait.reason === "approval") return "approval";
-    sleeping = true;
-  }
-  if (sleeping) return "sleep";
-  return idle ? "trigger" : null;
+  const open = new Set<WaitReason>();
+  for (const wait of stepWaits.values()) open.add(wait.reason);
+  if (idle) open.add("trigger");
+  return WAIT_REASONS.find((reason) => open.has(reason)) ?? null;
 }
 
 /**
@@ -101,12 +105,28 @@ export function settleWaits(state: RunState, event: RunEvent): RunState {
 }
 
 /**
- * When the run's wait ends by itself or expires: the earliest retry of a sleep, the earliest
- * expiry of an approval; none for a trigger (or no wait).
+ * When the run's wait ends by itself or expires: the earliest retry or wake-up of a sleep, the
+ * earliest expiry of an approval, the earliest timeout of a signal wait; none for a trigger (or no wait).
  */
 export function waitingUntil(state: Pick<RunState, "stepWaits" | "waitReason">): number | null {
   let until: number | null = null;
   for (const wait of state.stepWaits.values())
     if (wait.reason === state.waitReason && (until === null || wait.until < until)) until = wait.until;
   return until;
+}
+
+/** The earliest deadline of any open step wait, whatever its reason (when the run must be driven again by itself). */
+export function earliestWaitDeadline(state: Pick<RunState, "stepWaits">): number | null {
+  let until: number | null = null;
+  for (const wait of state.stepWaits.values()) if (until === null || wait.until < until) until = wait.until;
+  return until;
+}
+
+/** The signals sent and not yet consumed that an open signal wait takes: the run can go on at once. */
+export function deliverableSignal(state: Pick<RunState, "stepWaits" | "signals">): boolean {
+  const awaited = new Set<string>();
+  for (const wait of state.stepWaits.values()) if (wait.reason === "signal") for (const s of wait.signals) awaited.add(s.name);
+  if (awaited.size === 0) return false;
+  for (const signal of state.signals.values()) if (signal.consumedBy === undefined && awaited.has(signal.name)) return true;
+  return false;
 }

@@ -25,6 +25,20 @@ export async function getJson(path) {
   return body;
 }
 
+/** POST JSON to a route (the session cookie authenticates it, same origin); throws ApiCallError like getJson. */
+export async function postJson(path, body) {
+  const res = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (res.status === 401) toLogin();
+  const answer = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiCallError(res.status, answer?.error?.code ?? "http_error", answer?.error?.message ?? `HTTP ${res.status}`);
+  return answer;
+}
+
 /**
  * Reads a run's SSE stream from `after`, calling `onEvents` with each batch of parsed events.
  * fetch (rather than EventSource) so that every event type arrives, named or not, and so that a

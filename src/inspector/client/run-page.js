@@ -7,6 +7,7 @@ import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
+import { renderWaits } from "./wait-view.js";
 
 const STATUSES = ["pending", "scheduled", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "stopped"];
 const RECONNECT_MS = [500, 1000, 2000, 5000];
@@ -16,6 +17,7 @@ const VERSION_RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
 export async function runPage(runId) {
   const $ = (id) => document.getElementById(id);
   const page = {
+    runId,
     run: null,
     view: emptyRunView(),
     timeline: new TimelineBuilder(),
@@ -75,6 +77,7 @@ function renderPage(page) {
   const $ = (id) => document.getElementById(id);
   const { view } = page;
   renderSummary($("summary-list"), $("live-state"), page);
+  renderWaits($("waits"), $("waits-body"), view, page.runId, page);
   $("run-input-body").textContent = fmtJson(view.input);
   renderResult($("result"), $("result-body"), view);
   renderCycles($("cycles"), $("cycles-body"), view);
@@ -158,7 +161,12 @@ async function followRun(page, runId, onEvents, queueRender) {
 }
 
 /** What a waiting run waits for, by wait reason (ports/run-status.ts). */
-const WAIT_LABELS = { approval: "an approval", sleep: "a retry's backoff", trigger: "the section's next trigger" };
+const WAIT_LABELS = {
+  approval: "an approval",
+  sleep: "a sleep or a retry's backoff",
+  trigger: "the section's next trigger",
+  signal: "a signal",
+};
 
 function renderSummary(list, live, page) {
   const { view, run } = page;

@@ -8,11 +8,17 @@
  * Pass: the log equals the golden one (timestamps and run ids masked), seq dense, nothing
  * duplicated, and the counting sink saw every golden request exactly once, but the in-flight one.
  */
+
+import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../../src/ports/run-events.ts";
+import type { RunView } from "../../../src/ports/run-handle.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
+import { rawRunStub, runStub } from "../../support/drive.ts";
+import { driveThroughFaults } from "./support/drive-through-faults.ts";
 import { type GoldenOutcome, runGolden } from "./support/golden-do-run.ts";
 import { duplicatedEvents, isDense, maskEvents } from "./support/masked-events.ts";
+import { startWaitRun, wireWaits } from "./support/wait-runs.ts";
 
 afterEach(() => overrideWiring({}));
 
@@ -137,3 +143,106 @@ function inFlightKey(event: RunEvent): string | null {
   }
   return null;
 }
+
+/** Waits for a run object's view to satisfy `test`, its alarms firing on their own. */
+async function viewWhen(runId: string, test: (view: RunView) => boolean): Promise<RunView> {
+  for (let i = 0; i < 200; i++) {
+    // A crash resets the object under a call: a fresh stub next time.
+    const view = await runStub(runId)
+      .status()
+      .catch(() => null);
+    if (view && test(view)) return view;
+    await runStub(runId)
+      .waitForEnd(25)
+      .catch(() => undefined);
+  }
+  throw new Error(`run ${runId} never got there`);
+}
+
+describe("crash matrix, waits (issue 26): a signal's append and its answer, a sleep", () => {
+  it("a crash between a signal's durable append and its answer: the resend with its id is the same signal, delivered once", async () => {
+    const runId = "run_crash_signal";
+    let crashed = false;
+    wireWaits({
+      afterAppend: (events, ctx) => {
+        if (!crashed && events.some((e) => e.type === "SignalReceived")) {
+          crashed = true;
+          ctx.abort();
+        }
+      },
+    });
+    await startWaitRun(runId, [{ id: "wait", uses: "wait.signal", with: { signals: ["manager.decision"], timeoutMs: 600_000 } }]);
+    await viewWhen(runId, (v) => v.waitReason === "signal");
+    const lost = await runStub(runId)
+      .sendSignal({ name: "manager.decision", payload: { approved: true }, id: "sig-1" })
+      .then(
+        () => "answered",
+        (error: { durableObjectReset?: boolean }) => (error.durableObjectReset ? "reset" : String(error)),
+      );
+    expect(crashed).toBe(true);
+    expect(lost).toBe("reset");
+    // The sender retries: the signal was durable before the crash, so this is it again.
+    const again = await runStub(runId).sendSignal({ name: "manager.decision", payload: { approved: true }, id: "sig-1" });
+    expect(again).toMatchObject({ ok: true, created: false, signal: { id: "sig-1" } });
+    const { view, alarmErrors } = await driveThroughFaults(runId);
+    expect(alarmErrors).toBe(0);
+    expect(view).toMatchObject({ status: "completed", output: { signal: "manager.decision", payload: { approved: true } } });
+    const events = await runStub(runId).events({ limit: 1_000 });
+    expect(events.filter((e) => e.type === "SignalReceived")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "SignalConsumed")).toHaveLength(1);
+    expect(isDense(events)).toBe(true);
+  });
+
+  it("a crash before a signal's append stores nothing; the resend creates it", async () => {
+    const runId = "run_crash_signal_before";
+    let crashed = false;
+    wireWaits({
+      beforeAppend: (events, ctx) => {
+        if (!crashed && events.some((e) => e.type === "SignalReceived")) {
+          crashed = true;
+          ctx.abort();
+        }
+      },
+    });
+    await startWaitRun(runId, [{ id: "wait", uses: "wait.signal", with: { signals: ["manager.decision"], timeoutMs: 600_000 } }]);
+    await viewWhen(runId, (v) => v.waitReason === "signal");
+    await runStub(runId)
+      .sendSignal({ name: "manager.decision", payload: { approved: false }, id: "sig-2" })
+      .catch(() => undefined);
+    expect(crashed).toBe(true);
+    expect((await runStub(runId).events({ limit: 1_000 })).some((e) => e.type === "SignalReceived")).toBe(false);
+    expect(await runStub(runId).sendSignal({ name: "manager.decision", payload: { approved: false }, id: "sig-2" })).toMatchObject({
+      ok: true,
+      created: true,
+    });
+    const { view } = await driveThroughFaults(runId);
+    expect(view).toMatchObject({ status: "completed", output: { signal: "manager.decision", payload: { approved: false } } });
+  });
+
+  it("a crash mid-sleep (right after WaitStarted): the deadline and its alarm survive; the step wakes at it, not at restart + duration", async () => {
+    const runId = "run_crash_sleep";
+    let crashed = false;
+    wireWaits({
+      afterAppend: (events, ctx) => {
+        if (!crashed && events.some((e) => e.type === "WaitStarted")) {
+          crashed = true;
+          ctx.abort();
+        }
+      },
+    });
+    await startWaitRun(runId, [{ id: "nap", uses: "wait.sleep", with: { durationMs: 400 } }]);
+    await viewWhen(runId, () => crashed);
+    const started = (await runStub(runId).events({ limit: 1_000 })).find((e) => e.type === "WaitStarted");
+    expect(started).toBeDefined();
+    const until = (started as RunEvent<"WaitStarted">).payload.until;
+    // The slice died before it set the wake-up: the safety alarm armed before it drove resumes it.
+    const armed = await runInDurableObject(rawRunStub(runId), (_instance, state) => state.storage.getAlarm());
+    expect(armed).not.toBeNull();
+    const { view } = await driveThroughFaults(runId);
+    expect(view.status).toBe("completed");
+    const events = await runStub(runId).events({ limit: 1_000 });
+    expect(events.filter((e) => e.type === "WaitStarted")).toHaveLength(1);
+    const woke = Date.parse((view.output as { wokeAt: string }).wokeAt);
+    expect(woke).toBeGreaterThanOrEqual(until);
+  });
+});

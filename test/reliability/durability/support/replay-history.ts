@@ -88,7 +88,14 @@ function stepIdOf(stepPath: string): string {
 }
 
 function isGiven(e: RunEvent, externalSteps: ReadonlySet<string>): boolean {
-  if (e.type === "RunRequested" || e.type.startsWith("harness.model.") || e.type.startsWith("harness.tool_call.")) return true;
+  // A signal comes from outside like a request: the engine cannot re-derive it.
+  if (
+    e.type === "RunRequested" ||
+    e.type === "SignalReceived" ||
+    e.type.startsWith("harness.model.") ||
+    e.type.startsWith("harness.tool_call.")
+  )
+    return true;
   const p = e.payload as { stepPath?: string; role?: string };
   if (e.type.startsWith("harness.session.")) return p.role === "fixer";
   if (e.type.startsWith("Step") && p.stepPath !== undefined) return externalSteps.has(stepIdOf(p.stepPath));
