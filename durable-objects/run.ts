@@ -10,6 +10,7 @@ import {
   type IndexDueStore,
   indexStarted,
   onDriveError,
+  recordChildEnd,
   type RunAlarm,
   type RunHostPorts,
   settlingIndex,
@@ -21,6 +22,8 @@ import {
 import { readRunState } from "../src/engine/run-state.ts";
 import type { RunEvent } from "../src/ports/run-events.ts";
 import type {
+  ChildEndedRequest,
+  ChildEndedResult,
   DecisionRequest,
   DecisionResult,
   EndRunRequest,
@@ -136,6 +139,13 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     return result.ok ? { ...result, view: await this.status() } : result;
   }
 
+  /** A child run of this one ended: `ChildRunEnded`, and the alarm drives the waiting step on. */
+  async childEnded(request: ChildEndedRequest): Promise<ChildEndedResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    return recordChildEnd(this.host(runId), request);
+  }
+
   async decideApproval(request: DecisionRequest): Promise<DecisionResult> {
     const runId = this.getMeta("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
@@ -229,6 +239,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       alarm: this.wakeUp,
       workflows: wiring.workflows,
       secrets: wiring.secrets,
+      children: wiring.children,
+      blobs: wiring.blobsFor({ tenant: tenant ?? this.getMeta("tenant") ?? "default", runId }),
     };
   }
 

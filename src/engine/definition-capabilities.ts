@@ -22,7 +22,10 @@ export function definitionCapabilities(workflow: RegisteredWorkflow, normalizer:
   }
   let pending = byNormalizer.get(normalizer);
   if (!pending) {
-    pending = snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer);
+    // Callees first (the registry refused cycles): the caller's hash includes each callee's.
+    pending = Promise.all((workflow.callees ?? []).map((callee) => definitionCapabilities(callee, normalizer))).then((callees) =>
+      snapshotDefinition(workflow.definition, workflow.tools, workflow.modelOverrides, normalizer, callees),
+    );
     byNormalizer.set(normalizer, pending);
     const kept = byNormalizer;
     pending.catch(() => kept.delete(normalizer));

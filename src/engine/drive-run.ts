@@ -32,6 +32,8 @@ export type DriveResult = {
   readonly status: RunStatus;
   readonly yielded: boolean;
   readonly wakeAt?: number;
+  /** Nothing but a message to the run (a child's end) wakes it: the host sets no alarm. */
+  readonly untilMessage?: boolean;
   /** A section ran every queued occurrence: nothing to do until the next trigger. */
   readonly waiting?: boolean;
   /** Why the run waits when the slice ended with it `waiting` (the fold's reason). */
@@ -94,7 +96,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     // A quota ended the slice (its abort surfaces as whatever the call in flight threw); a cancel wins.
     if (quota.exceeded && !(error instanceof RunTerminatedError) && !env.signal?.aborted)
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt);
+    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt, error.untilMessage);
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
     if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: (await run.current()).status, yielded: false };
     const failure =
@@ -188,13 +190,14 @@ async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNo
  * a long retry backoff) says so in the run index, so `GET /v1/runs?status=waiting` finds it; the
  * next slice's `running` write moves it back once the wait is over.
  */
-async function yielded(env: SliceEnvironment, state: RunState, wakeAt: number | undefined): Promise<DriveResult> {
+async function yielded(env: SliceEnvironment, state: RunState, wakeAt: number | undefined, untilMessage: boolean): Promise<DriveResult> {
   const now = await env.run.current();
   if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {
     status: now.status,
     yielded: true,
     ...(wakeAt !== undefined ? { wakeAt } : {}),
+    ...(untilMessage ? { untilMessage } : {}),
     ...(now.waitReason ? { waitReason: now.waitReason } : {}),
   };
 }

@@ -21,7 +21,7 @@ export {
   type RunStateTransitions,
   type Transition,
 } from "./run-state/transitions.ts";
-export type { ApprovalProgress, OccurrenceProgress, RunState, StepProgress, StepWait } from "./run-state/types.ts";
+export type { ApprovalProgress, ChildProgress, OccurrenceProgress, RunState, StepProgress, StepWait } from "./run-state/types.ts";
 export { waitingUntil } from "./run-state/waits.ts";
 
 /**

@@ -12,6 +12,7 @@ import { runCodeRun } from "./steps/code-run.ts";
 import { decide } from "./steps/decision.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { runToolCall } from "./steps/tool-call.ts";
+import { runWorkflowRun } from "./steps/workflow-run.ts";
 
 /** How a step's appends join the executor's (see {@link runStep}). */
 export type StepBatching = {
@@ -146,6 +147,8 @@ function dispatch(step: LwirStep, a: StepAttempt): Promise<unknown> {
       return runCodeRun(step, a);
     case "decision":
       return Promise.resolve(decide(step, a));
+    case "workflow.run":
+      return runWorkflowRun(step, a);
     default: {
       // validateLwir admits only the kinds above; anything else here is a corrupted version.
       const kind: never = step;

@@ -20,6 +20,11 @@ export type StepAttemptCode =
   | "loop_exhausted"
   | "fixer_exhausted"
   | "fixer_failed"
+  /** workflow.run: the child was cancelled, its start refused, its output refused, or the calls nest too deep. */
+  | "child_cancelled"
+  | "child_start_refused"
+  | "child_output_invalid"
+  | "workflow_depth_exceeded"
   | RunCodeErrorCode
   | RunCauseCode;
 

@@ -2,6 +2,7 @@ import { type Digest, digestJson, digestText } from "../json/digest.ts";
 import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } from "../schema/normalize-output-mode.ts";
 import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import type { AuthoredPlan } from "../sdk/authored-plan.ts";
+import { WorkflowCalleeMissingError } from "../sdk/errors/workflow-callee-missing-error.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
 import { modelIdentity } from "../sdk/model.ts";
 import type { Skill } from "../sdk/skill.ts";
@@ -63,6 +64,22 @@ export type WorkflowDefinitionSnapshot = {
   };
   /** The author's plan (`defineWorkflow({ plan })`), as written: the offline model submits it, a real planner is shown it. */
   readonly plan?: AuthoredPlan;
+  /**
+   * The workflows it may call (`workflow.run`), sorted by id, each with its definition hash (the
+   * seed's OrchestratorManifest: "references each available workflow's hash"): a callee whose
+   * definition changes changes this hash, so a caller's run in flight fails closed with `capability_drift`.
+   */
+  readonly workflows?: readonly { readonly id: string; readonly definitionHash: Digest }[];
+};
+
+/** A callee as its caller's plans see it: what to call it with and what it gives back. */
+export type CalleeCapabilities = {
+  readonly id: string;
+  readonly description: string;
+  readonly definitionHash: Digest;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  readonly requestedOutput: NormalizedOutputMode;
 };
 
 /**
@@ -79,6 +96,8 @@ export type DefinitionCapabilities = {
   readonly schemaNormalizer: SchemaNormalizerId;
   /** Which LWIR validator judges plans against it (not hashed: the run keeps the one it started with). */
   readonly lwirValidator: LwirValidatorId;
+  /** The callees' schemas (the snapshot holds only their hashes), by id order; [] when it calls none. */
+  readonly callees: readonly CalleeCapabilities[];
 };
 
 /**
@@ -102,7 +121,10 @@ export async function snapshotDefinition(
   registry: ToolRegistry = {},
   overrides?: ModelOverrides,
   normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
+  /** The declared callees' capabilities (the engine resolves them from the registry, definition-capabilities.ts). */
+  given: readonly DefinitionCapabilities[] = [],
 ): Promise<DefinitionCapabilities> {
+  const callees = calleesOf(definition, given);
   const input = await normalizeSchema(definition.input, "input", `${definition.id}.input`, normalizer);
   const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`, normalizer);
   const outputSchema = schemaOfOutputMode(requestedOutput) ?? true;
@@ -144,6 +166,7 @@ export async function snapshotDefinition(
     ...((definition.sandbox?.env.length ?? 0) > 0 ? { sandboxEnv: [...(definition.sandbox?.env ?? [])] } : {}),
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
+    ...(callees.length > 0 ? { workflows: callees.map((c) => ({ id: c.id, definitionHash: c.definitionHash })) } : {}),
   };
   return {
     snapshot,
@@ -153,7 +176,27 @@ export async function snapshotDefinition(
     outputSchema,
     schemaNormalizer: normalizer,
     lwirValidator: LWIR_VALIDATOR_ID,
+    callees,
   };
+}
+
+/** Each declared callee's capabilities, in id order; a declared callee not given cannot be hashed. */
+function calleesOf(definition: WorkflowDefinition, given: readonly DefinitionCapabilities[]): CalleeCapabilities[] {
+  const declared = definition.workflows ?? [];
+  const byId = new Map(given.map((c) => [c.snapshot.id, c]));
+  const missing = declared.filter((id) => !byId.has(id));
+  if (missing.length > 0) throw new WorkflowCalleeMissingError(definition.id, missing);
+  return declared.map((id) => {
+    const c = byId.get(id) as DefinitionCapabilities;
+    return {
+      id,
+      description: c.snapshot.description,
+      definitionHash: c.definitionHash,
+      inputSchema: c.inputSchema,
+      outputSchema: c.outputSchema,
+      requestedOutput: c.requestedOutput,
+    };
+  });
 }
 
 function withOverride(slot: ResolvedModelSlot, overrides: ModelOverrides | undefined): ResolvedModelSlot {

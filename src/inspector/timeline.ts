@@ -11,7 +11,19 @@ import type { RunEvent, RunEventType } from "../ports/run-events.ts";
  * Event types this build does not know still get an entry named by their type.
  */
 
-export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "approval" | "step" | "retry" | "section" | "other";
+export type TimelineKind =
+  | "run"
+  | "compile"
+  | "session"
+  | "fixer"
+  | "model"
+  | "tool"
+  | "approval"
+  | "step"
+  | "retry"
+  | "section"
+  | "other"
+  | "child";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -201,6 +213,12 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
   RunCompleted: runEnded,
   RunFailed: runEnded,
   RunCancelled: runEnded,
+  ChildRunStarted: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `child:${p.childRunId}`, "child", `child run of ${p.workflowId} for ${p.stepPath}`, p.stepPath);
+  },
+  ChildRunEnded: (t, { payload: p, at }) =>
+    t.close(`child:${p.childRunId}`, at, p.status === "completed" ? "ok" : "failed", p.status === "completed" ? p.childRunId : `${p.cause.code}: ${p.cause.message}`),
 };
 
 /**

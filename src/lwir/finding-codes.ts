@@ -22,7 +22,7 @@ export const LWIR_FINDING_CODES = {
   "steps.too_many": "The workflow has more steps than the limit (1,000).",
   "step.invalid_id": "A step id is not lowercase letters, digits, `_` or `-`, starting with a letter (at most 64).",
   "step.duplicate_id": "Two steps share an id.",
-  "step.unknown_kind": "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`).",
+  "step.unknown_kind": "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`, `workflow.run`).",
   "step.needs_unknown": "`needs` names a step that does not exist.",
   "step.needs_self": "A step needs itself.",
   "step.needs_duplicate": "`needs` names the same step twice.",
@@ -100,6 +100,12 @@ export const LWIR_FINDING_CODES = {
   "binding.output_mode_mismatch":
     "The terminal step's `output` mode gives values of another JSON type than the workflow's requested output (an object for a text request); copy the task's `requestedOutput`.",
   "binding.network_not_allowed": "`permissions.network` names a host the definition's `network` allowlist does not have.",
+  "binding.workflow_not_declared":
+    "A workflow.run's `with.workflow` is not a workflow the definition may call; use an id from the task's `callableWorkflows` (the definition declares them in `workflows`).",
+  "binding.workflow_input_mismatch":
+    "A workflow.run's `with.input` names a field the callee's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
+  "binding.workflow_output_mismatch":
+    "A workflow.run's `output` mode gives values of another JSON type than the callee's output; copy the callee's `requestedOutput` from `callableWorkflows`, or write `{ \"mode\": \"json\" }`.",
 } as const;
 
 export type LwirFindingCode = keyof typeof LWIR_FINDING_CODES;

@@ -190,6 +190,16 @@ export const DECISION_WITH: ShapeSpec = {
   },
 };
 
+export const WORKFLOW_RUN_WITH: ShapeSpec = {
+  name: "workflow.run with",
+  fields: {
+    workflow: req("the id of a workflow this one may call (from the task's callableWorkflows[].id)", str()),
+    input: opt("the callee's input: an object matching its inputSchema (callableWorkflows[].inputSchema); strings inside are templates", {
+      type: "object",
+    }),
+  },
+};
+
 /** `output` descriptors, one per mode, with exactly the fields that mode takes. */
 export const OUTPUT_SHAPES: Readonly<Record<(typeof OUTPUT_MODES)[number], ShapeSpec>> = {
   text: { name: "output (text)", fields: { mode: req("text: the output is a string", { type: "string", enum: ["text"] }) } },
@@ -235,6 +245,7 @@ export const WITH_SHAPES: Readonly<Record<StepKind, ShapeSpec>> = {
   "tool.call": TOOL_CALL_WITH,
   "code.run": CODE_RUN_WITH,
   decision: DECISION_WITH,
+  "workflow.run": WORKFLOW_RUN_WITH,
 };
 
 const STEP_KIND_DOCS: Readonly<Record<StepKind, string>> = {
@@ -242,6 +253,7 @@ const STEP_KIND_DOCS: Readonly<Record<StepKind, string>> = {
   "tool.call": "a call to one of the workflow's tools",
   "code.run": "code run in the sandbox",
   decision: "chooses the next step; steps not chosen are skipped",
+  "workflow.run": "runs another workflow as a child run and waits for it; its output is the child's output",
 };
 
 /** The fields of a step of kind `kind`, `with` and `output` included. */

@@ -7,7 +7,7 @@ export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";
 export const LWIR_KIND = "Workflow";
 
 /** Step kinds the runtime executes. */
-export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision"] as const;
+export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision", "workflow.run"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 export type SandboxSetting = "deny" | "allow";
@@ -88,7 +88,16 @@ export type DecisionStep = Omit<StepCommon, "output"> & {
   };
 };
 
-export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep;
+/**
+ * Runs another workflow (one the definition declares in `workflows`) as a child run and waits
+ * for its end; the output is the child's output. Strings inside `input` are templates.
+ */
+export type WorkflowRunStep = StepCommon & {
+  readonly uses: "workflow.run";
+  readonly with: { readonly workflow: string; readonly input?: { readonly [key: string]: JsonValue } };
+};
+
+export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep | WorkflowRunStep;
 
 /** LWIR: the JSON DAG a planner compiles a definition and input into. */
 export type Lwir = {

@@ -18,10 +18,11 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
  * Why a `waiting` run waits, derived from its events by the engine's fold:
  * - `approval`: a tool call waits for a person's decision (ApprovalRequested, undecided);
  * - `sleep`: a step waits out its retry backoff (StepRetried with a later `retryAt`);
- * - `trigger`: a section has run every queued occurrence and waits for the next trigger.
+ * - `trigger`: a section has run every queued occurrence and waits for the next trigger;
+ * - `child`: a `workflow.run` step waits for the child run it started to end (ChildRunStarted, no ChildRunEnded).
  * A run with several waits at once reports the first of this list that applies.
  */
-export const WAIT_REASONS = ["approval", "sleep", "trigger"] as const;
+export const WAIT_REASONS = ["approval", "sleep", "trigger", "child"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 

@@ -56,6 +56,7 @@ export function runClient<T extends Branded>(
     trigger: (request) => stub.trigger(request),
     decideApproval: (request) => stub.decideApproval(request),
     end: (request) => stub.end(request),
+    childEnded: (request) => stub.childEnded(request),
   };
 }
 

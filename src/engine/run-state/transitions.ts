@@ -36,6 +36,7 @@ export const INITIAL_RUN_STATE: RunState = {
   stepWaits: new Map(),
   idle: false,
   waitReason: null,
+  children: [],
 };
 
 /** The run's first occurrence: a section's first trigger is the run's own input (named by the engine, see run-section.ts). */
@@ -172,6 +173,15 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   RunCompleted: (state, event) => ({ ...state, terminal: event, status: "completed", usage: event.payload.usage }),
   RunFailed: ended("failed"),
   RunCancelled: ended("cancelled"),
+  ChildRunStarted: (state, { payload, at }) =>
+    state.children.some((c) => c.childRunId === payload.childRunId) ? state : { ...state, children: [...state.children, { ...payload, startedAt: at }] },
+  ChildRunEnded: (state, { payload }) => {
+    const at = state.children.findIndex((c) => c.childRunId === payload.childRunId);
+    const child = state.children[at];
+    if (!child || child.ended) return state;
+    const { stepPath: _s, attempt: _a, childRunId: _c, ...outcome } = payload;
+    return { ...state, children: state.children.with(at, { ...child, ended: outcome }) };
+  },
 };
 
 /**

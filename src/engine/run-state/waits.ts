@@ -12,6 +12,8 @@ import type { RunState, StepWait } from "./types.ts";
  *   `StepStarted` closes it. A retry due at once is no sleep.
  * - `trigger`: a section's occurrence ended and none is queued; `OccurrenceQueued` or
  *   `OccurrenceStarted` closes it.
+ * - `child`: `ChildRunStarted` opens it for the workflow.run step; `ChildRunEnded` for that child
+ *   closes it, and so does anything that moves the step on.
  *
  * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
  * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
@@ -30,6 +32,14 @@ function stepWaitsAfter(state: RunState, event: RunEvent): ReadonlyMap<string, S
       const stepPath = state.approvals.get(event.payload.approvalId)?.stepPath;
       const open = stepPath === undefined ? undefined : waits.get(stepPath);
       return open?.reason === "approval" && open.approvalId === event.payload.approvalId ? without(waits, stepPath as string) : waits;
+    }
+    case "ChildRunStarted": {
+      const { stepPath, childRunId } = event.payload;
+      return new Map(waits).set(stepPath, { reason: "child", childRunId, until: null });
+    }
+    case "ChildRunEnded": {
+      const open = waits.get(event.payload.stepPath);
+      return open?.reason === "child" && open.childRunId === event.payload.childRunId ? without(waits, event.payload.stepPath) : waits;
     }
     case "StepRetried": {
       const { stepPath, retryAt } = event.payload;
@@ -75,14 +85,17 @@ function idleAfter(state: RunState, event: RunEvent): boolean {
   }
 }
 
-/** The reason a run with these waits reports: an approval before a sleep before a trigger. */
+/** The reason a run with these waits reports: an approval before a sleep before a child before a trigger. */
 function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): WaitReason | null {
   let sleeping = false;
+  let child = false;
   for (const wait of stepWaits.values()) {
     if (wait.reason === "approval") return "approval";
-    sleeping = true;
+    if (wait.reason === "sleep") sleeping = true;
+    if (wait.reason === "child") child = true;
   }
   if (sleeping) return "sleep";
+  if (child) return "child";
   return idle ? "trigger" : null;
 }
 
@@ -102,11 +115,11 @@ export function settleWaits(state: RunState, event: RunEvent): RunState {
 
 /**
  * When the run's wait ends by itself or expires: the earliest retry of a sleep, the earliest
- * expiry of an approval; none for a trigger (or no wait).
+ * expiry of an approval; none for a child or a trigger (or no wait).
  */
 export function waitingUntil(state: Pick<RunState, "stepWaits" | "waitReason">): number | null {
   let until: number | null = null;
   for (const wait of state.stepWaits.values())
-    if (wait.reason === state.waitReason && (until === null || wait.until < until)) until = wait.until;
+    if (wait.until !== null && wait.reason === state.waitReason && (until === null || wait.until < until)) until = wait.until;
   return until;
 }

@@ -14,6 +14,7 @@ import type { EventLog } from "../../../../src/ports/event-log.ts";
 import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "../../../../src/ports/run-events.ts";
 import type { Sandbox } from "../../../../src/ports/sandbox.ts";
+import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 
 /** A clock that only moves when told (sleeps advance it), so a run's timestamps repeat exactly. */
 export class ManualClock implements Clock {
@@ -68,6 +69,7 @@ export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50)
     approvals: new MemoryDefinitionApprovals(),
     secrets: new SealedSecretStore(new MemorySealedRows(), undefined),
     quotas: DEFAULT_RUN_QUOTAS,
+    children: NO_CHILD_RUNS,
   };
   for (let i = 0; i < maxSlices; i++) {
     const result = await driveRun({

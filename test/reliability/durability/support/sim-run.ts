@@ -22,6 +22,7 @@ import { CountingSink } from "./counting-sink.ts";
 import { CrashingLog, type CrashPoint, SimulatedCrash } from "./crashing-log.ts";
 import { ManualClock, RefusingSandbox, requestEvent } from "./log-driver.ts";
 import { hashUnit, Prng } from "./prng.ts";
+import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 
 /** What a seed injected and how its run ended. */
 export type SimOutcome = {
@@ -208,6 +209,7 @@ export async function simulate(seed: number): Promise<SimOutcome> {
     approvals: new MemoryDefinitionApprovals(),
     secrets: new SealedSecretStore(new MemorySealedRows(), undefined),
     quotas: DEFAULT_RUN_QUOTAS,
+    children: NO_CHILD_RUNS,
   };
   const inFlightAtCrash = new Map<string, number>();
   let slices = 0;
