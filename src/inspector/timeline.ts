@@ -218,7 +218,12 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
     t.begin(event, `child:${p.childRunId}`, "child", `child run of ${p.workflowId} for ${p.stepPath}`, p.stepPath);
   },
   ChildRunEnded: (t, { payload: p, at }) =>
-    t.close(`child:${p.childRunId}`, at, p.status === "completed" ? "ok" : "failed", p.status === "completed" ? p.childRunId : `${p.cause.code}: ${p.cause.message}`),
+    t.close(
+      `child:${p.childRunId}`,
+      at,
+      p.status === "completed" ? "ok" : "failed",
+      p.status === "completed" ? p.childRunId : `${p.cause.code}: ${p.cause.message}`,
+    ),
 };
 
 /**

@@ -30,8 +30,7 @@ export function checkCallInput(sink: FindingSink, input: unknown, target: CallTa
   const fields = names.map((n) => (required.includes(n) ? n : `${n}?`)).join(", ");
   const at = `${path}.with.input`;
   if (input === undefined) {
-    if (required.length > 0)
-      sink.error(code, at, `${what} needs an input with ${required.join(", ")} (its fields: ${fields})`);
+    if (required.length > 0) sink.error(code, at, `${what} needs an input with ${required.join(", ")} (its fields: ${fields})`);
     return;
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) return;

@@ -9,7 +9,12 @@ import type { WorkflowRunStep } from "./types.ts";
  * (`binding.workflow_input_mismatch`), and its `output` mode can hold the callee's output
  * (`binding.workflow_output_mismatch`). Each finding says what to write instead.
  */
-export function checkWorkflowRunBinding(sink: FindingSink, step: WorkflowRunStep, path: string, capabilities: DefinitionCapabilities): void {
+export function checkWorkflowRunBinding(
+  sink: FindingSink,
+  step: WorkflowRunStep,
+  path: string,
+  capabilities: DefinitionCapabilities,
+): void {
   const id = step.with?.workflow;
   if (typeof id !== "string") return;
   const callee = capabilities.callees.find((c) => c.id === id);
@@ -22,7 +27,12 @@ export function checkWorkflowRunBinding(sink: FindingSink, step: WorkflowRunStep
     );
     return;
   }
-  checkCallInput(sink, step.with.input, { what: `workflow "${id}"`, schema: callee.inputSchema, code: "binding.workflow_input_mismatch" }, path);
+  checkCallInput(
+    sink,
+    step.with.input,
+    { what: `workflow "${id}"`, schema: callee.inputSchema, code: "binding.workflow_input_mismatch" },
+    path,
+  );
   checkOutputFits(sink, step, path, callee);
 }
 

@@ -105,7 +105,7 @@ export const LWIR_FINDING_CODES = {
   "binding.workflow_input_mismatch":
     "A workflow.run's `with.input` names a field the callee's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
   "binding.workflow_output_mismatch":
-    "A workflow.run's `output` mode gives values of another JSON type than the callee's output; copy the callee's `requestedOutput` from `callableWorkflows`, or write `{ \"mode\": \"json\" }`.",
+    'A workflow.run\'s `output` mode gives values of another JSON type than the callee\'s output; copy the callee\'s `requestedOutput` from `callableWorkflows`, or write `{ "mode": "json" }`.',
 } as const;
 
 export type LwirFindingCode = keyof typeof LWIR_FINDING_CODES;

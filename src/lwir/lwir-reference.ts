@@ -3,7 +3,7 @@ import {
   CODE_FILE,
   CODE_LIMITS,
   DECISION_CASE,
-  DOCUMENT,
+  documentShape,
   FIXER,
   FOR_EACH,
   fieldSummary,
@@ -17,7 +17,7 @@ import {
   WITH_SHAPES,
 } from "./lwir-spec.ts";
 import { TEMPLATE_FUNCTIONS } from "./template.ts";
-import { STEP_KINDS } from "./types.ts";
+import { STEP_KINDS, type StepKind } from "./types.ts";
 
 /**
  * The template grammar, exactly as the parser reads it, as the planner prompt carries it. `version` is the LWIR validator's: a run
@@ -54,13 +54,13 @@ function shapeLine(label: string, shape: ShapeSpec): string {
 }
 
 /** The field reference the planner prompt carries: one line per object, `?` marks optional fields. */
-export function fieldReference(): string {
+export function fieldReference(kinds: readonly StepKind[] = STEP_KINDS): string {
   const lines = [
-    shapeLine("document", DOCUMENT),
+    shapeLine("document", documentShape(kinds)),
     shapeLine("metadata", METADATA),
     `permissions: { ${fieldSummary(PERMISSIONS)} } — all four lists, [] for none`,
     `step: { ${fieldSummary(stepShape("code.run"))} } — onFailure only on code.run; output optional on decision`,
-    ...STEP_KINDS.map((kind) => shapeLine(`  uses "${kind}" → with`, WITH_SHAPES[kind])),
+    ...kinds.map((kind) => shapeLine(`  uses "${kind}" → with`, WITH_SHAPES[kind])),
     shapeLine("  code file", CODE_FILE),
     shapeLine("  sandbox", SANDBOX_POLICY),
     shapeLine("  limits", CODE_LIMITS),
@@ -86,19 +86,19 @@ function shapeTable(title: string, shape: ShapeSpec): string {
 }
 
 /** `/mnt/task/lwir-reference.md`: every object of the document with every field, generated from the contract. */
-export function lwirReferenceMarkdown(): string {
-  reference ??= [
+export function lwirReferenceMarkdown(kinds: readonly StepKind[] = STEP_KINDS): string {
+  const key = kinds.join(",");
+  const known = references.get(key);
+  if (known) return known;
+  const reference = [
     "# LWIR reference (generated from the validator's contract)",
     "",
     "Every object is closed: a field not listed here is refused (`field.unknown`). Check a draft with `lwir-check <file>` before submitting; it runs the same validation and binding as `submit_lwir` and costs no revision. The JSON Schema is `/mnt/task/lwir.schema.json`.",
     "",
-    shapeTable("Document", DOCUMENT),
+    shapeTable("Document", documentShape(kinds)),
     shapeTable("metadata", METADATA),
     shapeTable("permissions", PERMISSIONS),
-    ...STEP_KINDS.flatMap((kind) => [
-      shapeTable(`Step with uses "${kind}"`, stepShape(kind)),
-      shapeTable(`with (${kind})`, WITH_SHAPES[kind]),
-    ]),
+    ...kinds.flatMap((kind) => [shapeTable(`Step with uses "${kind}"`, stepShape(kind)), shapeTable(`with (${kind})`, WITH_SHAPES[kind])]),
     shapeTable("code.run file", CODE_FILE),
     shapeTable("code.run sandbox", SANDBOX_POLICY),
     shapeTable("code.run limits", CODE_LIMITS),
@@ -118,7 +118,8 @@ export function lwirReferenceMarkdown(): string {
     'The entrypoint exports `run({ input })` (sync or async) and returns the step\'s output as JSON. A file\'s `sha256` is `"sha256:"` + the hex SHA-256 of its content: in bash, write the file, then `sha256sum file.ts` and prefix `sha256:`. TypeScript is stripped before it runs; with `sandbox.network: "deny"` fetch throws, with `env: "deny"` the env is empty.',
     "",
   ].join("\n\n");
+  references.set(key, reference);
   return reference;
 }
 
-let reference: string | undefined;
+const references = new Map<string, string>();

@@ -281,23 +281,41 @@ export function stepShape(kind: StepKind): ShapeSpec {
 /** Every field any step may carry (the validator reports `onFailure` off code.run by its own code). */
 export const STEP_FIELD_NAMES: readonly string[] = [...new Set([...STEP_KINDS.flatMap((k) => fieldNames(stepShape(k))), "onFailure"])];
 
-export const DOCUMENT: ShapeSpec = {
-  name: "document",
-  fields: {
-    apiVersion: req(`"${LWIR_API_VERSION}"`, { type: "string", enum: [LWIR_API_VERSION] }),
-    kind: req(`"${LWIR_KIND}"`, { type: "string", enum: [LWIR_KIND] }),
-    metadata: req("{ name, version, description? }", shapeSchema(METADATA)),
-    input: req("{ schema }: exactly the task's inputSchema", shapeSchema(IO_SCHEMA)),
-    output: req("{ schema }: exactly the task's outputSchema", shapeSchema(IO_SCHEMA)),
-    permissions: req("{ models, tools, secrets, network }: all four lists, [] for none", shapeSchema(PERMISSIONS)),
-    steps: req("a list of steps (not an object); exactly one step is terminal (no other step needs it)", {
-      type: "array",
-      minItems: 1,
-      maxItems: 1_000,
-      items: { oneOf: STEP_KINDS.map((k) => shapeSchema(stepShape(k))) },
-    }),
-  },
+/**
+ * The step kinds a planner is shown: every kind, except `workflow.run` unless the definition
+ * declares callees (`workflows`). A definition without callees gets the prompt and `submit_lwir`
+ * schema it had before the kind existed, so its recorded planner calls still replay.
+ */
+export function plannableKinds(hasCallees: boolean): readonly StepKind[] {
+  return hasCallees ? STEP_KINDS : STEP_KINDS.filter((kind) => kind !== "workflow.run");
+}
+
+/** The document shape whose steps may be of `kinds` (the validator's is every kind). */
+export function documentShape(kinds: readonly StepKind[] = STEP_KINDS): ShapeSpec {
+  return {
+    name: "document",
+    fields: {
+      ...DOCUMENT_FIELDS,
+      steps: req("a list of steps (not an object); exactly one step is terminal (no other step needs it)", {
+        type: "array",
+        minItems: 1,
+        maxItems: 1_000,
+        items: { oneOf: kinds.map((k) => shapeSchema(stepShape(k))) },
+      }),
+    },
+  };
+}
+
+const DOCUMENT_FIELDS: Readonly<Record<string, FieldSpec>> = {
+  apiVersion: req(`"${LWIR_API_VERSION}"`, { type: "string", enum: [LWIR_API_VERSION] }),
+  kind: req(`"${LWIR_KIND}"`, { type: "string", enum: [LWIR_KIND] }),
+  metadata: req("{ name, version, description? }", shapeSchema(METADATA)),
+  input: req("{ schema }: exactly the task's inputSchema", shapeSchema(IO_SCHEMA)),
+  output: req("{ schema }: exactly the task's outputSchema", shapeSchema(IO_SCHEMA)),
+  permissions: req("{ models, tools, secrets, network }: all four lists, [] for none", shapeSchema(PERMISSIONS)),
 };
+
+export const DOCUMENT: ShapeSpec = documentShape(STEP_KINDS);
 
 /** A closed object schema from a shape. */
 export function shapeSchema(shape: ShapeSpec): SchemaNode {

@@ -48,7 +48,8 @@ export function branchOutputType(
       const tool = step.uses === "tool.call" ? tools.get(String((step.with as { tool?: unknown } | undefined)?.tool)) : undefined;
       if (tool?.outputSchema) return typeOfSchema(tool.outputSchema);
       // A workflow.run's schemaless json output is the callee's output.
-      const callee = step.uses === "workflow.run" ? callees.get(String((step.with as { workflow?: unknown } | undefined)?.workflow)) : undefined;
+      const callee =
+        step.uses === "workflow.run" ? callees.get(String((step.with as { workflow?: unknown } | undefined)?.workflow)) : undefined;
       return callee ? typeOfSchema(callee.outputSchema) : ANY;
     }
     default:

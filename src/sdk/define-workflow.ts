@@ -216,7 +216,12 @@ function checkCallees(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail
     return;
   }
   def.workflows.forEach((w: unknown, i) => {
-    const id = typeof w === "string" ? w : (w as { kind?: unknown; id?: unknown } | null)?.kind === "little.workflow" ? (w as { id: unknown }).id : undefined;
+    const id =
+      typeof w === "string"
+        ? w
+        : (w as { kind?: unknown; id?: unknown } | null)?.kind === "little.workflow"
+          ? (w as { id: unknown }).id
+          : undefined;
     if (typeof id !== "string" || !WORKFLOW_ID_PATTERN.test(id))
       fail(childPath("$.workflows", i), "definition.invalid_workflows", "each entry is a defineWorkflow() result or a workflow id");
     else if (id === def.id)

@@ -1,5 +1,6 @@
 import { LWIR_API_VERSION, LWIR_KIND } from "../../lwir/types.ts";
 import type { PlanTask } from "../../ports/planner-protocol.ts";
+import { type PlannedCall, plannedCalls } from "./offline-call-steps.ts";
 import { fieldRef, type PlannedToolCall, plannedToolCalls, propertiesOf } from "./offline-tool-wiring.ts";
 
 const GENERATE = "generate";
@@ -16,6 +17,8 @@ export function offlinePlan(task: PlanTask): Record<string, unknown> {
   const snapshot = task.workflowSnapshot;
   const slot = snapshot.modelSlots[0]?.id ?? "offline";
   const calls = plannedToolCalls(task.inputSchema, snapshot.tools, new Set([GENERATE]));
+  // Then a workflow.run per callee the definition declares (none for most workflows).
+  const children = plannedCalls(task, slot, new Set([GENERATE, ...calls.map((c) => c.stepId)]));
   return {
     apiVersion: LWIR_API_VERSION,
     kind: LWIR_KIND,
@@ -27,11 +30,12 @@ export function offlinePlan(task: PlanTask): Record<string, unknown> {
     permissions: { models: [slot], tools: calls.map((c) => c.tool.id), secrets: secretsOf(calls), network: [] },
     steps: [
       ...calls.map(toolStep),
+      ...children.flatMap((c) => c.steps),
       {
         id: GENERATE,
         uses: "ai.generate",
-        needs: calls.map((c) => c.stepId),
-        with: { model: slot, prompt: generatePrompt(task, calls) },
+        needs: [...calls.map((c) => c.stepId), ...children.map((c) => c.stepId)],
+        with: { model: slot, prompt: generatePrompt(task, calls, children) },
         output: task.requestedOutput,
       },
     ],
@@ -52,12 +56,15 @@ function toolStep(call: PlannedToolCall): Record<string, unknown> {
  * One `name: value` line per input field and per tool result: the form the offline worker reads
  * values back from (offline-prompt-values.ts), and plain enough for a person reading the run.
  */
-function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[]): string {
+function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[], children: readonly PlannedCall[]): string {
   const fields = propertiesOf(task.inputSchema).map(([name]) => `- ${name}: {{ ${fieldRef("input", name)} }}`);
   const input = fields.length > 0 ? fields : ["{{ json(input) }}"];
   const results = calls.map((c) => `- ${c.tool.id}: {{ json(steps.${c.stepId}.output) }}`);
   const sections = [task.workflowSnapshot.description, `Input:\n${input.join("\n")}`];
   if (results.length > 0) sections.push(`Tool results:\n${results.join("\n")}`);
+  // Named by step id: an output field of that name (a "refund" for the refund's child) takes the child's output.
+  const outputs = children.map((c) => `- ${c.stepId}: {{ json(steps.${c.stepId}.output) }}`);
+  if (outputs.length > 0) sections.push(`Child runs:\n${outputs.join("\n")}`);
   return sections.join("\n\n");
 }
 

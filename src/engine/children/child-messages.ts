@@ -4,9 +4,9 @@ import type { EventLog } from "../../ports/event-log.ts";
 import type { ChildOutcome } from "../../ports/run-events.ts";
 import type { ChildEndedRequest, ChildEndedResult } from "../../ports/run-handle.ts";
 import { RunFailure } from "../run-failure.ts";
+import type { RunAlarm } from "../run-host/host-ports.ts";
 import { readRunResultOfState } from "../run-result.ts";
 import { type RunState, readRunState } from "../run-state.ts";
-import type { RunAlarm } from "../run-host/host-ports.ts";
 
 /**
  * @module The messages between a parent run and its children, over their run objects (never a
@@ -29,7 +29,9 @@ export async function recordChildEnd(
   if (child.ended) return { ok: true, created: false };
   if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status})` };
   const { childRunId, ...outcome } = request;
-  await ports.log.append([{ type: "ChildRunEnded", payload: { stepPath: child.stepPath, attempt: child.attempt, childRunId, ...outcome } }]);
+  await ports.log.append([
+    { type: "ChildRunEnded", payload: { stepPath: child.stepPath, attempt: child.attempt, childRunId, ...outcome } },
+  ]);
   await ports.alarm.wakeIn(0);
   return { ok: true, created: true };
 }
@@ -55,7 +57,9 @@ export async function notifyParent(ports: ParentNotice): Promise<boolean> {
     await ports.children.tellParent(parent, { childRunId: ports.runId, ...(await outcomeOf(ports, state)) });
     return true;
   } catch (error) {
-    console.error(`run ${ports.runId}: telling parent ${parent.runId} it ended failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `run ${ports.runId}: telling parent ${parent.runId} it ended failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return false;
   }
 }
@@ -88,9 +92,13 @@ export async function cancelChildren(
   const running = state.children.filter((c) => !c.ended);
   await Promise.all(
     running.map((c) =>
-      ports.children.cancel(tenant, c.childRunId, c.placement, `its parent run ${ports.runId} was cancelled: ${reason}`).catch((error: unknown) => {
-        console.error(`run ${ports.runId}: cancelling child ${c.childRunId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      }),
+      ports.children
+        .cancel(tenant, c.childRunId, c.placement, `its parent run ${ports.runId} was cancelled: ${reason}`)
+        .catch((error: unknown) => {
+          console.error(
+            `run ${ports.runId}: cancelling child ${c.childRunId} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }),
     ),
   );
 }

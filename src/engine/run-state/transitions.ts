@@ -174,7 +174,9 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   RunFailed: ended("failed"),
   RunCancelled: ended("cancelled"),
   ChildRunStarted: (state, { payload, at }) =>
-    state.children.some((c) => c.childRunId === payload.childRunId) ? state : { ...state, children: [...state.children, { ...payload, startedAt: at }] },
+    state.children.some((c) => c.childRunId === payload.childRunId)
+      ? state
+      : { ...state, children: [...state.children, { ...payload, startedAt: at }] },
   ChildRunEnded: (state, { payload }) => {
     const at = state.children.findIndex((c) => c.childRunId === payload.childRunId);
     const child = state.children[at];

@@ -35,7 +35,7 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
   const id = childRunId(ctx.runId, stepPath, attempt);
   const known = state.children.find((c) => c.childRunId === id);
   // Answered from the log: a child that ended is never started or asked again.
-  if (known?.ended) return answer(step, a, known.ended, id);
+  if (known?.ended) return answer(step, known.ended, id);
   const depth = (request.parent?.depth ?? 0) + 1;
   if (depth > MAX_CHILD_DEPTH)
     throw new StepAttemptError(
@@ -48,7 +48,10 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
   const placement = jurisdiction ? { jurisdiction } : undefined;
   if (!known)
     await appendEvents(ctx, [
-      { type: "ChildRunStarted", payload: { stepPath, attempt, childRunId: id, workflowId: calleeId, ...(placement ? { placement } : {}) } },
+      {
+        type: "ChildRunStarted",
+        payload: { stepPath, attempt, childRunId: id, workflowId: calleeId, ...(placement ? { placement } : {}) },
+      },
     ]);
   const started = await a.env.children.start({
     tenant: request.tenant,
@@ -67,15 +70,22 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
   if (!started.ok) {
     // A refusal that passes with time (a quota, a lost answer): the same start again, later.
     if (started.retryAfterSeconds !== undefined) throw new SliceYieldSignal(ctx.clock.now() + started.retryAfterSeconds * 1_000);
-    const ended: ChildOutcome = { status: "failed", cause: { code: "child_start_refused", message: `${started.code}: ${started.message}` } };
+    const ended: ChildOutcome = {
+      status: "failed",
+      cause: { code: "child_start_refused", message: `${started.code}: ${started.message}` },
+    };
     await record(a, id, ended);
-    throw new StepAttemptError("child_start_refused", `Step ${stepPath} could not start workflow "${calleeId}": ${started.code}: ${started.message}`, false);
+    throw new StepAttemptError(
+      "child_start_refused",
+      `Step ${stepPath} could not start workflow "${calleeId}": ${started.code}: ${started.message}`,
+      false,
+    );
   }
   // Ended before this step heard of it (a resumed parent whose notification was lost): record it now.
   const outcome = outcomeOfView(started.view);
   if (outcome) {
     await record(a, id, outcome);
-    return answer(step, a, outcome, id);
+    return answer(step, outcome, id);
   }
   // The step's own deadline, if it has one, is the only alarm; else only the child's end wakes the run.
   const deadline = state.steps.get(stepPath)?.deadline;
@@ -88,7 +98,10 @@ export function outcomeOfView(view: RunView): ChildOutcome | null {
   if (view.status === "completed") return { status: "completed", output: view.output ?? null };
   return {
     status: view.status === "cancelled" ? "cancelled" : "failed",
-    cause: { code: view.cause?.code ?? (view.status === "cancelled" ? "cancelled" : "internal_error"), message: view.cause?.message ?? view.status },
+    cause: {
+      code: view.cause?.code ?? (view.status === "cancelled" ? "cancelled" : "internal_error"),
+      message: view.cause?.message ?? view.status,
+    },
   };
 }
 
@@ -98,7 +111,7 @@ async function record(a: StepAttempt, childRunId: string, outcome: ChildOutcome)
 }
 
 /** The step's output, or its attempt's failure with the child's cause. */
-function answer(step: WorkflowRunStep, a: StepAttempt, ended: NonNullable<ChildProgress["ended"]>, id: string): unknown {
+function answer(step: WorkflowRunStep, ended: NonNullable<ChildProgress["ended"]>, id: string): unknown {
   const callee = step.with.workflow;
   if (ended.status !== "completed") {
     if (ended.status === "cancelled")

@@ -9,12 +9,12 @@ import { type DriveResult, driveRun } from "../../../../src/engine/drive-run.ts"
 import { catalogOf, type RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
 import { DEFAULT_RUN_QUOTAS } from "../../../../src/engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "../../../../src/engine/run-state.ts";
+import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 import type { Clock } from "../../../../src/ports/clock.ts";
 import type { EventLog } from "../../../../src/ports/event-log.ts";
 import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "../../../../src/ports/run-events.ts";
 import type { Sandbox } from "../../../../src/ports/sandbox.ts";
-import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 
 /** A clock that only moves when told (sleeps advance it), so a run's timestamps repeat exactly. */
 export class ManualClock implements Clock {

@@ -12,6 +12,7 @@ import { catalogOf } from "../../../../src/engine/run-environment.ts";
 import { DEFAULT_RUN_QUOTAS } from "../../../../src/engine/run-quotas.ts";
 import { deriveRunState } from "../../../../src/engine/run-state.ts";
 import { digestJson } from "../../../../src/json/digest.ts";
+import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 import type { RunEvent } from "../../../../src/ports/run-events.ts";
 import { defineWorkflow } from "../../../../src/sdk/define-workflow.ts";
 import { RunTerminatedError } from "../../../../src/sdk/errors/run-terminated-error.ts";
@@ -22,7 +23,6 @@ import { CountingSink } from "./counting-sink.ts";
 import { CrashingLog, type CrashPoint, SimulatedCrash } from "./crashing-log.ts";
 import { ManualClock, RefusingSandbox, requestEvent } from "./log-driver.ts";
 import { hashUnit, Prng } from "./prng.ts";
-import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 
 /** What a seed injected and how its run ended. */
 export type SimOutcome = {
