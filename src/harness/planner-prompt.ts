@@ -5,8 +5,7 @@ import { plannableKinds } from "../lwir/lwir-spec.ts";
 import { LWIR_API_VERSION, type StepKind } from "../lwir/types.ts";
 import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
 import type { Skill } from "../sdk/skill.ts";
-import { callExample } from "./plan-call-example.ts";
-import { branchingExample, minimalExample } from "./plan-examples.ts";
+import { branchingExample, callExample, minimalExample } from "./plan-examples.ts";
 import { promptRules } from "./planner-prompt-rules.ts";
 import { skillFrontmatter } from "./skill-prompt.ts";
 

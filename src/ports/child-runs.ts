@@ -25,7 +25,7 @@ export type ChildStartResult =
   | { readonly ok: false; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number };
 
 export interface ChildRuns {
-  start(request: ChildStartRequest): Promise<ChildStartResult>;
+  startChild(request: ChildStartRequest): Promise<ChildStartResult>;
   /** Cancels a child (its parent was cancelled); a child that has ended is left as it is. */
   cancel(tenant: string, runId: string, placement: RunPlacement | undefined, reason: string): Promise<void>;
   /** Tells a child's parent run that the child ended (the parent's `RunHandle.childEnded`). */
@@ -34,7 +34,7 @@ export interface ChildRuns {
 
 /** For a host that cannot start child runs (the in-memory world, which runs one workflow): every start is refused. */
 export const NO_CHILD_RUNS: ChildRuns = {
-  start: async (request) => ({
+  startChild: async (request) => ({
     ok: false,
     code: "child_runs_unsupported",
     message: `This host cannot start child runs (workflow "${request.workflowId}"); run the workflow in the Worker`,

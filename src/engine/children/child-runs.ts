@@ -10,11 +10,11 @@ import { type StartPorts, startRun } from "../runs/start-service.ts";
  *
  * @example
  * const children = childRunsOf(wiring);
- * await children.start({ tenant, workflowId: "billing.refund", input, runId: childRunId(parentId, "refund", 1), parent });
+ * await children.startChild({ tenant, workflowId: "billing.refund", input, runId: childRunId(parentId, "refund", 1), parent });
  */
 export function childRunsOf(ports: StartPorts): ChildRuns {
   return {
-    async start(request) {
+    async startChild(request) {
       try {
         const started = await startRun(ports, {
           tenant: request.tenant,

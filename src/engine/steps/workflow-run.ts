@@ -53,7 +53,7 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
         payload: { stepPath, attempt, childRunId: id, workflowId: calleeId, ...(placement ? { placement } : {}) },
       },
     ]);
-  const started = await a.env.children.start({
+  const started = await a.env.children.startChild({
     tenant: request.tenant,
     workflowId: calleeId,
     input,
