@@ -197,8 +197,8 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     // update the digest and the version here together.
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
-      version: 1,
-      digest: "sha256:dbcf0223e2e3607d3f19e70531a50f2ccc1dedfc4d7f7b0cc18cd737d4cc0749",
+      version: 2,
+      digest: "sha256:e167fe35c0cf75b412a5742484cf52ad4c0b1a8c6cb7f14e764a250b461469d3",
     });
   });
 });

@@ -1,8 +1,10 @@
+import { registeredCapabilities } from "../../src/engine/definition-capabilities.ts";
 import { type PlanTask, planTask } from "../../src/harness/planner-prompt.ts";
-import { type DefinitionCapabilities, snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
+import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
 import { registeredWorkflows } from "../../src/workflows.ts";
 import {
   digestPlan,
+  escalatePlan,
   invoicePlan,
   invoiceSkillSource,
   type Json,
@@ -40,7 +42,7 @@ export function shippedTask(workflowId: WorkflowId): Promise<ShippedTask> {
 async function build(workflowId: WorkflowId): Promise<ShippedTask> {
   const registered = registeredWorkflows.find((w) => w.definition.id === workflowId);
   if (!registered) throw new Error(`no shipped workflow ${workflowId}`);
-  const caps = await snapshotDefinition(registered.definition, registered.tools);
+  const caps = await registeredCapabilities(registeredWorkflows, workflowId);
   const input = SAMPLE_INPUTS[workflowId];
   const task = planTask(caps, input);
   const skills = Object.fromEntries(registered.definition.planner.skills.map((s) => [s.name, s.body]));
@@ -53,7 +55,9 @@ async function build(workflowId: WorkflowId): Promise<ShippedTask> {
           ? refundPlan(task)
           : workflowId === "ops.daily-digest"
             ? digestPlan(task)
-            : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
+            : workflowId === "support.escalate"
+              ? escalatePlan(task)
+              : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
   return { workflowId, caps, task, input, skills, plan };
 }
 
@@ -63,4 +67,5 @@ export const SHIPPED: readonly WorkflowId[] = [
   "billing.refund",
   "billing.invoice-totals",
   "ops.daily-digest",
+  "support.escalate",
 ];
