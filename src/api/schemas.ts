@@ -46,6 +46,17 @@ export const Occurrences = z
   })
   .openapi("Occurrences");
 
+export const ChildRun = z
+  .object({
+    runId: z.string(),
+    workflowId: z.string(),
+    stepPath: z.string(),
+    attempt: z.number().int(),
+    status: z.enum(["running", "completed", "failed", "cancelled"]),
+    cause: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .openapi("ChildRun");
+
 export const Run = z
   .object({
     runId: z.string(),
@@ -53,7 +64,7 @@ export const Run = z
     status: z.enum(RUN_STATUSES),
     waitReason: z.enum(WAIT_REASONS).optional().openapi({
       description:
-        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).",
+        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger), `child` (a workflow.run step awaits the child run it started).",
     }),
     waitingUntil: z.number().optional().openapi({
       description: "When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry.",
@@ -81,6 +92,13 @@ export const Run = z
         description:
           "A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent.",
       }),
+    parent: z.object({ runId: z.string(), stepPath: z.string() }).optional().openapi({
+      description: "A child run: the run whose workflow.run step started it, and that step's path.",
+    }),
+    children: z
+      .array(ChildRun)
+      .optional()
+      .openapi({ description: "The child runs this run's workflow.run steps started, in start order." }),
   })
   .openapi("Run");
 

@@ -574,10 +574,10 @@ export interface components {
             /** @enum {string} */
             status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
             /**
-             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).
+             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger), `child` (a workflow.run step awaits the child run it started).
              * @enum {string}
              */
-            waitReason?: "approval" | "sleep" | "trigger";
+            waitReason?: "approval" | "sleep" | "trigger" | "child";
             /** @description When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry. */
             waitingUntil?: number;
             versionId?: string;
@@ -607,6 +607,13 @@ export interface components {
                 code: "output_missing" | "output_integrity";
                 message: string;
             };
+            /** @description A child run: the run whose workflow.run step started it, and that step's path. */
+            parent?: {
+                runId: string;
+                stepPath: string;
+            };
+            /** @description The child runs this run's workflow.run steps started, in start order. */
+            children?: components["schemas"]["ChildRun"][];
         };
         Usage: {
             inputTokens: number;
@@ -635,6 +642,18 @@ export interface components {
                 };
             }[];
         };
+        ChildRun: {
+            runId: string;
+            workflowId: string;
+            stepPath: string;
+            attempt: number;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "cancelled";
+            cause?: {
+                code: string;
+                message: string;
+            };
+        };
         RunLinks: {
             self: string;
             events: string;
@@ -657,7 +676,7 @@ export interface components {
         StartRun: {
             /** @description The run input; validated against the workflow's input schema. */
             input?: unknown;
-            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_ are the Worker's own (webhooks, schedules, queues): 422 `run_id_reserved`. */
+            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
             runId?: string;
             /**
              * @description Where to create the run object; defaults to near the caller.
@@ -674,7 +693,7 @@ export interface components {
              * @description Why a `waiting` run waits; null otherwise.
              * @enum {string|null}
              */
-            waitReason: "approval" | "sleep" | "trigger" | null;
+            waitReason: "approval" | "sleep" | "trigger" | "child" | null;
             triggerKind: string;
             versionId: string | null;
             causeCode: string | null;
@@ -1033,7 +1052,7 @@ export interface operations {
                 workflow?: string;
                 status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
                 /** @description Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`. */
-                waitReason?: "approval" | "sleep" | "trigger";
+                waitReason?: "approval" | "sleep" | "trigger" | "child";
                 limit?: number;
                 cursor?: string;
             };
@@ -1981,7 +2000,7 @@ export interface operations {
                 "application/json": {
                     lwir?: unknown;
                     input?: unknown;
-                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_ are the Worker's own (webhooks, schedules, queues): 422 `run_id_reserved`. */
+                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
                     runId?: string;
                 };
             };
