@@ -198,7 +198,7 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
       version: 2,
-      digest: "sha256:e167fe35c0cf75b412a5742484cf52ad4c0b1a8c6cb7f14e764a250b461469d3",
+      digest: "sha256:7e764cc7348446b4d67595a71fa81d0e9f8adde356501fb5dbf17ce40c6c539f",
     });
   });
 });
