@@ -3,6 +3,7 @@
  * bench `wrangler dev`, writes bench/results/<id>.json and refreshes BENCHMARKS.md's tables.
  */
 import { burstScenario } from "./burst.ts";
+import { childOverhead } from "./child-overhead.ts";
 import { codeRun } from "./code-run.ts";
 import { coldStart } from "./cold-start.ts";
 import { eventLog } from "./event-log.ts";
@@ -13,7 +14,18 @@ import { stepOverhead } from "./step-overhead.ts";
 import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
 import { triggerThroughput } from "./trigger-throughput.ts";
 
-const ALL: readonly Scenario[] = [stepOverhead, replay, fanOut, eventLog, triggerThroughput, burstScenario, planOnce, codeRun, coldStart];
+const ALL: readonly Scenario[] = [
+  stepOverhead,
+  replay,
+  fanOut,
+  eventLog,
+  triggerThroughput,
+  burstScenario,
+  planOnce,
+  codeRun,
+  coldStart,
+  childOverhead,
+];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));
 const unknown = ids.filter((id) => !ALL.some((s) => s.id === id));
