@@ -11,7 +11,7 @@ import type { Row } from "./support/results.ts";
 import type { Scenario } from "./support/scenario.ts";
 import { cell, summarize } from "./support/stats.ts";
 
-type Family = { stepMs: number; childMs: number; status: string };
+type Family = { stepMs: number; childMs: number; status: string; breakdown: Record<string, number> };
 
 export const childOverhead: Scenario = {
   id: "child-overhead",
@@ -28,13 +28,19 @@ export const childOverhead: Scenario = {
     for (let i = 0; i < ctx.reps; i++) {
       raw.push(await once());
       const last = raw.at(-1) as Family;
-      ctx.log(`rep ${i + 1}: step ${last.stepMs} ms, child ${last.childMs} ms, overhead ${last.stepMs - last.childMs} ms`);
+      ctx.log(
+        `rep ${i + 1}: step ${last.stepMs} ms, child ${last.childMs} ms, overhead ${last.stepMs - last.childMs} ms ${JSON.stringify(last.breakdown)}`,
+      );
     }
     const overhead = summarize(raw.map((f) => f.stepMs - f.childMs));
     const rows: Row[] = [
       { figure: "parent step (workflow.run), ms", ours: cell(summarize(raw.map((f) => f.stepMs)), 0) },
       { figure: "child run's own time, ms", ours: cell(summarize(raw.map((f) => f.childMs)), 0) },
       { figure: "overhead: step − child, ms", ours: cell(overhead, 0), target: "≤ 20 ms", met: overhead.median <= 20 },
+      ...Object.keys(raw[0]?.breakdown ?? {}).map((part) => ({
+        figure: `  of which ${part}, ms`,
+        ours: cell(summarize(raw.map((f) => f.breakdown[part] ?? Number.NaN)), 0),
+      })),
     ];
     return { repetitions: ctx.reps, rows, notes: [], raw: { runs: raw } };
   },

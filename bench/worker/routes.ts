@@ -109,10 +109,20 @@ benchRoutes.post("/bench/child-times", async (c) => {
   const childRunId = (events.find((e) => e.type === "ChildRunStarted")?.payload as { childRunId?: string } | undefined)?.childRunId;
   if (!started || !succeeded || !childRunId) return c.json({ error: { code: "bench_not_a_child_call", message: runId } }, 400);
   const child = await runClient(c.env.RUNS, TENANT, childRunId).events({ limit: 1_000 });
+  const at = (type: string) => events.find((e) => e.type === type)?.at ?? Number.NaN;
+  const childStart = child[0]?.at ?? Number.NaN;
+  const childEnd = child.at(-1)?.at ?? Number.NaN;
   return c.json({
     status: (await parent.status()).status,
     stepMs: succeeded.at - started.at,
-    childMs: (child.at(-1)?.at ?? 0) - (child[0]?.at ?? 0),
+    childMs: childEnd - childStart,
+    // Where the overhead goes: recording and starting the child, telling the parent, the parent's next slice.
+    breakdown: {
+      stepToRecorded: at("ChildRunStarted") - started.at,
+      recordedToChildRequest: childStart - at("ChildRunStarted"),
+      childEndToParentRecorded: at("ChildRunEnded") - childEnd,
+      parentRecordedToStepDone: succeeded.at - at("ChildRunEnded"),
+    },
   });
 });
 

@@ -36,10 +36,13 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
   await alarm.wakeIn(RESUME_AFTER_MS);
   const result = await driveRun(env);
   if (result.yielded) {
-    if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
+    // A child's end recorded while this slice was finishing set an alarm for now: keep it (not a later one, not none).
+    const childEnded = (result.untilMessage === true || result.wakeAt !== undefined) && (await childEndPending(env));
+    if (childEnded) await alarm.wakeIn(0);
+    else if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
     // A child's end is a message to this object (childEnded arms the alarm then): nothing to wake
     // for now, unless one landed while this slice was finishing (its alarm must not be cleared).
-    else if (result.untilMessage) await ((await childEndPending(env)) ? alarm.wakeIn(0) : alarm.clear());
+    else if (result.untilMessage) await alarm.clear();
     else await alarm.wakeIn(0);
     // Mid-work (out of time, or waiting for an approval or a retry): a caller waiting on it keeps waiting.
     return { result, settled: false };

@@ -57,7 +57,7 @@ export async function runChildCrash(text: string, hooks: ChildCrashHooks): Promi
   const started = await call("POST", "/v1/lwir/runs", { body: { lwir, input: { text } } });
   const runId = (started.json.run as { runId: string }).runId;
   let parent = await fresh(() => runStub(runId, "dev").status());
-  for (let i = 0; i < 60 && !isEndedStatus(parent.status); i++) {
+  for (let i = 0; i < 200 && !isEndedStatus(parent.status); i++) {
     const childId = parent.children?.[0]?.runId;
     // Each object's alarm in turn: the parent's (its safety alarm after a crash), then the child's
     // (its run, or the retry of a notification the parent missed).
