@@ -15,6 +15,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
+import { cancelChildren } from "./children/child-messages.ts";
 import { definitionCapabilities } from "./definition-capabilities.ts";
 import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
@@ -234,5 +235,7 @@ async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunStat
     },
   ]);
   await indexRun(env, state, "failed", { ...registration, causeCode: failure.causeCode });
+  // A failed run's children still running (a sibling step failed, the run timed out) have no step to answer: they end too.
+  await cancelChildren(env, now, `the run failed: ${failure.causeCode}`);
   return { status: "failed", yielded: false };
 }

@@ -80,7 +80,7 @@ async function outcomeOf(ports: ParentNotice, state: RunState): Promise<ChildOut
 }
 
 /**
- * Cancels the children of a cancelled run that have not ended, each told why. Best effort: a child
+ * Cancels the children of a cancelled (or failed) run that have not ended, each told why. Best effort: a child
  * that cannot be reached now is left to end on its own (its end is then told to an ended parent).
  */
 export async function cancelChildren(
@@ -92,13 +92,11 @@ export async function cancelChildren(
   const running = state.children.filter((c) => !c.ended);
   await Promise.all(
     running.map((c) =>
-      ports.children
-        .cancel(tenant, c.childRunId, c.placement, `its parent run ${ports.runId} was cancelled: ${reason}`)
-        .catch((error: unknown) => {
-          console.error(
-            `run ${ports.runId}: cancelling child ${c.childRunId} failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }),
+      ports.children.cancel(tenant, c.childRunId, c.placement, `its parent run ${ports.runId} ended: ${reason}`).catch((error: unknown) => {
+        console.error(
+          `run ${ports.runId}: cancelling child ${c.childRunId} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }),
     ),
   );
 }

@@ -4,7 +4,7 @@ import { catalogOf } from "../../../src/engine/run-environment.ts";
 import { WorkflowCallCycleError } from "../../../src/sdk/errors/workflow-call-cycle-error.ts";
 import { WorkflowCalleeMissingError } from "../../../src/sdk/errors/workflow-callee-missing-error.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
-import { call, runEvents } from "../../api/support/api-call.ts";
+import { call, call as call2, runEvents } from "../../api/support/api-call.ts";
 import { runStub } from "../../support/drive.ts";
 import { approvalChild, callLwir, echoChild, failOnce, familyCatalog, parentOf } from "./support/family.ts";
 
@@ -75,7 +75,7 @@ describe("workflow.run: a child run through the start service", () => {
     expect(cancelled.status).toBe(200);
     const child = await view(childId);
     expect(child.status).toBe("cancelled");
-    expect(JSON.stringify(await runEvents(childId))).toContain(`its parent run ${runId} was cancelled`);
+    expect(JSON.stringify((await runEvents(childId)).at(-1))).toContain(`its parent run ${runId} ended: `);
   });
 
   it("a failed child fails the step with the child's cause; without retry the parent fails", async () => {
@@ -118,6 +118,35 @@ describe("workflow.run: a child run through the start service", () => {
     });
     const parent = await until(runId, (v) => v.status === "failed");
     expect(parent.cause?.code).toBe("capability_drift");
+  });
+});
+
+describe("a parent that fails for another reason cancels its children still running", () => {
+  it("a sibling workflow.run fails the run: the child waiting for an approval is cancelled", async () => {
+    failOnce.add("sibling fails");
+    const both = { ...parentOf("family.both", "family.echo"), workflows: ["family.approve", "family.echo"] };
+    const catalog = familyCatalog(echoChild(), [both]);
+    overrideWiring({ models: offline, workflows: catalog });
+    const lwir = await callLwir(catalog, "family.both");
+    const call = (id: string, workflow: string, needs: string[] = []) => ({
+      id,
+      uses: "workflow.run",
+      needs,
+      with: { workflow, input: { text: "{{ input.text }}" } },
+      output: { mode: "json" },
+    });
+    const steps = [
+      call("wait", "family.approve"),
+      call("fail", "family.echo"),
+      { ...call("after", "family.echo", ["wait", "fail"]), output: (lwir.steps[0] as { output: unknown }).output },
+    ];
+    const started = await call2("POST", "/v1/lwir/runs", { body: { lwir: { ...lwir, steps }, input: { text: "sibling fails" } } });
+    const runId = (started.json.run as View).runId;
+    const parent = await until(runId, (v) => v.status === "failed");
+    const waiting = parent.children?.find((c) => c.workflowId === "family.approve");
+    expect(waiting).toBeDefined();
+    const child = await until(waiting?.runId as string, (v) => v.status === "cancelled");
+    expect(child.status).toBe("cancelled");
   });
 });
 
