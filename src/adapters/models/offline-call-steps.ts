@@ -6,7 +6,7 @@
  */
 import type { ToolDescriptor } from "../../identity/tool-descriptors.ts";
 import type { CallableWorkflow, PlanTask } from "../../ports/planner-protocol.ts";
-import { fieldRef, plannedToolCalls, propertiesOf } from "./offline-tool-wiring.ts";
+import { fieldRef, plannedToolCalls, propertiesOf, uniqueStepId } from "./offline-tool-wiring.ts";
 
 /** The steps that call one callee, and the id of the step whose output is the child's. */
 export type PlannedCall = {
@@ -18,7 +18,7 @@ export type PlannedCall = {
 /** The calls of every callee, with step ids not in `taken` (which they are added to). */
 export function plannedCalls(task: PlanTask, slot: string, taken: Set<string>): PlannedCall[] {
   return (task.callableWorkflows ?? []).map((callee) => {
-    const stepId = uniqueId(callee.id.slice(callee.id.lastIndexOf(".") + 1), taken);
+    const stepId = uniqueStepId(callee.id.slice(callee.id.lastIndexOf(".") + 1), taken);
     // A callee looks like a tool to the wiring: fed by name from the run input, or not at all.
     const asTool = { id: callee.id, inputSchema: callee.inputSchema, outputSchema: callee.outputSchema } as unknown as ToolDescriptor;
     const direct = plannedToolCalls(task.inputSchema, [asTool], new Set())[0];
@@ -30,7 +30,7 @@ export function plannedCalls(task: PlanTask, slot: string, taken: Set<string>): 
       output: callee.requestedOutput,
     });
     if (direct) return { steps: [run({ ...direct.input }, [])], stepId, callee };
-    const prepare = uniqueId(`${stepId}_input`, taken);
+    const prepare = uniqueStepId(`${stepId}_input`, taken);
     const fields = propertiesOf(callee.inputSchema).map(([name]) => [name, `{{ ${fieldRef(`steps.${prepare}.output`, name)} }}`]);
     const lines = propertiesOf(task.inputSchema).map(([name]) => `- ${name}: {{ ${fieldRef("input", name)} }}`);
     return {
@@ -51,17 +51,4 @@ export function plannedCalls(task: PlanTask, slot: string, taken: Set<string>): 
       callee,
     };
   });
-}
-
-function uniqueId(raw: string, taken: Set<string>): string {
-  const base =
-    raw
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]+/g, "_")
-      .replace(/^[^a-z]+/, "")
-      .slice(0, 56) || "call";
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
-  taken.add(id);
-  return id;
 }
