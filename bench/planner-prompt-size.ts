@@ -6,9 +6,12 @@
  * session uses; test/planner-corpus/prompt-size.test.ts checks these figures against the request a
  * model really receives. Run: `node bench/planner-prompt-size.ts` (add `--json` for JSON).
  */
+
+import { registeredCapabilities } from "../src/engine/definition-capabilities.ts";
 import { plannerSystemPrompt, plannerUserPrompt, planTask } from "../src/harness/planner-prompt.ts";
-import { snapshotDefinition } from "../src/identity/definition-snapshot.ts";
+import { LWIR_VALIDATOR_ID, validatorVersion } from "../src/identity/lwir-validator-id.ts";
 import { providerLwirSchema } from "../src/lwir/lwir-json-schema.ts";
+import { promptedKinds } from "../src/lwir/types.ts";
 import { registeredWorkflows } from "../src/workflows.ts";
 import { SAMPLE_INPUTS, type WorkflowId } from "../test/planner-corpus/plans.ts";
 
@@ -24,18 +27,31 @@ export type PromptSize = {
 };
 
 /** The `submit_lwir` parameter schema exactly as the planner session declares it. */
-export function submitLwirParameters(): Record<string, unknown> {
-  return { type: "object", properties: { lwir: providerLwirSchema() }, required: ["lwir"], additionalProperties: false };
+export function submitLwirParameters(workflowId?: string): Record<string, unknown> {
+  return { type: "object", properties: { lwir: providerLwirSchema(kindsOf(workflowId)) }, required: ["lwir"], additionalProperties: false };
+}
+
+/** The step kinds a shipped workflow's planner is shown (workflow.run only with callees). */
+function kindsOf(workflowId: string | undefined) {
+  const declared = registeredWorkflows.find((w) => w.definition.id === workflowId)?.definition.workflows ?? [];
+  return promptedKinds(validatorVersion(LWIR_VALIDATOR_ID), { callees: declared.length > 0 });
 }
 
 export async function plannerPromptSizes(): Promise<PromptSize[]> {
   const out: PromptSize[] = [];
-  for (const { definition, tools } of registeredWorkflows) {
-    const caps = await snapshotDefinition(definition, tools);
+  for (const { definition } of registeredWorkflows) {
+    const caps = await registeredCapabilities(registeredWorkflows, definition.id);
     const maxRevisions = caps.snapshot.plannerConfig.maxRevisions;
-    const system = plannerSystemPrompt(definition.planner.system, definition.planner.skills, maxRevisions);
+    const system = plannerSystemPrompt(
+      definition.planner.system,
+      definition.planner.skills,
+      maxRevisions,
+      caps.lwirValidator,
+      undefined,
+      kindsOf(definition.id),
+    );
     const user = plannerUserPrompt(planTask(caps, SAMPLE_INPUTS[definition.id as WorkflowId] ?? {}));
-    const schema = JSON.stringify(submitLwirParameters());
+    const schema = JSON.stringify(submitLwirParameters(definition.id));
     const totalChars = system.length + user.length + schema.length;
     out.push({
       workflowId: definition.id,

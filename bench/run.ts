@@ -3,6 +3,7 @@
  * bench `wrangler dev`, writes bench/results/<id>.json and refreshes BENCHMARKS.md's tables.
  */
 import { burstScenario } from "./burst.ts";
+import { childOverhead } from "./child-overhead.ts";
 import { codeRun } from "./code-run.ts";
 import { coldStart } from "./cold-start.ts";
 import { eventLog } from "./event-log.ts";
@@ -28,6 +29,7 @@ const ALL: readonly Scenario[] = [
   globalLatency,
   signalRoundTrip,
   sleepers,
+  childOverhead,
 ];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));

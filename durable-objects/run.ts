@@ -12,6 +12,7 @@ import {
   onDriveError,
   type RunAlarm,
   type RunHostPorts,
+  recordChildEnd,
   sendSignal,
   settlingIndex,
   startRun,
@@ -22,6 +23,8 @@ import {
 import { readRunState } from "../src/engine/run-state.ts";
 import type { RunEvent } from "../src/ports/run-events.ts";
 import type {
+  ChildEndedRequest,
+  ChildEndedResult,
   DecisionRequest,
   DecisionResult,
   EndRunRequest,
@@ -139,6 +142,13 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     return result.ok ? { ...result, view: await this.status() } : result;
   }
 
+  /** A child run of this one ended: `ChildRunEnded`, and the alarm drives the waiting step on. */
+  async childEnded(request: ChildEndedRequest): Promise<ChildEndedResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    return recordChildEnd(this.host(runId), request);
+  }
+
   async decideApproval(request: DecisionRequest): Promise<DecisionResult> {
     const runId = this.getMeta("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
@@ -239,6 +249,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       alarm: this.wakeUp,
       workflows: wiring.workflows,
       secrets: wiring.secrets,
+      children: wiring.children,
+      blobs: wiring.blobsFor({ tenant: tenant ?? this.getMeta("tenant") ?? "default", runId }),
     };
   }
 

@@ -219,6 +219,51 @@ async function main(): Promise<void> {
     printEvents(url, token, review.run.runId);
     console.log(`address: ${review.links.self}`);
 
+    console.log("\n— 5. A workflow that calls another: POST /v1/workflows/support.escalate/runs (billing.refund runs as a child run)\n");
+    const escalate = await fetch(`${url}/v1/workflows/support.escalate/runs?wait=5`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ input: { ticketId: "T-1003", transcript: "Customer: order ord_55 arrived broken; please refund it." } }),
+    });
+    type DemoRun = { runId: string; status: string; waitReason?: string; output?: unknown; children?: { runId: string }[] };
+    const getRun = async (id: string) =>
+      (
+        (await (await fetch(`${url}/v1/runs/${id}`, { headers: auth })).json()) as {
+          run: DemoRun & { approvals?: { approvalId: string; argsHash: string; status: string }[] };
+        }
+      ).run;
+    let parentRun = ((await escalate.json()) as { run: DemoRun }).run;
+    for (let i = 0; i < 100 && !parentRun.children?.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      parentRun = await getRun(parentRun.runId);
+    }
+    const childId = parentRun.children?.[0]?.runId;
+    console.log(`run ${parentRun.runId}: ${parentRun.status}${parentRun.waitReason ? ` (${parentRun.waitReason})` : ""}, child ${childId}`);
+    if (childId) {
+      // The child (billing.refund) waits for a person to approve its refund: approve it here.
+      let child = await getRun(childId);
+      for (let i = 0; i < 100 && !child.approvals?.some((a) => a.status === "waiting_for_approval"); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        child = await getRun(childId);
+      }
+      const approval = child.approvals?.find((a) => a.status === "waiting_for_approval");
+      if (approval) {
+        await fetch(`${url}/v1/runs/${childId}/approvals/${approval.approvalId}`, {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({ decision: "approve", argsHash: approval.argsHash }),
+        });
+        console.log(`approved the child's refund (${approval.approvalId})`);
+      }
+      for (let i = 0; i < 200 && !["completed", "failed", "cancelled"].includes(parentRun.status); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        parentRun = await getRun(parentRun.runId);
+      }
+      console.log(`run ${parentRun.runId}: ${parentRun.status}`);
+      console.log(`output: ${JSON.stringify(parentRun.output)}`);
+      console.log(`inspect: ${url}/runs/${parentRun.runId} (links to the child ${url}/runs/${childId})`);
+    }
+
     if (serve) {
       console.log(
         `\ndemo: the Worker keeps running on ${url} (Ctrl-C to stop). Try: LITTLE_URL=${url} LITTLE_TOKEN=${token} npx little runs`,

@@ -24,12 +24,14 @@ import { openSandboxes } from "./adapters/sandbox-container/sandbox-binding.ts";
 import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
+import { childRunsOf } from "./engine/children/child-runs.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import { startLimits } from "./engine/runs/start-limits.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
+import type { ChildRuns } from "./ports/child-runs.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
@@ -116,6 +118,8 @@ export type Wiring = {
   readonly startQuota: StartQuota;
   /** `LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`, read once here. */
   readonly startLimits: StartLimits;
+  /** Child runs of `workflow.run` steps, started through the start service over this same wiring. */
+  readonly children: ChildRuns;
 };
 
 /**
@@ -153,7 +157,7 @@ function build(env: Env): Wiring {
   // LITTLE_MODEL_<SLOT> vars: read into data once here, handed to the resolver and to the catalog
   // (which attaches them to every workflow, so they are part of its definition hash).
   const modelOverrides = modelOverridesFromEnv(modelEnv);
-  return {
+  const ports: Omit<Wiring, "children"> = {
     versions: new D1VersionStore(db),
     approvals: new D1DefinitionApprovals(db),
     runs: overrides.runs ? overrides.runs(new D1RunIndex(db)) : new D1RunIndex(db),
@@ -187,6 +191,7 @@ function build(env: Env): Wiring {
     startQuota: new D1StartQuota(db),
     startLimits: startLimits(vars),
   };
+  return { ...ports, children: childRunsOf(ports) };
 }
 
 /** A run object's log: the port, and `release()`, which drops the whole-log copy the drive reads from. */

@@ -3,6 +3,7 @@ import { invoiceTotals } from "./examples/billing-invoice-totals.ts";
 import { billingRefund } from "./examples/billing-refund.ts";
 import { refundReview } from "./examples/billing-refund-review.ts";
 import { dailyDigest } from "./examples/ops-daily-digest.ts";
+import { supportEscalate } from "./examples/support-escalate.ts";
 import { summarizeTicket } from "./examples/support-summarize-ticket.ts";
 import { triageInbox } from "./examples/support-triage-inbox.ts";
 
@@ -17,4 +18,5 @@ export const registeredWorkflows: RegisteredWorkflow[] = [
   { definition: invoiceTotals, tools: {} },
   { definition: dailyDigest, tools: {} },
   { definition: refundReview, tools: {} },
+  { definition: supportEscalate, tools: {} },
 ];

@@ -58,9 +58,23 @@ const modelWorkflow = defineWorkflow({
   maxConcurrency: 16,
 });
 
+export const CALLER_WORKFLOW = "bench.caller";
+
+/** Calls bench.noop as a child run (workflow.run): the child-overhead scenario. */
+const callerWorkflow = defineWorkflow({
+  id: CALLER_WORKFLOW,
+  description: "Runs bench.noop as a child run.",
+  input: z.object({}),
+  output: { mode: "json" },
+  models: [model(benchModel("bench-fast"), { id: "fast", description: "Unused by the workflow.run step." })],
+  planner,
+  workflows: [NOOP_WORKFLOW],
+});
+
 export const benchWorkflows: RegisteredWorkflow[] = [
   { definition: noopWorkflow, tools: {} },
   { definition: modelWorkflow, tools: {} },
+  { definition: callerWorkflow, tools: {} },
 ];
 
 /** The Worker's workflows plus the bench ones. */
@@ -75,9 +89,12 @@ export type LwirShape =
   /** `n` ai.generate steps on `slot`, each needing the one before. */
   | { kind: "model-chain"; n: number; slot: string }
   /** `n` independent ai.generate steps on `slot`, joined by a no-op tool.call. */
-  | { kind: "model-parallel"; n: number; slot: string };
+  | { kind: "model-parallel"; n: number; slot: string }
+  /** One workflow.run of bench.noop (its planner, the offline model, plans it), `n` = 1. */
+  | { kind: "child-call"; n: number };
 
-const workflowOf = (shape: LwirShape) => (shape.kind.startsWith("noop") ? NOOP_WORKFLOW : MODEL_WORKFLOW);
+const workflowOf = (shape: LwirShape) =>
+  shape.kind === "child-call" ? CALLER_WORKFLOW : shape.kind.startsWith("noop") ? NOOP_WORKFLOW : MODEL_WORKFLOW;
 
 /** Builds the LWIR document for `shape`, with the definition's normalized schemas. */
 export async function benchLwir(shape: LwirShape): Promise<{ workflowId: string; lwir: Record<string, unknown> }> {
@@ -88,7 +105,12 @@ export async function benchLwir(shape: LwirShape): Promise<{ workflowId: string;
   const prev = (i: number) => (i === 0 ? [] : [ids[i - 1] as string]);
   let steps: Record<string, unknown>[];
   let models: string[] = [];
+  let tools = ["noop"];
   switch (shape.kind) {
+    case "child-call":
+      tools = [];
+      steps = [{ id: "call", uses: "workflow.run", needs: [], with: { workflow: NOOP_WORKFLOW, input: {} }, output: { mode: "json" } }];
+      break;
     case "noop-chain":
       steps = ids.map((id, i) => ({
         id,
@@ -138,7 +160,7 @@ export async function benchLwir(shape: LwirShape): Promise<{ workflowId: string;
     metadata: { name: workflowId, version: "0.1.0" },
     input: { schema: caps.inputSchema },
     output: { schema: caps.outputSchema },
-    permissions: { models, tools: ["noop"], secrets: [], network: [] },
+    permissions: { models, tools, secrets: [], network: [] },
     steps,
   };
   return { workflowId, lwir };

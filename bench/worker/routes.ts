@@ -99,6 +99,33 @@ benchRoutes.post("/bench/run", async (c) => {
   });
 });
 
+/** A child-call run's step time and its child's own time, from the two logs (bench/child-overhead.ts). */
+benchRoutes.post("/bench/child-times", async (c) => {
+  const { runId } = await c.req.json<{ runId: string }>();
+  const parent = runClient(c.env.RUNS, TENANT, runId);
+  const events = await parent.events({ limit: 1_000 });
+  const started = events.find((e) => e.type === "StepStarted");
+  const succeeded = events.find((e) => e.type === "StepSucceeded");
+  const childRunId = (events.find((e) => e.type === "ChildRunStarted")?.payload as { childRunId?: string } | undefined)?.childRunId;
+  if (!started || !succeeded || !childRunId) return c.json({ error: { code: "bench_not_a_child_call", message: runId } }, 400);
+  const child = await runClient(c.env.RUNS, TENANT, childRunId).events({ limit: 1_000 });
+  const at = (type: string) => events.find((e) => e.type === type)?.at ?? Number.NaN;
+  const childStart = child[0]?.at ?? Number.NaN;
+  const childEnd = child.at(-1)?.at ?? Number.NaN;
+  return c.json({
+    status: (await parent.status()).status,
+    stepMs: succeeded.at - started.at,
+    childMs: childEnd - childStart,
+    // Where the overhead goes: recording and starting the child, telling the parent, the parent's next slice.
+    breakdown: {
+      stepToRecorded: at("ChildRunStarted") - started.at,
+      recordedToChildRequest: childStart - at("ChildRunStarted"),
+      childEndToParentRecorded: at("ChildRunEnded") - childEnd,
+      parentRecordedToStepDone: succeeded.at - at("ChildRunEnded"),
+    },
+  });
+});
+
 /**
  * Where one acknowledgement's time goes, in-process: the run object's `start` alone (alarm, append
  * + sync, run index write, status), then the whole `POST /v1/lwir/runs` for a second run, then

@@ -78,6 +78,9 @@ export const ERROR_STATUS = {
   definition_projection_mismatch: 409,
   definition_not_live: 409,
   stored_artifact_tampered: 400,
+  // The registry's call graph (defineWorkflow({ workflows })), refused when it is built.
+  workflow_call_cycle: 422,
+  workflow_callee_missing: 422,
   // Configuration of the deployment.
   secrets_key_missing: 409,
   secrets_key_invalid: 409,

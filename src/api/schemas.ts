@@ -64,6 +64,16 @@ export const Signal = z
 export const AwaitedSignal = z
   .object({ name: z.string(), description: z.string(), schema: z.unknown(), stepPath: z.string() })
   .openapi("AwaitedSignal");
+export const ChildRun = z
+  .object({
+    runId: z.string(),
+    workflowId: z.string(),
+    stepPath: z.string(),
+    attempt: z.number().int(),
+    status: z.enum(["running", "completed", "failed", "cancelled"]),
+    cause: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .openapi("ChildRun");
 
 export const Run = z
   .object({
@@ -72,7 +82,7 @@ export const Run = z
     status: z.enum(RUN_STATUSES),
     waitReason: z.enum(WAIT_REASONS).optional().openapi({
       description:
-        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`).",
+        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started).",
     }),
     waitingUntil: z.number().optional().openapi({
       description:
@@ -112,6 +122,13 @@ export const Run = z
         description:
           "While a `wait.signal` step waits: the signals it takes, each with its payload's JSON Schema (enough to render a form)",
       }),
+    parent: z.object({ runId: z.string(), stepPath: z.string() }).optional().openapi({
+      description: "A child run: the run whose workflow.run step started it, and that step's path.",
+    }),
+    children: z
+      .array(ChildRun)
+      .optional()
+      .openapi({ description: "The child runs this run's workflow.run steps started, in start order." }),
   })
   .openapi("Run");
 

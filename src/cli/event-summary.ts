@@ -134,6 +134,14 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
     ),
   SignalReceived: (r) => r.join(r.str("name"), r.str("signalId")),
   SignalConsumed: (r) => r.join(r.str("signalId"), r.str("stepPath") && `by=${r.str("stepPath")}`),
+  ChildRunStarted: (r) => r.join(r.str("stepPath"), attempt(r), r.str("workflowId"), r.str("childRunId") && `child=${r.str("childRunId")}`),
+  ChildRunEnded: (r) =>
+    r.join(
+      r.str("stepPath"),
+      r.str("childRunId") && `child=${r.str("childRunId")}`,
+      r.str("status"),
+      isRecord(r.p.cause) && typeof r.p.cause.code === "string" && `${r.p.cause.code}`,
+    ),
   "harness.session.started": (r) =>
     r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, r.str("kind") && `kind=${r.str("kind")}`, r.str("stepPath")),
   "harness.session.completed": (r) => r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, fixSummary(r.p.output)),

@@ -19,6 +19,18 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
       ["version id", run.versionId ?? "-"],
       ["output", run.output !== undefined && run.output !== null ? JSON.stringify(run.output, null, 2) : undefined],
       ["cause", cause],
+      ["parent", run.parent ? `${run.parent.runId} (step ${run.parent.stepPath})` : undefined],
+      [
+        "children",
+        run.children && run.children.length > 0
+          ? run.children
+              .map(
+                (c) =>
+                  `${c.runId}  ${c.workflowId}  ${paint(statusFormat(c.status), c.status)}  step ${c.stepPath}${c.attempt > 1 ? ` attempt ${c.attempt}` : ""}${c.cause ? `  ${c.cause.code}` : ""}`,
+              )
+              .join("\n")
+          : undefined,
+      ],
       ["details", run.cause?.details !== undefined ? JSON.stringify(run.cause.details, null, 2) : undefined],
       ["usage", run.usage ? `${run.usage.inputTokens} in + ${run.usage.outputTokens} out = ${run.usage.totalTokens} tokens` : undefined],
       ["events", typeof run.eventCount === "number" ? String(run.eventCount) : undefined],

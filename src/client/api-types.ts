@@ -12,6 +12,7 @@ export type Run = Schemas["Run"];
 export type RunResponse = Schemas["RunResponse"];
 export type RunLinks = Schemas["RunLinks"];
 export type RunSummary = Schemas["RunSummary"];
+export type ChildRun = Schemas["ChildRun"];
 export type Usage = Schemas["Usage"];
 export type Approval = Schemas["Approval"];
 export type OccurrenceResponse = Schemas["OccurrenceResponse"];

@@ -598,10 +598,10 @@ export interface components {
             /** @enum {string} */
             status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
             /**
-             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`).
+             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started).
              * @enum {string}
              */
-            waitReason?: "approval" | "sleep" | "trigger" | "signal";
+            waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child";
             /** @description When the wait ends by itself or expires (epoch ms): a sleep's retry or wake-up, the earliest pending approval's expiry, a signal wait's timeout. */
             waitingUntil?: number;
             versionId?: string;
@@ -635,6 +635,13 @@ export interface components {
             signals?: components["schemas"]["Signal"][];
             /** @description While a `wait.signal` step waits: the signals it takes, each with its payload's JSON Schema (enough to render a form) */
             awaitingSignals?: components["schemas"]["AwaitedSignal"][];
+            /** @description A child run: the run whose workflow.run step started it, and that step's path. */
+            parent?: {
+                runId: string;
+                stepPath: string;
+            };
+            /** @description The child runs this run's workflow.run steps started, in start order. */
+            children?: components["schemas"]["ChildRun"][];
         };
         Usage: {
             inputTokens: number;
@@ -680,6 +687,18 @@ export interface components {
             schema?: unknown;
             stepPath: string;
         };
+        ChildRun: {
+            runId: string;
+            workflowId: string;
+            stepPath: string;
+            attempt: number;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "cancelled";
+            cause?: {
+                code: string;
+                message: string;
+            };
+        };
         RunLinks: {
             self: string;
             events: string;
@@ -702,7 +721,7 @@ export interface components {
         StartRun: {
             /** @description The run input; validated against the workflow's input schema. */
             input?: unknown;
-            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_ are the Worker's own (webhooks, schedules, queues): 422 `run_id_reserved`. */
+            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
             runId?: string;
             /**
              * @description Where to create the run object; defaults to near the caller.
@@ -719,7 +738,7 @@ export interface components {
              * @description Why a `waiting` run waits; null otherwise.
              * @enum {string|null}
              */
-            waitReason: "approval" | "sleep" | "trigger" | "signal" | null;
+            waitReason: "approval" | "sleep" | "trigger" | "signal" | "child" | null;
             triggerKind: string;
             versionId: string | null;
             causeCode: string | null;
@@ -1086,7 +1105,7 @@ export interface operations {
                 workflow?: string;
                 status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
                 /** @description Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`. */
-                waitReason?: "approval" | "sleep" | "trigger" | "signal";
+                waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child";
                 limit?: number;
                 cursor?: string;
             };
@@ -2034,7 +2053,7 @@ export interface operations {
                 "application/json": {
                     lwir?: unknown;
                     input?: unknown;
-                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_ are the Worker's own (webhooks, schedules, queues): 422 `run_id_reserved`. */
+                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
                     runId?: string;
                 };
             };

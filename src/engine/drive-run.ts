@@ -15,6 +15,7 @@ import { LittleError } from "../sdk/errors/little-error.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
+import { cancelChildren } from "./children/child-messages.ts";
 import { definitionCapabilities } from "./definition-capabilities.ts";
 import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
@@ -32,6 +33,8 @@ export type DriveResult = {
   readonly status: RunStatus;
   readonly yielded: boolean;
   readonly wakeAt?: number;
+  /** Nothing but a message to the run (a child's end) wakes it: the host sets no alarm. */
+  readonly untilMessage?: boolean;
   /** A section ran every queued occurrence: nothing to do until the next trigger. */
   readonly waiting?: boolean;
   /** Why the run waits when the slice ended with it `waiting` (the fold's reason). */
@@ -94,7 +97,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     // A quota ended the slice (its abort surfaces as whatever the call in flight threw); a cancel wins.
     if (quota.exceeded && !(error instanceof RunTerminatedError) && !env.signal?.aborted)
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt);
+    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt, error.untilMessage);
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
     if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: (await run.current()).status, yielded: false };
     const failure =
@@ -188,14 +191,21 @@ async function capabilitiesOf(workflow: RegisteredWorkflow, normalizer: SchemaNo
  * a long retry backoff) says so in the run index, so `GET /v1/runs?status=waiting` finds it; the
  * next slice's `running` write moves it back once the wait is over.
  */
-async function yielded(env: SliceEnvironment, state: RunState, thrownWakeAt: number | undefined): Promise<DriveResult> {
+async function yielded(
+  env: SliceEnvironment,
+  state: RunState,
+  thrownWakeAt: number | undefined,
+  untilMessage: boolean,
+): Promise<DriveResult> {
   const now = await env.run.current();
-  const wakeAt = nextWake(env, now, thrownWakeAt);
+  const wakeAt = nextWake(env, now, thrownWakeAt, untilMessage);
   if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {
     status: now.status,
     yielded: true,
     ...(wakeAt !== undefined ? { wakeAt } : {}),
+    // Another open wait's deadline (a parallel sleep or signal timeout) sets the alarm instead.
+    ...(untilMessage && wakeAt === undefined ? { untilMessage } : {}),
     ...(now.waitReason ? { waitReason: now.waitReason } : {}),
   };
 }
@@ -205,10 +215,12 @@ async function yielded(env: SliceEnvironment, state: RunState, thrownWakeAt: num
  * (waits of parallel steps: the first to yield aborted the others), or at once when a signal an open
  * wait takes arrived while the slice ran (its sender's wake-up would otherwise be overwritten).
  */
-function nextWake(env: SliceEnvironment, now: RunState, thrown: number | undefined): number | undefined {
-  if (thrown === undefined) return undefined;
+function nextWake(env: SliceEnvironment, now: RunState, thrown: number | undefined, untilMessage: boolean): number | undefined {
+  if (thrown === undefined && !untilMessage) return undefined;
   if (deliverableSignal(now)) return env.clock.now();
   const due = earliestWaitDeadline(now);
+  // Waiting for a message only (a child's end): no alarm, unless another open wait has a deadline.
+  if (thrown === undefined) return due ?? undefined;
   return due !== null && due < thrown ? due : thrown;
 }
 
@@ -244,5 +256,7 @@ async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunStat
     },
   ]);
   await indexRun(env, state, "failed", { ...registration, causeCode: failure.causeCode });
+  // A failed run's children still running (a sibling step failed, the run timed out) have no step to answer: they end too.
+  await cancelChildren(env, now, `the run failed: ${failure.causeCode}`);
   return { status: "failed", yielded: false };
 }

@@ -14,7 +14,7 @@ const copies = new WeakMap<RegisteredWorkflow, Map<string, RegisteredWorkflow>>(
 export function withModelOverrides(catalog: WorkflowCatalog, overrides: ModelOverrides): WorkflowCatalog {
   if (Object.keys(overrides).length === 0) return catalog;
   const key = canonicalJson(overrides);
-  return {
+  const overridden: WorkflowCatalog = {
     ids: () => catalog.ids(),
     get: (workflowId) => {
       const base = catalog.get(workflowId);
@@ -26,10 +26,13 @@ export function withModelOverrides(catalog: WorkflowCatalog, overrides: ModelOve
       }
       let copy = byKey.get(key);
       if (!copy) {
-        copy = { ...base, modelOverrides: overrides };
+        // Callees too: a caller's hash includes each callee's, which must be the overridden one it runs as.
+        const callees = base.callees?.map((c) => overridden.get(c.definition.id) ?? c);
+        copy = { ...base, modelOverrides: overrides, ...(callees ? { callees } : {}) };
         byKey.set(key, copy);
       }
       return copy;
     },
   };
+  return overridden;
 }

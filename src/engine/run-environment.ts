@@ -1,5 +1,6 @@
 import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { BlobOwner, BlobStore } from "../ports/blob-store.ts";
+import type { ChildRuns } from "../ports/child-runs.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
@@ -10,6 +11,7 @@ import type { SecretStore } from "../ports/secret-store.ts";
 import type { VersionStore } from "../ports/version-store.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
+import { resolveCallGraph } from "./children/call-graph.ts";
 import type { RunQuotas } from "./run-quotas.ts";
 import type { SliceState } from "./run-state/slice-state.ts";
 
@@ -21,6 +23,8 @@ export type RegisteredWorkflow = {
   readonly definition: WorkflowDefinition;
   readonly tools: ToolRegistry;
   readonly modelOverrides?: ModelOverrides;
+  /** The registered workflows its `workflow.run` steps may call (`definition.workflows`), resolved by the catalog. */
+  readonly callees?: readonly RegisteredWorkflow[];
 };
 
 /** Looks workflows up by id (the Worker's registry, or a test's). */
@@ -59,6 +63,8 @@ export type RunEnvironment = {
   readonly secrets: SecretStore;
   /** The Worker's `env` (bindings and vars), handed to tools as `context.env`; never logged. */
   readonly bindings?: unknown;
+  /** Where `workflow.run` steps start their child runs (through the start service) and cancel them. */
+  readonly children: ChildRuns;
 };
 
 /**
@@ -79,6 +85,7 @@ export type RunWiring = {
   readonly sliceMs: number;
   readonly modelTimeoutMs?: number;
   readonly runQuotas: RunQuotas;
+  readonly children: ChildRuns;
 };
 
 /** The one run a slice drives, and what its host adds for it. */
@@ -123,6 +130,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     approvals: wiring.approvals,
     secrets: wiring.secrets,
     ...(run.bindings !== undefined ? { bindings: run.bindings } : {}),
+    children: wiring.children,
   };
 }
 
@@ -132,8 +140,11 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
  */
 export type SliceEnvironment = RunEnvironment & { readonly run: SliceState };
 
-/** A catalog over a fixed list. */
+/**
+ * A catalog over a fixed list: the registry. Its call graph is checked here, when it is built:
+ * a callee that is not registered or a call cycle throws (`workflow_callee_missing`, `workflow_call_cycle`).
+ */
 export function catalogOf(entries: readonly RegisteredWorkflow[]): WorkflowCatalog {
-  const byId = new Map(entries.map((e) => [e.definition.id, e]));
+  const byId = new Map(resolveCallGraph(entries).map((e) => [e.definition.id, e]));
   return { get: (id) => byId.get(id), ids: () => [...byId.keys()].sort() };
 }

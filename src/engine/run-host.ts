@@ -4,6 +4,8 @@
  * until the run yields. The Durable Object (`durable-objects/run.ts`) adds only storage, its alarm,
  * SSE and RPC; the in-memory world (`src/worlds/memory-world.ts`) drives the same functions in a loop.
  */
+
+export { recordChildEnd } from "./children/child-messages.ts";
 export { driveSlice, driveToEnd, onDriveError } from "./run-host/drive-slices.ts";
 export { endRun } from "./run-host/end-run.ts";
 export { noAlarm, type RunAlarm, type RunHostPorts } from "./run-host/host-ports.ts";

@@ -21,7 +21,15 @@ export {
   type RunStateTransitions,
   type Transition,
 } from "./run-state/transitions.ts";
-export type { ApprovalProgress, OccurrenceProgress, RunState, SignalProgress, StepProgress, StepWait } from "./run-state/types.ts";
+export type {
+  ApprovalProgress,
+  ChildProgress,
+  OccurrenceProgress,
+  RunState,
+  SignalProgress,
+  StepProgress,
+  StepWait,
+} from "./run-state/types.ts";
 export { deliverableSignal, earliestWaitDeadline, waitingUntil } from "./run-state/waits.ts";
 
 /**

@@ -14,6 +14,7 @@ import type { StepAttempt } from "./steps/step-context.ts";
 import { runToolCall } from "./steps/tool-call.ts";
 import { runWaitSignal } from "./steps/wait-signal.ts";
 import { runWaitSleep } from "./steps/wait-sleep.ts";
+import { runWorkflowRun } from "./steps/workflow-run.ts";
 
 /** How a step's appends join the executor's (see {@link runStep}). */
 export type StepBatching = {
@@ -152,6 +153,8 @@ function dispatch(step: LwirStep, a: StepAttempt): Promise<unknown> {
       return runWaitSleep(step, a);
     case "wait.signal":
       return runWaitSignal(step, a);
+    case "workflow.run":
+      return runWorkflowRun(step, a);
     default: {
       // validateLwir admits only the kinds above; anything else here is a corrupted version.
       const kind: never = step;

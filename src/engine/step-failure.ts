@@ -23,6 +23,11 @@ export type StepAttemptCode =
   | "wait_until_invalid"
   | "wait_too_long"
   | "signal_not_declared"
+  /** workflow.run: the child was cancelled, its start refused, its output refused, or the calls nest too deep. */
+  | "child_cancelled"
+  | "child_start_refused"
+  | "child_output_invalid"
+  | "workflow_depth_exceeded"
   | RunCodeErrorCode
   | RunCauseCode;
 

@@ -11,10 +11,22 @@ import type { Redactor } from "./redact-secrets.ts";
 export class SliceYieldSignal extends Error {
   /** When the next slice should start (a retry's backoff); now when absent. */
   readonly wakeAt: number | undefined;
-  constructor(wakeAt?: number) {
-    super(wakeAt ? `waiting until ${new Date(wakeAt).toISOString()}` : "drive slice deadline reached; yielding to the next alarm");
+  /**
+   * Only a message to the run wakes it (a child run's end, `RunHandle.childEnded`): no alarm is
+   * set, so a waiting run costs nothing and nothing polls.
+   */
+  readonly untilMessage: boolean;
+  constructor(wakeAt?: number, options: { untilMessage?: boolean } = {}) {
+    super(
+      options.untilMessage
+        ? "waiting for a message to the run"
+        : wakeAt
+          ? `waiting until ${new Date(wakeAt).toISOString()}`
+          : "drive slice deadline reached; yielding to the next alarm",
+    );
     this.name = "SliceYieldSignal";
     this.wakeAt = wakeAt;
+    this.untilMessage = options.untilMessage === true && wakeAt === undefined;
   }
 }
 

@@ -1,10 +1,10 @@
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { LEGACY_LWIR_VALIDATOR_ID, LWIR_VALIDATOR_ID, type LwirValidatorId, validatorVersion } from "../identity/lwir-validator-id.ts";
 import { fieldReference, templateGrammar } from "../lwir/lwir-reference.ts";
-import { LWIR_API_VERSION } from "../lwir/types.ts";
+import { LWIR_API_VERSION, promptedKinds, type StepKind } from "../lwir/types.ts";
 import { type OuterLoopContext, PLAN_TASK_CLOSE, PLAN_TASK_OPEN, type PlanTask } from "../ports/planner-protocol.ts";
 import type { Skill } from "../sdk/skill.ts";
-import { branchingExample, minimalExample, signalExample } from "./plan-examples.ts";
+import { branchingExample, callExample, minimalExample, signalExample } from "./plan-examples.ts";
 import { promptRules } from "./planner-prompt-rules.ts";
 import { skillFrontmatter } from "./skill-prompt.ts";
 
@@ -24,6 +24,17 @@ export function planTask(capabilities: DefinitionCapabilities, input: unknown, o
     revisionBudget: capabilities.snapshot.plannerConfig.maxRevisions,
     submissionsAllowed: allowedSubmissions(capabilities.snapshot.plannerConfig.maxRevisions),
     ...(outerLoopContext ? { outerLoopContext } : {}),
+    ...(capabilities.callees.length > 0
+      ? {
+          callableWorkflows: capabilities.callees.map((c) => ({
+            id: c.id,
+            description: c.description,
+            inputSchema: c.inputSchema,
+            outputSchema: c.outputSchema,
+            requestedOutput: c.requestedOutput,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -48,6 +59,10 @@ function sectionNote(task: PlanTask): string {
   return `
 workflowSnapshot.section { kind: "onTrigger" }: this run is a section that serves many triggers. The plan you write is compiled once and runs once per trigger, with input = that trigger's payload (the task's input is the first one): plan for any valid payload, not for this one's values.`;
 }
+
+/** The rule line a definition with callees adds (only then: other prompts keep their bytes). */
+const CALL_RULE = `
+- workflow.run runs another workflow (one of the task's callableWorkflows[].id) as a child run and waits for it; its with.input must match that workflow's inputSchema, and its output is that workflow's output: give the step output = that workflow's requestedOutput (or { "mode": "json" }).`;
 
 /** Where the planner's bash finds the contract and the task (every path listed here exists). */
 export const TASK_FILES = {
@@ -75,6 +90,7 @@ export function plannerSystemPrompt(
   maxRevisions = 3,
   validator: LwirValidatorId = LWIR_VALIDATOR_ID,
   maxTurns = 16,
+  kinds: readonly StepKind[] = promptedKinds(validatorVersion(validator)),
 ): string {
   const skillList = skillFrontmatter(skills);
   const rules = promptRules(validator);
@@ -91,10 +107,10 @@ Rules
 - steps is a list. Each step has id, uses (its kind), needs (ids it runs after), with (settings of that kind) and output (what it returns).
 - Exactly one step is terminal (no other step needs it); its output is the workflow's output: give it output = the task's requestedOutput, copied exactly.
 - permissions lists every model slot id (workflowSnapshot.modelSlots[].id) and tool id (workflowSnapshot.tools[].id) a step uses; secrets and network are [] unless a step needs them. All four lists are required.
-- tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).${extraRules}
+- tool.call input must match the tool's inputSchema (workflowSnapshot.tools[].inputSchema).${kinds.includes("workflow.run") ? CALL_RULE : ""}${extraRules}
 
 Field reference (? = optional; every object is closed: unlisted fields are refused)
-${fieldReference(validatorVersion(validator))}
+${fieldReference(kinds)}
 
 ${templateGrammar(validator === LEGACY_LWIR_VALIDATOR_ID ? 1 : 2)}
 
@@ -121,16 +137,20 @@ ${PLAN_TASK_CLOSE}
 ${authorPlanNote(task)}Example 1, the smallest valid plan for this task:
 ${JSON.stringify(minimalExample(task))}
 Example 2, code.run, a decision, a fan-out (forEach) and a join:
-${JSON.stringify(branchingExample(task))}${waitExampleNote(task, validator)}`;
+${JSON.stringify(branchingExample(task))}${moreExamples(task, validator)}`;
 }
 
-/** Under `@3`, for a workflow that declares signals: a third example, a wait.signal with a timeout branch. */
-function waitExampleNote(task: PlanTask, validator: LwirValidatorId): string {
-  const example = validatorVersion(validator) >= 3 ? signalExample(task) : null;
-  if (!example) return "";
-  return `
-Example 3, wait.signal for a declared signal with a timeout, a decision on timedOut, and a join:
-${JSON.stringify(example)}`;
+/**
+ * Further worked examples for what the task declares, numbered from 3: a wait.signal with a timeout
+ * branch (under `@3`, when it declares signals), a workflow.run (when it declares callees).
+ */
+function moreExamples(task: PlanTask, validator: LwirValidatorId): string {
+  const examples: [string, unknown][] = [];
+  const signal = validatorVersion(validator) >= 3 ? signalExample(task) : null;
+  if (signal) examples.push(["wait.signal for a declared signal with a timeout, a decision on timedOut, and a join", signal]);
+  const call = callExample(task);
+  if (call) examples.push(["workflow.run: a step writes the callee's input, the child run's output is read downstream", call]);
+  return examples.map(([what, example], i) => `\nExample ${3 + i}, ${what}:\n${JSON.stringify(example)}`).join("");
 }
 
 /** The author's plan, when the definition states one (`defineWorkflow({ plan })`): a suggestion, shown as such. */

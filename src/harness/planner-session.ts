@@ -6,6 +6,7 @@ import type { Digest } from "../json/digest.ts";
 import { checkLwir } from "../lwir/check-lwir.ts";
 import { lwirJsonSchema, providerLwirSchema } from "../lwir/lwir-json-schema.ts";
 import { lwirReferenceMarkdown } from "../lwir/lwir-reference.ts";
+import { promptedKinds, type StepKind } from "../lwir/types.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import { BASH_TOOL, SUBMIT_LWIR_TOOL as SUBMIT_TOOL } from "../ports/planner-protocol.ts";
 import type { Sandbox, SandboxSession } from "../ports/sandbox.ts";
@@ -61,8 +62,9 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
   const maxRevisions = spec.capabilities.snapshot.plannerConfig.maxRevisions;
   const budget = allowedSubmissions(maxRevisions);
   const task = planTask(spec.capabilities, spec.input, spec.outerLoopContext);
-  // The run's validator picks which kinds the contract shows: a run planned under @1 or @2 keeps its bytes.
-  const version = validatorVersion(spec.capabilities.lwirValidator);
+  // The run's validator picks which kinds the contract shows (a run planned under @1 or @2 keeps its bytes);
+  // workflow.run is shown only to a definition that declares callees.
+  const kinds = promptedKinds(validatorVersion(spec.capabilities.lwirValidator), { callees: spec.capabilities.callees.length > 0 });
   let session: SandboxSession | null = null;
   const openSandbox = async () => {
     session ??= await spec.sandbox.openSession({
@@ -70,8 +72,8 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       skills: spec.skills,
       references: {
         [TASK_FILES.task]: JSON.stringify(task, null, 2),
-        [TASK_FILES.schema]: JSON.stringify(lwirJsonSchema(version), null, 2),
-        [TASK_FILES.reference]: lwirReferenceMarkdown(version),
+        [TASK_FILES.schema]: JSON.stringify(lwirJsonSchema(kinds), null, 2),
+        [TASK_FILES.reference]: lwirReferenceMarkdown(kinds),
       },
       commands: [lwirCheckCommand(spec.capabilities)],
       scratch: ctx.journal.sessionRecord(spec.sessionId)?.scratch ?? {},
@@ -87,7 +89,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       openSandbox,
       ctx,
     ),
-    [SUBMIT_TOOL]: submitLwirTool(spec, ctx, budget),
+    [SUBMIT_TOOL]: submitLwirTool(spec, ctx, budget, kinds),
   };
   for (const name of Object.keys(tools)) tools[name] = countingTurns(tools[name] as HarnessTool);
   const stopWhen: StopCondition<ToolSet> = ({ steps }) => {
@@ -109,7 +111,7 @@ export async function runPlannerSession(spec: PlannerSessionSpec, ctx: HarnessCo
       model: spec.model,
       slot: spec.slot,
       // The run's validator picks the prompt's rule lines: a run planned under @1 replays with its own bytes.
-      system: plannerSystemPrompt(spec.system, spec.skills, maxRevisions, spec.capabilities.lwirValidator, MAX_PLANNER_TURNS),
+      system: plannerSystemPrompt(spec.system, spec.skills, maxRevisions, spec.capabilities.lwirValidator, MAX_PLANNER_TURNS, kinds),
       prompt: plannerUserPrompt(task, spec.capabilities.lwirValidator),
       tools,
       stopWhen,
@@ -146,7 +148,7 @@ export function countingTurns(tool: HarnessTool): HarnessTool {
  * its parameter schema. Rejections are counted from the journal, so a re-issued in-flight
  * submission sees the replayed ones.
  */
-function submitLwirTool(spec: PlannerSessionSpec, ctx: HarnessContext, budget: number): HarnessTool {
+function submitLwirTool(spec: PlannerSessionSpec, ctx: HarnessContext, budget: number, kinds: readonly StepKind[]): HarnessTool {
   return {
     description: `Submit the LWIR document as the lwir argument (the object, not a string). Answers { accepted, findings, remainingRevisions }; when not accepted, every finding is listed with its path: fix them all and submit again. ${budget} submissions in all.`,
     // The full LWIR schema in the form every provider's tool calling accepts. Not enforced by
@@ -154,7 +156,7 @@ function submitLwirTool(spec: PlannerSessionSpec, ctx: HarnessContext, budget: n
     // schema error, and counts against the budget like any rejected draft.
     inputSchema: jsonSchema({
       type: "object",
-      properties: { lwir: providerLwirSchema(validatorVersion(spec.capabilities.lwirValidator)) as Record<string, unknown> },
+      properties: { lwir: providerLwirSchema(kinds) as Record<string, unknown> },
       required: ["lwir"],
       additionalProperties: false,
     }),

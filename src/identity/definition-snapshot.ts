@@ -3,6 +3,7 @@ import { type NormalizedOutputMode, normalizeOutputMode, schemaOfOutputMode } fr
 import { type JsonSchema, normalizeSchema, SCHEMA_NORMALIZER, type SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import type { AuthoredPlan } from "../sdk/authored-plan.ts";
 import type { MemoryConfig, WorkflowDefinition } from "../sdk/define-workflow.ts";
+import { WorkflowCalleeMissingError } from "../sdk/errors/workflow-callee-missing-error.ts";
 import { modelIdentity } from "../sdk/model.ts";
 import { sortedSignals } from "../sdk/signals.ts";
 import type { Skill } from "../sdk/skill.ts";
@@ -69,6 +70,12 @@ export type WorkflowDefinitionSnapshot = {
    * schema (shown to the planner and to a person sending one) and that schema's hash. Only when declared.
    */
   readonly signals?: readonly SignalDescriptor[];
+  /**
+   * The workflows it may call (`workflow.run`), sorted by id, each with its definition hash (the
+   * seed's OrchestratorManifest: "references each available workflow's hash"): a callee whose
+   * definition changes changes this hash, so a caller's run in flight fails closed with `capability_drift`.
+   */
+  readonly workflows?: readonly { readonly id: string; readonly definitionHash: Digest }[];
 };
 
 /** A declared signal as the snapshot holds it. */
@@ -77,6 +84,16 @@ export type SignalDescriptor = {
   readonly description: string;
   readonly schema: JsonSchema;
   readonly schemaHash: Digest;
+};
+
+/** A callee as its caller's plans see it: what to call it with and what it gives back. */
+export type CalleeCapabilities = {
+  readonly id: string;
+  readonly description: string;
+  readonly definitionHash: Digest;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  readonly requestedOutput: NormalizedOutputMode;
 };
 
 /**
@@ -93,6 +110,8 @@ export type DefinitionCapabilities = {
   readonly schemaNormalizer: SchemaNormalizerId;
   /** Which LWIR validator judges plans against it (not hashed: the run keeps the one it started with). */
   readonly lwirValidator: LwirValidatorId;
+  /** The callees' schemas (the snapshot holds only their hashes), by id order; [] when it calls none. */
+  readonly callees: readonly CalleeCapabilities[];
 };
 
 /**
@@ -116,7 +135,10 @@ export async function snapshotDefinition(
   registry: ToolRegistry = {},
   overrides?: ModelOverrides,
   normalizer: SchemaNormalizerId = SCHEMA_NORMALIZER,
+  /** The declared callees' capabilities (the engine resolves them from the registry, definition-capabilities.ts). */
+  given: readonly DefinitionCapabilities[] = [],
 ): Promise<DefinitionCapabilities> {
+  const callees = calleesOf(definition, given);
   const input = await normalizeSchema(definition.input, "input", `${definition.id}.input`, normalizer);
   const requestedOutput = await normalizeOutputMode(definition.output, `${definition.id}.output`, normalizer);
   const outputSchema = schemaOfOutputMode(requestedOutput) ?? true;
@@ -160,6 +182,7 @@ export async function snapshotDefinition(
     ...(definition.onTrigger ? { section: sectionOf(definition.onTrigger) } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
     ...(signals.length > 0 ? { signals } : {}),
+    ...(callees.length > 0 ? { workflows: callees.map((c) => ({ id: c.id, definitionHash: c.definitionHash })) } : {}),
   };
   return {
     snapshot,
@@ -169,6 +192,7 @@ export async function snapshotDefinition(
     outputSchema,
     schemaNormalizer: normalizer,
     lwirValidator: LWIR_VALIDATOR_ID,
+    callees,
   };
 }
 
@@ -180,6 +204,25 @@ async function signalDescriptors(definition: WorkflowDefinition, normalizer: Sch
     out.push({ name, description: declared.description, schema: normalized.schema, schemaHash: normalized.hash });
   }
   return out;
+}
+
+/** Each declared callee's capabilities, in id order; a declared callee not given cannot be hashed. */
+function calleesOf(definition: WorkflowDefinition, given: readonly DefinitionCapabilities[]): CalleeCapabilities[] {
+  const declared = definition.workflows ?? [];
+  const byId = new Map(given.map((c) => [c.snapshot.id, c]));
+  const missing = declared.filter((id) => !byId.has(id));
+  if (missing.length > 0) throw new WorkflowCalleeMissingError(definition.id, missing);
+  return declared.map((id) => {
+    const c = byId.get(id) as DefinitionCapabilities;
+    return {
+      id,
+      description: c.snapshot.description,
+      definitionHash: c.definitionHash,
+      inputSchema: c.inputSchema,
+      outputSchema: c.outputSchema,
+      requestedOutput: c.requestedOutput,
+    };
+  });
 }
 
 function withOverride(slot: ResolvedModelSlot, overrides: ModelOverrides | undefined): ResolvedModelSlot {

@@ -23,7 +23,8 @@ export type TimelineKind =
   | "retry"
   | "section"
   | "other"
-  | "wait";
+  | "wait"
+  | "child";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -227,6 +228,17 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
   SignalReceived: (t, event) => t.instant(event, "wait", `signal ${event.payload.name} received`, "info", event.payload.signalId),
   SignalConsumed: (t, event) =>
     t.instant(event, "wait", `signal ${event.payload.signalId} consumed`, "info", `by ${event.payload.stepPath}`, event.payload.stepPath),
+  ChildRunStarted: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `child:${p.childRunId}`, "child", `child run of ${p.workflowId} for ${p.stepPath}`, p.stepPath);
+  },
+  ChildRunEnded: (t, { payload: p, at }) =>
+    t.close(
+      `child:${p.childRunId}`,
+      at,
+      p.status === "completed" ? "ok" : "failed",
+      p.status === "completed" ? p.childRunId : `${p.cause.code}: ${p.cause.message}`,
+    ),
 };
 
 /**

@@ -7,6 +7,7 @@ import { childPath } from "../sdk/json-path.ts";
 import { checkRequiredTools } from "./bind-required-tools.ts";
 import { checkSignalBinding } from "./bind-signals.ts";
 import { checkToolInput } from "./bind-tool-input.ts";
+import { checkWorkflowRunBinding } from "./bind-workflow-run.ts";
 import { FindingSink } from "./findings-sink.ts";
 import { terminalSteps } from "./graph.ts";
 import type { Lwir, LwirStep } from "./types.ts";
@@ -34,7 +35,10 @@ export function bindLwir(lwir: unknown, capabilities: DefinitionCapabilities): F
   const allowed: Allowed = { slotIds: new Set(snapshot.modelSlots.map((s) => s.id)), toolIds: new Set(snapshot.tools.map((t) => t.id)) };
   checkPermissions(sink, doc.permissions ?? {}, snapshot, allowed);
   (Array.isArray(doc.steps) ? (doc.steps as unknown[]) : []).forEach((raw, i) => {
-    if (typeof raw === "object" && raw !== null) checkStepBinding(sink, raw as LwirStep, childPath("$.steps", i), snapshot, allowed);
+    if (typeof raw !== "object" || raw === null) return;
+    const step = raw as LwirStep;
+    checkStepBinding(sink, step, childPath("$.steps", i), snapshot, allowed);
+    if (step.uses === "workflow.run") checkWorkflowRunBinding(sink, step, childPath("$.steps", i), capabilities);
   });
   checkTerminalOutput(sink, doc, capabilities);
   checkRequiredTools(sink, doc.steps, capabilities);

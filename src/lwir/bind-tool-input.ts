@@ -3,6 +3,7 @@ import type { JsonSchema } from "../schema/normalize-schema.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { childPath } from "../sdk/json-path.ts";
 import { closestField } from "./closest-field.ts";
+import type { LwirFindingCode } from "./finding-codes.ts";
 import type { FindingSink } from "./findings-sink.ts";
 import { isTemplate } from "./template.ts";
 
@@ -12,7 +13,16 @@ import { isTemplate } from "./template.ts";
  * required ones) and every literal value. A value with a template is only known at run time.
  */
 export function checkToolInput(sink: FindingSink, input: unknown, tool: ToolDescriptor, path: string): void {
-  const schema = tool.inputSchema as Exclude<JsonSchema, boolean>;
+  checkCallInput(sink, input, { what: `tool "${tool.id}"`, schema: tool.inputSchema, code: "binding.tool_input_mismatch" }, path);
+}
+
+/** What a call's input is checked against: the callee named in messages, its input schema and the finding code. */
+export type CallTarget = { readonly what: string; readonly schema: JsonSchema; readonly code: LwirFindingCode };
+
+/** {@link checkToolInput} for any call with an input schema (a tool, a workflow.run's callee). */
+export function checkCallInput(sink: FindingSink, input: unknown, target: CallTarget, path: string): void {
+  const { what, code } = target;
+  const schema = target.schema as Exclude<JsonSchema, boolean>;
   if (typeof schema !== "object" || schema === null) return;
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const names = Object.keys(properties);
@@ -20,8 +30,7 @@ export function checkToolInput(sink: FindingSink, input: unknown, tool: ToolDesc
   const fields = names.map((n) => (required.includes(n) ? n : `${n}?`)).join(", ");
   const at = `${path}.with.input`;
   if (input === undefined) {
-    if (required.length > 0)
-      sink.error("binding.tool_input_mismatch", at, `tool "${tool.id}" needs an input with ${required.join(", ")} (its fields: ${fields})`);
+    if (required.length > 0) sink.error(code, at, `${what} needs an input with ${required.join(", ")} (its fields: ${fields})`);
     return;
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) return;
@@ -30,28 +39,20 @@ export function checkToolInput(sink: FindingSink, input: unknown, tool: ToolDesc
   for (const key of Object.keys(given)) {
     if (names.includes(key) || !closed) continue;
     const guess = closestField(key, names);
-    sink.error(
-      "binding.tool_input_mismatch",
-      at,
-      `tool "${tool.id}" takes no input field "${key}"${guess ? `; did you mean "${guess}"?` : ""} (its fields: ${fields})`,
-    );
+    sink.error(code, at, `${what} takes no input field "${key}"${guess ? `; did you mean "${guess}"?` : ""} (its fields: ${fields})`);
   }
   const missing = required.filter((r) => !(r in given));
   if (missing.length > 0)
-    sink.error(
-      "binding.tool_input_mismatch",
-      at,
-      `tool "${tool.id}" needs input field${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its fields: ${fields})`,
-    );
+    sink.error(code, at, `${what} needs input field${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its fields: ${fields})`);
   for (const [key, value] of Object.entries(given)) {
     const property = properties[key];
     if (property === undefined || containsTemplate(value)) continue;
-    const result = validateJson(property, value, "binding.tool_input_mismatch");
+    const result = validateJson(property, value, code);
     if (!result.valid)
       sink.error(
-        "binding.tool_input_mismatch",
+        code,
         childPath(at, key),
-        `input field "${key}" of tool "${tool.id}" does not match its schema: ${result.findings.map((f) => f.message).join("; ")}`,
+        `input field "${key}" of ${what} does not match its schema: ${result.findings.map((f) => f.message).join("; ")}`,
       );
   }
 }

@@ -23,7 +23,7 @@ export const LWIR_FINDING_CODES = {
   "step.invalid_id": "A step id is not lowercase letters, digits, `_` or `-`, starting with a letter (at most 64).",
   "step.duplicate_id": "Two steps share an id.",
   "step.unknown_kind":
-    "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`, `wait.sleep`, `wait.signal`).",
+    "`uses` is not one of the known step kinds (`ai.generate`, `tool.call`, `code.run`, `decision`, `wait.sleep`, `wait.signal`, `workflow.run`).",
   "step.needs_unknown": "`needs` names a step that does not exist.",
   "step.needs_self": "A step needs itself.",
   "step.needs_duplicate": "`needs` names the same step twice.",
@@ -109,6 +109,12 @@ export const LWIR_FINDING_CODES = {
   "wait.invalid_timeout": "A `wait.signal`'s `with.timeoutMs` is not an integer from 1 to 31,536,000,000 (365 days).",
   "binding.signal_not_declared":
     "A `wait.signal` names a signal the workflow does not declare; declare it in `defineWorkflow({ signals })` or wait for a declared one.",
+  "binding.workflow_not_declared":
+    "A workflow.run's `with.workflow` is not a workflow the definition may call; use an id from the task's `callableWorkflows` (the definition declares them in `workflows`).",
+  "binding.workflow_input_mismatch":
+    "A workflow.run's `with.input` names a field the callee's input schema does not have, misses a required one, or holds a literal value the schema refuses.",
+  "binding.workflow_output_mismatch":
+    'A workflow.run\'s `output` mode gives values of another JSON type than the callee\'s output; copy the callee\'s `requestedOutput` from `callableWorkflows`, or write `{ "mode": "json" }`.',
 } as const;
 
 export type LwirFindingCode = keyof typeof LWIR_FINDING_CODES;

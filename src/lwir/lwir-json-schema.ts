@@ -1,5 +1,5 @@
 import { documentShape, type SchemaNode, shapeSchema } from "./lwir-spec.ts";
-import { LWIR_API_VERSION, promptedKinds } from "./types.ts";
+import { LWIR_API_VERSION, STEP_KINDS, type StepKind } from "./types.ts";
 
 /** A JSON Schema document (2020-12) as plain JSON. */
 export type LwirJsonSchema = SchemaNode & { readonly $schema: string; readonly $id: string; readonly title: string };
@@ -13,25 +13,25 @@ export type LwirJsonSchema = SchemaNode & { readonly $schema: string; readonly $
  * @example
  * const valid = new Validator(lwirJsonSchema(), "2020-12").validate(doc).valid;
  */
-export function lwirJsonSchema(version: 1 | 2 | 3 = 3): LwirJsonSchema {
-  // Built once per isolate and validator: every planner session and `GET /v1/lwir/schema` serve the same document.
-  let full = fulls.get(version);
-  if (!full) {
-    full = {
+export function lwirJsonSchema(kinds: readonly StepKind[] = STEP_KINDS): LwirJsonSchema {
+  // Built once per isolate and kind list: every planner session and `GET /v1/lwir/schema` serve the same document.
+  const key = kinds.join(",");
+  let schema = full.get(key);
+  if (!schema) {
+    schema = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: `https://${LWIR_API_VERSION}/lwir.schema.json`,
       title: `LWIR ${LWIR_API_VERSION}`,
       description: "A Little Workflow IR document: a JSON DAG of steps compiled from a workflow definition and a run's input.",
-      ...shapeSchema(documentShape(promptedKinds(version))),
+      ...shapeSchema(documentShape(kinds)),
     };
-    fulls.set(version, full);
+    full.set(key, schema);
   }
-  return full;
+  return schema;
 }
 
-/** By validator version: a run planned under `@1` or `@2` keeps the schema (and the request hashes) it was planned with. */
-const fulls = new Map<number, LwirJsonSchema>();
-const providers = new Map<number, SchemaNode>();
+const full = new Map<string, LwirJsonSchema>();
+const provider = new Map<string, SchemaNode>();
 
 /**
  * Keywords every provider's tool calling accepts (OpenAI, Anthropic, Google via the AI SDK):
@@ -51,13 +51,14 @@ const PROVIDER_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** The LWIR schema in the form providers accept as a tool's parameters (`submit_lwir`). */
-export function providerLwirSchema(version: 1 | 2 | 3 = 3): SchemaNode {
-  const cached = providers.get(version);
-  if (cached) return cached;
-  const { $schema: _s, $id: _i, title: _t, ...schema } = lwirJsonSchema(version);
-  const provider = toProviderForm(schema);
-  providers.set(version, provider);
-  return provider;
+export function providerLwirSchema(kinds: readonly StepKind[] = STEP_KINDS): SchemaNode {
+  const key = kinds.join(",");
+  const known = provider.get(key);
+  if (known) return known;
+  const { $schema: _s, $id: _i, title: _t, ...schema } = lwirJsonSchema(kinds);
+  const form = toProviderForm(schema);
+  provider.set(key, form);
+  return form;
 }
 
 function toProviderForm(node: SchemaNode): SchemaNode {

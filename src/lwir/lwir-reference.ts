@@ -17,7 +17,7 @@ import {
   WITH_SHAPES,
 } from "./lwir-spec.ts";
 import { TEMPLATE_FUNCTIONS } from "./template.ts";
-import { promptedKinds } from "./types.ts";
+import { STEP_KINDS, type StepKind } from "./types.ts";
 
 /**
  * The template grammar, exactly as the parser reads it, as the planner prompt carries it. `version` is the LWIR validator's: a run
@@ -53,17 +53,13 @@ function shapeLine(label: string, shape: ShapeSpec): string {
   return `${label}: { ${fieldSummary(shape)} }`;
 }
 
-/**
- * The field reference the planner prompt carries: one line per object, `?` marks optional fields.
- * `version` is the run's LWIR validator: it shows the kinds that validator's planners are shown.
- */
-export function fieldReference(version: 1 | 2 | 3 = 3): string {
-  const kinds = promptedKinds(version);
+/** The field reference the planner prompt carries: one line per object, `?` marks optional fields. */
+export function fieldReference(kinds: readonly StepKind[] = STEP_KINDS): string {
   const waits = kinds.includes("wait.sleep")
     ? ["  wait.sleep and wait.signal steps take no retry, timeoutMs or forEach; their output is fixed (output may be omitted)"]
     : [];
   const lines = [
-    shapeLine("document", DOCUMENT_FIELDS),
+    shapeLine("document", documentShape(kinds)),
     shapeLine("metadata", METADATA),
     `permissions: { ${fieldSummary(PERMISSIONS)} } — all four lists, [] for none`,
     `step: { ${fieldSummary(stepShape("code.run"))} } — onFailure only on code.run; output optional on decision`,
@@ -93,25 +89,20 @@ function shapeTable(title: string, shape: ShapeSpec): string {
   return [`### ${title}`, "", "| field | required | holds |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
-/** The document's own fields (the same under every validator; only its steps' kinds differ). */
-const DOCUMENT_FIELDS = documentShape([]);
-
-/** `/mnt/task/lwir-reference.md`: every object of the document with every field, generated from the contract (the kinds of validator `version`). */
-export function lwirReferenceMarkdown(version: 1 | 2 | 3 = 3): string {
-  const cached = references.get(version);
-  if (cached !== undefined) return cached;
+/** `/mnt/task/lwir-reference.md`: every object of the document with every field, generated from the contract. */
+export function lwirReferenceMarkdown(kinds: readonly StepKind[] = STEP_KINDS): string {
+  const key = kinds.join(",");
+  const known = references.get(key);
+  if (known) return known;
   const reference = [
     "# LWIR reference (generated from the validator's contract)",
     "",
     "Every object is closed: a field not listed here is refused (`field.unknown`). Check a draft with `lwir-check <file>` before submitting; it runs the same validation and binding as `submit_lwir` and costs no revision. The JSON Schema is `/mnt/task/lwir.schema.json`.",
     "",
-    shapeTable("Document", DOCUMENT_FIELDS),
+    shapeTable("Document", documentShape(kinds)),
     shapeTable("metadata", METADATA),
     shapeTable("permissions", PERMISSIONS),
-    ...promptedKinds(version).flatMap((kind) => [
-      shapeTable(`Step with uses "${kind}"`, stepShape(kind)),
-      shapeTable(`with (${kind})`, WITH_SHAPES[kind]),
-    ]),
+    ...kinds.flatMap((kind) => [shapeTable(`Step with uses "${kind}"`, stepShape(kind)), shapeTable(`with (${kind})`, WITH_SHAPES[kind])]),
     shapeTable("code.run file", CODE_FILE),
     shapeTable("code.run sandbox", SANDBOX_POLICY),
     shapeTable("code.run limits", CODE_LIMITS),
@@ -131,8 +122,8 @@ export function lwirReferenceMarkdown(version: 1 | 2 | 3 = 3): string {
     'The entrypoint exports `run({ input })` (sync or async) and returns the step\'s output as JSON. A file\'s `sha256` is `"sha256:"` + the hex SHA-256 of its content: in bash, write the file, then `sha256sum file.ts` and prefix `sha256:`. TypeScript is stripped before it runs; with `sandbox.network: "deny"` fetch throws, with `env: "deny"` the env is empty.',
     "",
   ].join("\n\n");
-  references.set(version, reference);
+  references.set(key, reference);
   return reference;
 }
 
-const references = new Map<number, string>();
+const references = new Map<string, string>();

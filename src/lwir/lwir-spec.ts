@@ -217,6 +217,16 @@ export const WAIT_SIGNAL_WITH: ShapeSpec = {
   },
 };
 
+export const WORKFLOW_RUN_WITH: ShapeSpec = {
+  name: "workflow.run with",
+  fields: {
+    workflow: req("the id of a workflow this one may call (from the task's callableWorkflows[].id)", str()),
+    input: opt("the callee's input: an object matching its inputSchema (callableWorkflows[].inputSchema); strings inside are templates", {
+      type: "object",
+    }),
+  },
+};
+
 /** `output` descriptors, one per mode, with exactly the fields that mode takes. */
 export const OUTPUT_SHAPES: Readonly<Record<(typeof OUTPUT_MODES)[number], ShapeSpec>> = {
   text: { name: "output (text)", fields: { mode: req("text: the output is a string", { type: "string", enum: ["text"] }) } },
@@ -264,6 +274,7 @@ export const WITH_SHAPES: Readonly<Record<StepKind, ShapeSpec>> = {
   decision: DECISION_WITH,
   "wait.sleep": WAIT_SLEEP_WITH,
   "wait.signal": WAIT_SIGNAL_WITH,
+  "workflow.run": WORKFLOW_RUN_WITH,
 };
 
 const STEP_KIND_DOCS: Readonly<Record<StepKind, string>> = {
@@ -274,6 +285,7 @@ const STEP_KIND_DOCS: Readonly<Record<StepKind, string>> = {
   "wait.sleep": 'waits a duration or until an instant; outputs { "wokeAt": "<ISO-8601>" }',
   "wait.signal":
     'waits for the first of the named signals or the timeout; outputs { "signal", "payload", "receivedAt", "timedOut": false } or { "signal": null, "timedOut": true }',
+  "workflow.run": "runs another workflow as a child run and waits for it; its output is the child's output",
 };
 
 /** The kinds whose output is fixed by the kind: `output` may be omitted, and no retry, timeoutMs or forEach applies. */
@@ -315,37 +327,32 @@ export function stepShape(kind: StepKind): ShapeSpec {
 /** Every field any step may carry (the validator reports `onFailure` off code.run by its own code). */
 export const STEP_FIELD_NAMES: readonly string[] = [...new Set([...STEP_KINDS.flatMap((k) => fieldNames(stepShape(k))), "onFailure"])];
 
-/** The document's shape with steps of these kinds (the validator's: all of them; a planner's: its validator's, see `promptedKinds`). */
-export function documentShape(kinds: readonly StepKind[]): ShapeSpec {
+/** The document shape whose steps may be of `kinds` (the validator's is every kind). */
+export function documentShape(kinds: readonly StepKind[] = STEP_KINDS): ShapeSpec {
   return {
-    ...DOCUMENT,
+    name: "document",
     fields: {
-      ...DOCUMENT.fields,
-      steps: {
-        ...(DOCUMENT.fields.steps as FieldSpec),
-        schema: { ...(DOCUMENT.fields.steps as FieldSpec).schema, items: { oneOf: kinds.map((k) => shapeSchema(stepShape(k))) } },
-      },
+      ...DOCUMENT_FIELDS,
+      steps: req("a list of steps (not an object); exactly one step is terminal (no other step needs it)", {
+        type: "array",
+        minItems: 1,
+        maxItems: 1_000,
+        items: { oneOf: kinds.map((k) => shapeSchema(stepShape(k))) },
+      }),
     },
   };
 }
 
-export const DOCUMENT: ShapeSpec = {
-  name: "document",
-  fields: {
-    apiVersion: req(`"${LWIR_API_VERSION}"`, { type: "string", enum: [LWIR_API_VERSION] }),
-    kind: req(`"${LWIR_KIND}"`, { type: "string", enum: [LWIR_KIND] }),
-    metadata: req("{ name, version, description? }", shapeSchema(METADATA)),
-    input: req("{ schema }: exactly the task's inputSchema", shapeSchema(IO_SCHEMA)),
-    output: req("{ schema }: exactly the task's outputSchema", shapeSchema(IO_SCHEMA)),
-    permissions: req("{ models, tools, secrets, network }: all four lists, [] for none", shapeSchema(PERMISSIONS)),
-    steps: req("a list of steps (not an object); exactly one step is terminal (no other step needs it)", {
-      type: "array",
-      minItems: 1,
-      maxItems: 1_000,
-      items: { oneOf: STEP_KINDS.map((k) => shapeSchema(stepShape(k))) },
-    }),
-  },
+const DOCUMENT_FIELDS: Readonly<Record<string, FieldSpec>> = {
+  apiVersion: req(`"${LWIR_API_VERSION}"`, { type: "string", enum: [LWIR_API_VERSION] }),
+  kind: req(`"${LWIR_KIND}"`, { type: "string", enum: [LWIR_KIND] }),
+  metadata: req("{ name, version, description? }", shapeSchema(METADATA)),
+  input: req("{ schema }: exactly the task's inputSchema", shapeSchema(IO_SCHEMA)),
+  output: req("{ schema }: exactly the task's outputSchema", shapeSchema(IO_SCHEMA)),
+  permissions: req("{ models, tools, secrets, network }: all four lists, [] for none", shapeSchema(PERMISSIONS)),
 };
+
+export const DOCUMENT: ShapeSpec = documentShape(STEP_KINDS);
 
 /** A closed object schema from a shape. */
 export function shapeSchema(shape: ShapeSpec): SchemaNode {

@@ -2,8 +2,9 @@
  * @module The type of each step's output as a downstream template reads it, and which upstream
  * steps a join may find skipped. A fan-out step gives an array of its branch output (the settled
  * shape with `all_settled`); a decision gives `{ chosen }`; a tool.call step with a schemaless
- * `json` output gives what its tool's output schema says.
+ * `json` output gives what its tool's output schema says, a workflow.run what its callee's does.
  */
+import type { CalleeCapabilities } from "../identity/definition-snapshot.ts";
 import type { ToolDescriptor } from "../identity/tool-descriptors.ts";
 import type { BranchGuard } from "./infer-template-type.ts";
 import { ANY, type TemplateType, typeOfSchema } from "./template-types.ts";
@@ -17,7 +18,11 @@ export type TypedNode = {
 };
 
 /** The type of one branch's output (what `output` describes), before any fan-out. */
-export function branchOutputType(step: Record<string, unknown>, tools: ReadonlyMap<string, ToolDescriptor>): TemplateType {
+export function branchOutputType(
+  step: Record<string, unknown>,
+  tools: ReadonlyMap<string, ToolDescriptor>,
+  callees: ReadonlyMap<string, CalleeCapabilities> = new Map(),
+): TemplateType {
   if (step.uses === "decision") {
     const targets = decisionTargets(step);
     return {
@@ -43,7 +48,11 @@ export function branchOutputType(step: Record<string, unknown>, tools: ReadonlyM
     case "json": {
       if (output.schema !== undefined) return typeOfSchema(output.schema);
       const tool = step.uses === "tool.call" ? tools.get(String((step.with as { tool?: unknown } | undefined)?.tool)) : undefined;
-      return tool?.outputSchema ? typeOfSchema(tool.outputSchema) : ANY;
+      if (tool?.outputSchema) return typeOfSchema(tool.outputSchema);
+      // A workflow.run's schemaless json output is the callee's output.
+      const callee =
+        step.uses === "workflow.run" ? callees.get(String((step.with as { workflow?: unknown } | undefined)?.workflow)) : undefined;
+      return callee ? typeOfSchema(callee.outputSchema) : ANY;
     }
     default:
       return ANY;
@@ -73,8 +82,12 @@ function waitOutputType(step: Record<string, unknown>): TemplateType | null {
 }
 
 /** What `steps.<id>.output` holds: the branch output, or for a fan-out the array of them. */
-export function stepOutputType(step: Record<string, unknown>, tools: ReadonlyMap<string, ToolDescriptor>): TemplateType {
-  const branch = branchOutputType(step, tools);
+export function stepOutputType(
+  step: Record<string, unknown>,
+  tools: ReadonlyMap<string, ToolDescriptor>,
+  callees: ReadonlyMap<string, CalleeCapabilities> = new Map(),
+): TemplateType {
+  const branch = branchOutputType(step, tools, callees);
   const fanOut = step.forEach as { failureMode?: unknown } | undefined;
   if (typeof fanOut !== "object" || fanOut === null) return branch;
   if (fanOut.failureMode !== "all_settled") return { kind: "array", items: branch };

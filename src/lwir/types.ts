@@ -7,7 +7,7 @@ export const LWIR_API_VERSION = "littleworkflow.dev/v0.1";
 export const LWIR_KIND = "Workflow";
 
 /** Step kinds the runtime executes. */
-export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision", "wait.sleep", "wait.signal"] as const;
+export const STEP_KINDS = ["ai.generate", "tool.call", "code.run", "decision", "wait.sleep", "wait.signal", "workflow.run"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /**
@@ -22,11 +22,15 @@ const KINDS_SINCE: Readonly<Record<StepKind, 1 | 2 | 3>> = {
   decision: 1,
   "wait.sleep": 3,
   "wait.signal": 3,
+  "workflow.run": 3,
 };
 
-/** The kinds shown to a planner under validator `version`. */
-export function promptedKinds(version: 1 | 2 | 3): readonly StepKind[] {
-  return STEP_KINDS.filter((kind) => KINDS_SINCE[kind] <= version);
+/**
+ * The kinds shown to a planner under validator `version`. `workflow.run` only to a definition
+ * that declares callees (`workflows`): one without them is shown what it was shown before the kind.
+ */
+export function promptedKinds(version: 1 | 2 | 3, options: { readonly callees?: boolean } = {}): readonly StepKind[] {
+  return STEP_KINDS.filter((kind) => KINDS_SINCE[kind] <= version && (kind !== "workflow.run" || options.callees === true));
 }
 
 export type SandboxSetting = "deny" | "allow";
@@ -132,7 +136,16 @@ export type WaitSignalStep = Omit<StepCommon, "output"> & {
   readonly with: { readonly signals: readonly string[]; readonly timeoutMs: number };
 };
 
-export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep | WaitSleepStep | WaitSignalStep;
+/**
+ * Runs another workflow (one the definition declares in `workflows`) as a child run and waits
+ * for its end; the output is the child's output. Strings inside `input` are templates.
+ */
+export type WorkflowRunStep = StepCommon & {
+  readonly uses: "workflow.run";
+  readonly with: { readonly workflow: string; readonly input?: { readonly [key: string]: JsonValue } };
+};
+
+export type LwirStep = AiGenerateStep | ToolCallStep | CodeRunStep | DecisionStep | WaitSleepStep | WaitSignalStep | WorkflowRunStep;
 
 /** LWIR: the JSON DAG a planner compiles a definition and input into. */
 export type Lwir = {

@@ -13,6 +13,7 @@ import {
   stepShape,
   TOOL_CALL_WITH,
   WITH_SHAPES,
+  WORKFLOW_RUN_WITH,
 } from "./lwir-spec.ts";
 import { parseTemplate } from "./template.ts";
 import { STEP_KINDS, type StepKind } from "./types.ts";
@@ -118,6 +119,9 @@ export function checkStep(sink: FindingSink, step: Record<string, unknown>, path
     case "wait.signal":
       checkWaitSignal(sink, w, withPath);
       break;
+    case "workflow.run":
+      checkWorkflowRun(sink, w, withPath, ctx);
+      break;
     default:
       break;
   }
@@ -162,6 +166,15 @@ function checkToolCall(sink: FindingSink, w: Record<string, unknown>, path: stri
       `${path}.tool`,
       `tool "${tool}" is not in permissions.tools (${[...ctx.tools].join(", ") || "empty"}); use a tool id from the task's workflowSnapshot.tools and list it there`,
     );
+  if (w.input !== undefined) {
+    if (sink.object(w.input, `${path}.input`)) checkTemplates(sink, w.input, `${path}.input`, ctx.scope);
+  }
+}
+
+/** A workflow.run names its callee (which the binding pass checks is declared) and gives an object input of templates. */
+function checkWorkflowRun(sink: FindingSink, w: Record<string, unknown>, path: string, ctx: StepContext): void {
+  sink.closed(w, WORKFLOW_RUN_WITH, path);
+  sink.string(w, "workflow", path, { hint: "the id of a workflow this one may call, from the task's callableWorkflows" });
   if (w.input !== undefined) {
     if (sink.object(w.input, `${path}.input`)) checkTemplates(sink, w.input, `${path}.input`, ctx.scope);
   }

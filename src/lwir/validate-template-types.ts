@@ -5,7 +5,7 @@
  * step's output against the workflow's output. A definite mismatch, a read of a field a schema
  * does not have, and a join's `default(…)` that can still be missing are findings with the fix.
  */
-import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
+import type { CalleeCapabilities, DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import type { ToolDescriptor } from "../identity/tool-descriptors.ts";
 import type { Finding } from "../sdk/finding.ts";
 import { childPath } from "../sdk/json-path.ts";
@@ -32,7 +32,8 @@ export function checkTemplateTypes(lwir: unknown, capabilities: DefinitionCapabi
   if (nodes.length === 0 || findCycle(nodes)) return [];
   const tools = new Map(capabilities.snapshot.tools.map((t) => [t.id, t]));
   const upstream = upstreamSets(nodes);
-  const outputs = new Map(nodes.map((n) => [n.id, stepOutputType(n.step, tools)]));
+  const callees = new Map(capabilities.callees.map((c) => [c.id, c]));
+  const outputs = new Map(nodes.map((n) => [n.id, stepOutputType(n.step, tools, callees)]));
   const guards = joinGuards(nodes, upstream);
   const input = typeOfSchema((doc.input as { schema?: unknown } | undefined)?.schema);
   for (const node of nodes) {
@@ -43,7 +44,7 @@ export function checkTemplateTypes(lwir: unknown, capabilities: DefinitionCapabi
       steps: new Map([...outputs].filter(([id]) => above.has(id))),
       guards: guards.get(node.id) ?? new Map(),
     };
-    checkStepTypes(sink, node, base, tools);
+    checkStepTypes(sink, node, base, tools, callees);
   }
   checkTerminal(sink, nodes, outputs, capabilities);
   return dedupe(sink.findings);
@@ -62,7 +63,13 @@ function nodesOf(steps: unknown): TypedNode[] {
   });
 }
 
-function checkStepTypes(sink: FindingSink, node: TypedNode, base: TypeScope, tools: ReadonlyMap<string, ToolDescriptor>): void {
+function checkStepTypes(
+  sink: FindingSink,
+  node: TypedNode,
+  base: TypeScope,
+  tools: ReadonlyMap<string, ToolDescriptor>,
+  callees: ReadonlyMap<string, CalleeCapabilities>,
+): void {
   const { step, path } = node;
   const fanOut = typeof step.forEach === "object" && step.forEach !== null ? (step.forEach as Record<string, unknown>) : undefined;
   let scope = base;
@@ -86,6 +93,11 @@ function checkStepTypes(sink: FindingSink, node: TypedNode, base: TypeScope, too
     case "code.run":
       walk(sink, w.input, `${path}.with.input`, scope, CODE_INPUT_SCHEMA, "the code's input");
       return;
+    case "workflow.run": {
+      const callee = callees.get(String(w.workflow));
+      walk(sink, w.input, `${path}.with.input`, scope, callee?.inputSchema, callee ? `workflow "${callee.id}"` : "the callee");
+      return;
+    }
     case "decision": {
       const cases = Array.isArray(w.cases) ? w.cases : [];
       cases.forEach((c, i) => {

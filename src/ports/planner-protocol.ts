@@ -49,6 +49,20 @@ export type PlanTask = {
   /** Submissions in all: the first draft plus `revisionBudget`. */
   readonly submissionsAllowed: number;
   readonly outerLoopContext?: OuterLoopContext;
+  /**
+   * The workflows a `workflow.run` step may call (the definition's `workflows`), each with its
+   * input and output schemas; present only when it declares any.
+   */
+  readonly callableWorkflows?: readonly CallableWorkflow[];
+};
+
+/** A callee as the planner sees it. */
+export type CallableWorkflow = {
+  readonly id: string;
+  readonly description: string;
+  readonly inputSchema: unknown;
+  readonly outputSchema: unknown;
+  readonly requestedOutput: DefinitionCapabilities["requestedOutput"];
 };
 
 /** What the fixer knows: the failed body, the error, and what the output must look like. */

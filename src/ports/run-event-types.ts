@@ -37,6 +37,8 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
   WaitStarted: true,
   SignalReceived: true,
   SignalConsumed: true,
+  ChildRunStarted: true,
+  ChildRunEnded: true,
 };
 
 export const RUN_EVENT_TYPES: readonly RunEventType[] = Object.keys(LISTED) as RunEventType[];

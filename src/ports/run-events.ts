@@ -12,7 +12,28 @@ import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
 export type RunPlacement = { readonly jurisdiction?: string; readonly locationHint?: string };
 
 /** What started a run; `id` is the trigger's own key (idempotency key, webhook id, cron tick, queue message id). */
-export type RunTrigger = { readonly kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue"; readonly id?: string };
+export type RunTrigger = {
+  readonly kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue" | "child";
+  readonly id?: string;
+};
+
+/**
+ * The run a child run was started by (a `workflow.run` step): where to tell it the child ended,
+ * and how deep the call chain is (a root run is depth 0; its children 1).
+ */
+export type ParentRef = {
+  readonly runId: string;
+  readonly stepPath: string;
+  readonly attempt: number;
+  readonly tenant: string;
+  readonly placement?: RunPlacement;
+  readonly depth: number;
+};
+
+/** How a child run ended, as its parent records it (`ChildRunEnded`). */
+export type ChildOutcome =
+  | { readonly status: "completed"; readonly output: unknown }
+  | { readonly status: "failed" | "cancelled"; readonly cause: { readonly code: string; readonly message: string } };
 
 /** Roles of harness sessions and the task kinds they run. */
 export type HarnessRole = "planner" | "worker" | "fixer";
@@ -121,6 +142,8 @@ export type RunEventPayloads = {
     schemaNormalizer?: SchemaNormalizerId;
     /** The LWIR validator the run keeps for life; absent in logs from before it: `little-workflow-lwir-validator@1` (docs/identity.md). */
     lwirValidator?: LwirValidatorId;
+    /** Present on a child run (a parent's `workflow.run` step started it): where its end is reported. */
+    parent?: ParentRef;
   };
   "harness.session.started": {
     sessionId: string;
@@ -191,6 +214,13 @@ export type RunEventPayloads = {
   SignalReceived: { signalId: string; name: string; payload: unknown };
   /** A wait.signal step took a received signal (first in, first out among those it names). */
   SignalConsumed: { signalId: string; stepPath: string };
+  /**
+   * A `workflow.run` step is about to start its child: appended before the start, so a resumed
+   * parent starts the same child id (derived from run id, step path and attempt) and never a second one.
+   */
+  ChildRunStarted: { stepPath: string; attempt: number; childRunId: string; workflowId: string; placement?: RunPlacement };
+  /** The child ended (its run object told this one, or a resumed step asked it): the step's outcome. */
+  ChildRunEnded: { stepPath: string; attempt: number; childRunId: string } & ChildOutcome;
 };
 
 /** A signal a wait takes, as its WaitStarted records it (what a form for it is generated from). */

@@ -1,5 +1,5 @@
 import type { Digest } from "../json/digest.ts";
-import type { RunEvent, RunPlacement, RunTrigger } from "./run-events.ts";
+import type { ChildOutcome, ParentRef, RunEvent, RunPlacement, RunTrigger } from "./run-events.ts";
 import type { RunResult } from "./world.ts";
 
 /** What `start` takes. */
@@ -25,6 +25,8 @@ export type StartRunRequest = {
   startWindow?: number;
   /** Answer when the run has ended (or a section waits), or after this many ms: a start with `wait` is one call. */
   waitMs?: number;
+  /** A child run's parent (a `workflow.run` step): recorded in `RunRequested`, told when the child ends. */
+  parent?: ParentRef;
 };
 
 /**
@@ -59,6 +61,10 @@ export type RunView = RunResult & {
   signals?: SignalView[];
   /** What the run's open `wait.signal` steps take, with each signal's payload schema (for a form): present only while one waits. */
   awaitingSignals?: AwaitedSignalView[];
+  /** A child run: the run and the `workflow.run` step that started it. */
+  parent?: { runId: string; stepPath: string };
+  /** The child runs this run's `workflow.run` steps started, in start order. */
+  children?: ChildView[];
 };
 
 /** A signal as the API shows it; `receivedAt` is ISO-8601. */
@@ -87,6 +93,24 @@ export type SignalResult =
       message: string;
       details?: { declared?: string[]; findings?: unknown[] };
     };
+
+/** A child run as its parent's view lists it. */
+export type ChildView = {
+  runId: string;
+  workflowId: string;
+  stepPath: string;
+  attempt: number;
+  status: "running" | "completed" | "failed" | "cancelled";
+  cause?: { code: string; message: string };
+};
+
+/** What a child's run object tells its parent's when the child ends. */
+export type ChildEndedRequest = { childRunId: string } & ChildOutcome;
+
+/** What the parent answers: recorded (`created` false when it knew already), or why not. */
+export type ChildEndedResult =
+  | { ok: true; created: boolean }
+  | { ok: false; code: "run_not_found" | "child_not_found" | "run_ended"; message: string };
 
 export type OccurrencesView = {
   total: number;
@@ -191,6 +215,8 @@ export interface RunHandle {
   end(request: EndRunRequest): Promise<EndRunResult>;
   /** The run once it has ended (or a section waits), or after `timeoutMs` as it then is. */
   waitForEnd(timeoutMs: number): Promise<RunView>;
+  /** A child run of this one ended (its run object calls this): the waiting `workflow.run` step goes on. */
+  childEnded(request: ChildEndedRequest): Promise<ChildEndedResult>;
 }
 
 /** Opens the handle of a tenant's run; the placement says where its object lives. */

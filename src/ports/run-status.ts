@@ -19,10 +19,11 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
  * - `approval`: a tool call waits for a person's decision (ApprovalRequested, undecided);
  * - `sleep`: a step waits out its retry backoff (StepRetried with a later `retryAt`), or a `wait.sleep` step sleeps;
  * - `trigger`: a section has run every queued occurrence and waits for the next trigger;
- * - `signal`: a `wait.signal` step waits for one of its signals (or its timeout).
+ * - `signal`: a `wait.signal` step waits for one of its signals (or its timeout);
+ * - `child`: a `workflow.run` step waits for the child run it started to end (ChildRunStarted, no ChildRunEnded).
  * A run with several waits at once reports the first of this list that applies.
  */
-export const WAIT_REASONS = ["approval", "sleep", "trigger", "signal"] as const;
+export const WAIT_REASONS = ["approval", "sleep", "trigger", "signal", "child"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 

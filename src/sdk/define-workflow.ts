@@ -102,6 +102,11 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly plan?: AuthoredPlan;
   /** Named messages a run may wait for (`wait.signal`), each `{ schema, description }` (docs/waits.md). */
   readonly signals?: Readonly<Record<string, SignalDeclaration>>;
+  /**
+   * Workflows its plans may call with a `workflow.run` step (definitions, or their ids), each run
+   * as a child run. Every callee must be registered with it; a call cycle is refused (docs/lwir.md, "workflow.run").
+   */
+  readonly workflows?: readonly (WorkflowDefinition | string)[];
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -137,6 +142,8 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly plan?: AuthoredPlan;
   /** Declared signals by name; present only when some are declared. */
   readonly signals?: Readonly<Record<string, SignalDeclaration>>;
+  /** Ids of the workflows it may call (`workflow.run`), sorted; present only when it declares any. */
+  readonly workflows?: readonly string[];
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -200,7 +207,33 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     ...(schedule ? { schedule } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
     ...(definition.signals && Object.keys(definition.signals).length > 0 ? { signals: { ...definition.signals } } : {}),
+    ...(definition.workflows?.length ? { workflows: calleeIds(definition.workflows) } : {}),
   };
+}
+
+/** The callees' ids, sorted and once each. */
+function calleeIds(workflows: readonly (WorkflowDefinition | string)[]): string[] {
+  return [...new Set(workflows.map((w) => (typeof w === "string" ? w : w.id)))].sort();
+}
+
+function checkCallees(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail): void {
+  if (def.workflows === undefined) return;
+  if (!Array.isArray(def.workflows)) {
+    fail("$.workflows", "definition.invalid_workflows", "workflows lists the workflows it may call: [otherWorkflow, …]");
+    return;
+  }
+  def.workflows.forEach((w: unknown, i) => {
+    const id =
+      typeof w === "string"
+        ? w
+        : (w as { kind?: unknown; id?: unknown } | null)?.kind === "little.workflow"
+          ? (w as { id: unknown }).id
+          : undefined;
+    if (typeof id !== "string" || !WORKFLOW_ID_PATTERN.test(id))
+      fail(childPath("$.workflows", i), "definition.invalid_workflows", "each entry is a defineWorkflow() result or a workflow id");
+    else if (id === def.id)
+      fail(childPath("$.workflows", i), "definition.calls_itself", `workflow "${id}" may not call itself (a call cycle)`);
+  });
 }
 
 function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Finding[] {
@@ -249,6 +282,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   checkSection(def.onTrigger, def.outerLoop !== undefined, fail);
   checkAuthoredPlan(def.plan, fail);
   checkSignals(def.signals, fail);
+  checkCallees(def, fail);
   if (def.requireApproval !== undefined && typeof def.requireApproval !== "boolean")
     fail("$.requireApproval", "definition.invalid_require_approval", "requireApproval is true or false");
   if (

@@ -43,6 +43,8 @@ export { START_REFUSAL_CODES, StartRefusedError } from "./errors/start-refused-e
 export { TriggerTenantInvalidError } from "./errors/trigger-tenant-invalid-error.ts";
 export { UnsupportedSchemaError } from "./errors/unsupported-schema-error.ts";
 export { VersionIdCollisionError } from "./errors/version-id-collision-error.ts";
+export { WorkflowCallCycleError } from "./errors/workflow-call-cycle-error.ts";
+export { WorkflowCalleeMissingError } from "./errors/workflow-callee-missing-error.ts";
 export { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 export { WorkflowInputValidationError } from "./errors/workflow-input-validation-error.ts";
 export { WorkflowMissingToolError } from "./errors/workflow-missing-tool-error.ts";

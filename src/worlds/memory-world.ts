@@ -12,6 +12,7 @@ import { driveToEnd, indexStarted, noAlarm, startRun } from "../engine/run-host.
 import { DEFAULT_RUN_QUOTAS, type RunQuotas } from "../engine/run-quotas.ts";
 import { readRunResultOfState } from "../engine/run-result.ts";
 import { RUN_STATE_FOLD, readRunState } from "../engine/run-state.ts";
+import { NO_CHILD_RUNS } from "../ports/child-runs.ts";
 import type { Clock } from "../ports/clock.ts";
 import { systemClock } from "../ports/clock.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
@@ -66,6 +67,8 @@ export class MemoryWorld implements World {
       clock: options.clock ?? systemClock,
       sliceMs: options.sliceMs ?? 60_000,
       runQuotas: options.quotas ?? DEFAULT_RUN_QUOTAS,
+      // One workflow per run here (its catalog holds only it): a workflow that calls others runs in the Worker.
+      children: NO_CHILD_RUNS,
     };
   }
 

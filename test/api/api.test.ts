@@ -196,6 +196,7 @@ describe("runs, events and versions", () => {
       expect.objectContaining({ id: "billing.refund", definitionHash: hash }),
       expect.objectContaining({ id: "billing.refund-review", definitionHash: hash }),
       expect.objectContaining({ id: "ops.daily-digest", definitionHash: hash }),
+      expect.objectContaining({ id: "support.escalate", definitionHash: hash }),
       expect.objectContaining({ id: "support.summarize-ticket", definitionHash: hash }),
       expect.objectContaining({ id: "support.triage-inbox", definitionHash: hash }),
     ]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeWaitFlag } from "../../src/cli/commands/run.ts";
 import { RunFollower, summarizeEvent, TYPE_WIDTH, typeMatcher } from "../../src/cli/event-summary.ts";
 import { colorEnabled, formatDuration, keyValues, painter, table } from "../../src/cli/output.ts";
+import { renderRun } from "../../src/cli/render-run.ts";
 import { SseParser } from "../../src/client/sse-parser.ts";
 
 /** The CLI's pure parts, exercised directly (the commands are tested end to end in api-commands.test.ts). */
@@ -179,5 +180,50 @@ describe("the CLI reads the log with the engine's fold", () => {
 
   it("sizes the type column to the longest type of the event union", () => {
     expect(TYPE_WIDTH).toBe("harness.tool_call.succeeded".length);
+  });
+});
+
+describe("renderRun: child runs", () => {
+  const paint = painter(false);
+  it("a parent waiting for its child says so and lists its children; a child names its parent", () => {
+    const parent = renderRun(
+      {
+        runId: "run_p",
+        workflowId: "support.escalate",
+        status: "waiting",
+        waitReason: "child",
+        eventCount: 12,
+        createdAt: 0,
+        children: [{ runId: "run_child_abc", workflowId: "billing.refund", stepPath: "c1/refund", attempt: 1, status: "running" }],
+      },
+      undefined,
+      paint,
+    );
+    expect(parent).toContain("waiting (child)");
+    expect(parent).toMatch(/children\s+run_child_abc {2}billing\.refund {2}running {2}step c1\/refund/);
+    const child = renderRun(
+      {
+        runId: "run_child_abc",
+        workflowId: "billing.refund",
+        status: "running",
+        eventCount: 3,
+        createdAt: 0,
+        parent: { runId: "run_p", stepPath: "c1/refund" },
+      },
+      undefined,
+      paint,
+    );
+    expect(child).toMatch(/parent\s+run_p \(step c1\/refund\)/);
+  });
+
+  it("summarizes the child events of a parent's log", () => {
+    const started = summarizeEvent({
+      seq: 5,
+      runId: "run_p",
+      type: "ChildRunStarted",
+      at: 0,
+      payload: { stepPath: "c1/refund", attempt: 1, childRunId: "run_child_abc", workflowId: "billing.refund" },
+    });
+    expect(started).toContain("child=run_child_abc");
   });
 });

@@ -246,8 +246,9 @@ describe("waits: status `waiting` and its reason, from the events alone", () => 
       isSettledStatus("waiting"),
       isSettledStatus("running", null),
       isSettledStatus("waiting", "signal"),
-    ]).toEqual([false, true, false, true, false, false]);
-    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger", "signal"]);
+      isSettledStatus("waiting", "child"),
+    ]).toEqual([false, true, false, true, false, false, false]);
+    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger", "signal", "child"]);
     expect([isWaitReason("sleep"), isWaitReason("nap")]).toEqual([true, false]);
   });
 });

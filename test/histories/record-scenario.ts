@@ -30,6 +30,8 @@ export async function recordScenario(scenario: Scenario): Promise<SavedHistory> 
     runId,
     registered: run.registered,
     models: run.models,
+    ...(run.callees ? { callees: run.callees } : {}),
+    ...(run.children ? { children: run.children } : {}),
     sandbox: new IsolateSandbox({ loader: env.LOADER }),
     clock,
   });

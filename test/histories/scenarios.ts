@@ -12,6 +12,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
+import type { ChildRuns } from "../../src/ports/child-runs.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
 import { defineWorkflow, type WorkflowDefinition, type WorkflowDefinitionInput } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
@@ -44,6 +45,9 @@ export type ScenarioRun = {
   readonly models: ModelResolver;
   /** Signals sent to the run right after its request (recording only: a history holds them). */
   readonly signals?: readonly { readonly signalId: string; readonly name: string; readonly payload: unknown }[];
+  /** Workflows the scenario's workflow may call, and where its child runs start (workflow.run). */
+  readonly callees?: readonly RegisteredWorkflow[];
+  readonly children?: ChildRuns;
 };
 
 export type Scenario = {
@@ -299,6 +303,85 @@ const outerLoopFailedCycle: Scenario = {
   },
 };
 
+const TEXT = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+
+/**
+ * A caller whose one workflow.run step runs `history.callee`. Recorded against a child host that
+ * answers the child as completed at its start (the path of a parent resumed after the child's end
+ * was not told to it); in replay every child start is refused: the step is answered from the log.
+ */
+const childRun: Scenario = {
+  name: "child-run",
+  covers: ["workflow.run: ChildRunStarted, ChildRunEnded, the step answered with the child's output"],
+  mutations: [],
+  build: (io) => {
+    const unused = {
+      models: [model(UNUSED, { description: "unused" })],
+      planner: { model: UNUSED, system: "unused: the run carries its LWIR" },
+    };
+    const callee = defineWorkflow({
+      id: "history.callee",
+      description: "Echo the text.",
+      input: TEXT,
+      output: { mode: "json" },
+      ...unused,
+    });
+    const caller = defineWorkflow({
+      id: "history.caller",
+      description: "Run history.callee on the text.",
+      input: TEXT,
+      output: { mode: "json" },
+      ...unused,
+      workflows: [callee],
+    });
+    const children: ChildRuns = {
+      startChild: async (request) => {
+        io.outbound.deliver(`child:${request.workflowId}:${request.runId}`);
+        if (!io.live) throw new OutboundCallRefusedError(`child run of ${request.workflowId}`);
+        const output = { echoed: (request.input as { text: string }).text };
+        return {
+          ok: true,
+          view: {
+            runId: request.runId,
+            status: "completed",
+            output,
+            workflowId: request.workflowId,
+            tenant: request.tenant,
+            eventCount: 4,
+            createdAt: 0,
+          },
+        };
+      },
+      cancel: async () => {},
+      tellParent: async () => ({ ok: false, code: "run_not_found", message: "no parent" }),
+    };
+    return {
+      registered: { definition: caller, tools: {} },
+      callees: [{ definition: callee, tools: {} }],
+      children,
+      input: { text: "from the parent" },
+      models: guardModels(io, { resolve: () => ({ model: UNUSED, offline: false }) }),
+      lwir: {
+        apiVersion: "littleworkflow.dev/v0.1",
+        kind: "Workflow",
+        metadata: { name: "history.caller", version: "0.1.0" },
+        input: { schema: TEXT },
+        output: { schema: true },
+        permissions: { models: [], tools: [], secrets: [], network: [] },
+        steps: [
+          {
+            id: "call",
+            uses: "workflow.run",
+            needs: [],
+            with: { workflow: "history.callee", input: { text: "{{ input.text }}" } },
+            output: { mode: "json" },
+          },
+        ],
+      },
+    };
+  },
+};
+
 /** Every saved scenario, by file name (test/histories/<name>.json). */
 export const SCENARIOS: readonly Scenario[] = [
   seedSummarize,
@@ -309,6 +392,7 @@ export const SCENARIOS: readonly Scenario[] = [
   outerLoopFailedCycle,
   waitSleep,
   waitSignal,
+  childRun,
 ];
 
 /** A fresh outbound counter and the mode's io. */

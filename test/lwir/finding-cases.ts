@@ -18,6 +18,7 @@ import {
   seedWithComputeScore,
   seedWithSteps,
   set,
+  withCall,
 } from "./fixtures.ts";
 
 export type Located = { code: string; path: string };
@@ -47,6 +48,8 @@ export type Case = {
   readonly withLookupTool?: true;
   /** Bound against the lookup workflow with `requiredTools: ["crm.lookup"]`. */
   readonly requiresLookup?: true;
+  /** Bound against the example declaring the callee `crm.refund` (fixtures.ts). */
+  readonly withCallee?: true;
   /** Found by the type pass (validator `@2`): the document is valid LWIR on its own; `checkLwir` finds it. */
   readonly typed?: true;
 };
@@ -799,4 +802,24 @@ export const CASES: readonly Case[] = [
     path: "$.permissions.secrets[0]",
   },
   ...WAIT_CASES,
+  {
+    code: "binding.workflow_not_declared",
+    title: "a workflow.run of a workflow the definition does not declare",
+    build: () => withCall("crm.refund", { orderId: "{{ input.ticketId }}", amountCents: 500 }),
+    path: "$.steps[0].with.workflow",
+  },
+  {
+    code: "binding.workflow_input_mismatch",
+    title: "a workflow.run input missing a field the callee requires",
+    withCallee: true,
+    build: () => withCall("crm.refund", { orderId: "{{ input.ticketId }}" }),
+    path: "$.steps[0].with.input",
+  },
+  {
+    code: "binding.workflow_output_mismatch",
+    title: "a workflow.run whose output mode cannot hold the callee's output",
+    withCallee: true,
+    build: () => withCall("crm.refund", { orderId: "{{ input.ticketId }}", amountCents: 500 }, { mode: "text" }),
+    path: "$.steps[0].output",
+  },
 ];

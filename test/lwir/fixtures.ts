@@ -151,3 +151,30 @@ export const summarizeWithLookup = defineWorkflow({
 export function lookupCapabilities(): Promise<DefinitionCapabilities> {
   return snapshotDefinition(summarizeWithLookup, {});
 }
+
+/** A callee for workflow.run binding tests: `crm.refund`, input `{ orderId, amountCents }`. */
+export const crmRefund = defineWorkflow({
+  id: "crm.refund",
+  description: "Refund an order.",
+  input: z.object({ orderId: z.string(), amountCents: z.number().int() }),
+  output: z.object({ refundId: z.string() }),
+  models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })],
+  planner: { model: openai("gpt-5"), system: "Plan a refund." },
+});
+
+/** The example workflow declaring `crm.refund` as a callee (`workflows`), with its callee resolved. */
+export async function calleeCapabilities(): Promise<DefinitionCapabilities> {
+  const callee = await snapshotDefinition(crmRefund, {});
+  return snapshotDefinition({ ...summarizeTicket, workflows: ["crm.refund"] }, {}, undefined, undefined, [callee]);
+}
+
+/** The bound seed with a workflow.run step `call` (of `workflow`, given `input`) before `summarize`. */
+export function withCall(workflow: string, input: Record<string, unknown>, output: unknown = { mode: "json" }): JsonObject {
+  const doc = boundSeedLwir();
+  const summarize = get(doc, ["steps", 0]) as JsonObject;
+  doc.steps = [
+    { id: "call", uses: "workflow.run", needs: [], with: { workflow, input }, output },
+    { ...summarize, needs: ["call"] },
+  ];
+  return doc;
+}

@@ -1,8 +1,9 @@
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { branchingExample, fillExample, minimalExample, signalExample } from "../../src/harness/plan-examples.ts";
+import { registeredCapabilities } from "../../src/engine/definition-capabilities.ts";
+import { branchingExample, callExample, fillExample, minimalExample, signalExample } from "../../src/harness/plan-examples.ts";
 import { planTask } from "../../src/harness/planner-prompt.ts";
-import { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
+import type { snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
 import { checkLwir } from "../../src/lwir/check-lwir.ts";
 import { lwirJsonSchema, providerLwirSchema } from "../../src/lwir/lwir-json-schema.ts";
 import { DOCUMENT, type SchemaNode, STEP_FIELD_NAMES, stepShape, WITH_SHAPES } from "../../src/lwir/lwir-spec.ts";
@@ -57,12 +58,14 @@ const EXPRESSIBLE = new Set([
 async function examplesOfShippedWorkflows(): Promise<Array<[string, JsonObject, Awaited<ReturnType<typeof snapshotDefinition>>]>> {
   const out: Array<[string, JsonObject, Awaited<ReturnType<typeof snapshotDefinition>>]> = [];
   for (const w of registeredWorkflows) {
-    const caps = await snapshotDefinition(w.definition, w.tools);
+    const caps = await registeredCapabilities(registeredWorkflows, w.definition.id);
     const task = planTask(caps, {});
     out.push([`${w.definition.id} minimal`, fillExample(minimalExample(task), task), caps]);
     out.push([`${w.definition.id} branching`, fillExample(branchingExample(task), task), caps]);
     const signal = signalExample(task);
     if (signal) out.push([`${w.definition.id} signal`, fillExample(signal, task), caps]);
+    const call = callExample(task);
+    if (call) out.push([`${w.definition.id} workflow.run`, fillExample(call, task), caps]);
   }
   return out;
 }

@@ -12,6 +12,7 @@ import { CASES, deepInputSchema, type Located, score, scoreFile, summarize, TOO_
 import {
   aiStep,
   boundSeedLwir,
+  calleeCapabilities,
   chainLwir,
   clone,
   computeScoreStep,
@@ -82,7 +83,9 @@ describe("one failing fixture per finding code", () => {
   let capabilities: DefinitionCapabilities;
   let withLookup: DefinitionCapabilities;
   let requiresLookup: DefinitionCapabilities;
+  let withCallee: DefinitionCapabilities;
   beforeAll(async () => {
+    withCallee = await calleeCapabilities();
     capabilities = await summarizeCapabilities();
     withLookup = await lookupCapabilities();
     requiresLookup = await snapshotDefinition({ ...summarizeWithLookup, requiredTools: ["crm.lookup"] });
@@ -105,7 +108,10 @@ describe("one failing fixture per finding code", () => {
     } else if (c.code.startsWith("binding.")) {
       // Binding catches what structure cannot: the document is valid LWIR on its own.
       expect(validateLwir(doc).valid).toBe(true);
-      findings = bindLwir(doc, c.requiresLookup ? requiresLookup : c.withLookupTool ? withLookup : capabilities);
+      findings = bindLwir(
+        doc,
+        c.withCallee ? withCallee : c.requiresLookup ? requiresLookup : c.withLookupTool ? withLookup : capabilities,
+      );
     } else {
       const result = validateLwir(doc);
       findings = result.findings;

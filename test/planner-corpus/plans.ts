@@ -15,7 +15,8 @@ export type WorkflowId =
   | "billing.refund"
   | "billing.invoice-totals"
   | "ops.daily-digest"
-  | "billing.refund-review";
+  | "billing.refund-review"
+  | "support.escalate";
 
 /** A sample run input per shipped example, valid against its input schema. */
 export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
@@ -33,6 +34,7 @@ export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
   // The static input of its cron schedule.
   "ops.daily-digest": { team: "support", focus: "tickets opened overnight" },
   "billing.refund-review": { orderId: "ord_88", amountCents: 4200, reason: "Charged twice" },
+  "support.escalate": { ticketId: "T-2001", transcript: "Customer: order ord_88 arrived broken, I want my 19.99 back." },
 };
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -164,6 +166,54 @@ export function refundPlan(task: PlanTask): Json {
         uses: "tool.call",
         needs: [],
         with: { tool, input: { orderId: "{{ input.orderId }}", amountCents: "{{ input.amountCents }}" } },
+        output: clone(task.requestedOutput),
+      },
+    ],
+  };
+}
+
+/**
+ * support.escalate: what the prompt's Example 3 shows: a step writes billing.refund's input from the
+ * transcript, the workflow.run passes it on, and the answer reads the child's output (the refund).
+ */
+export function escalatePlan(task: PlanTask): Json {
+  const slot = slotIds(task)[0] as string;
+  const callee = task.callableWorkflows?.[0];
+  return {
+    ...header(task, "Work out the refund, run billing.refund for it, summarize.", [slot], []),
+    steps: [
+      {
+        id: "extract",
+        uses: "ai.generate",
+        needs: [],
+        with: {
+          model: slot,
+          prompt: "From this ticket, give the order id, the amount in cents and the reason for the refund:\n{{ input.transcript }}",
+        },
+        output: { mode: "object", schema: clone(callee?.inputSchema) },
+      },
+      {
+        id: "refund",
+        uses: "workflow.run",
+        needs: ["extract"],
+        with: {
+          workflow: callee?.id,
+          input: {
+            orderId: "{{ steps.extract.output.orderId }}",
+            amountCents: "{{ steps.extract.output.amountCents }}",
+            reason: "{{ steps.extract.output.reason }}",
+          },
+        },
+        output: clone(callee?.requestedOutput),
+      },
+      {
+        id: "answer",
+        uses: "ai.generate",
+        needs: ["refund"],
+        with: {
+          model: slot,
+          prompt: "Summarize the escalation of ticket {{ input.ticketId }}.\n- refund: {{ json(steps.refund.output) }}",
+        },
         output: clone(task.requestedOutput),
       },
     ],

@@ -155,6 +155,24 @@ describe("shipped examples plan for real: first submission accepted, run complet
     expect(roles).toEqual(["planner", "fixer"]);
   });
 
+  it("support.escalate: a workflow.run of billing.refund, started as a child run the parent waits for", async () => {
+    const t = await shippedTask("support.escalate");
+    const childStarted = (events: { type: string }[], view: RunView) =>
+      events.some((e) => e.type === "ChildRunStarted") || ended(events, view);
+    const run = await runTranscript(t.workflowId, t.input, shippedTurns(t), childStarted);
+    expectFirstSubmissionAccepted(run);
+    await expectRegistered(run);
+    // The prompt showed the kind and the callee's schemas only because the definition declares a callee.
+    expect(run.firstRequest.system).toContain('uses "workflow.run" → with');
+    expect(run.firstRequest.user).toContain('"callableWorkflows"');
+    const started = run.events.find((e) => e.type === "ChildRunStarted")?.payload as { workflowId: string; childRunId: string };
+    expect(started).toMatchObject({ workflowId: "billing.refund", childRunId: expect.stringMatching(/^run_child_/) });
+    // The child is a run of its own, whose parent is this run; cancelling the parent cancels it.
+    expect((await runStub(started.childRunId).status()).parent).toMatchObject({ runId: run.runId, stepPath: "c1/refund" });
+    await runStub(run.runId).cancel("escalate: the child was started");
+    expect((await runStub(started.childRunId).status()).status).toBe("cancelled");
+  });
+
   it("bench/planner-prompt-size.ts measures what the model really receives", async () => {
     const sizes = await plannerPromptSizes();
     expect(sizes.map((s) => s.workflowId).sort()).toEqual([...firstRequests.keys()].sort());
@@ -162,7 +180,7 @@ describe("shipped examples plan for real: first submission accepted, run complet
       const sent = firstRequests.get(size.workflowId);
       expect(sent?.system.length, size.workflowId).toBe(size.systemChars);
       expect(sent?.user.length, size.workflowId).toBe(size.userChars);
-      expect(JSON.stringify(sent?.submitLwir?.inputSchema)).toBe(JSON.stringify(submitLwirParameters()));
+      expect(JSON.stringify(sent?.submitLwir?.inputSchema)).toBe(JSON.stringify(submitLwirParameters(size.workflowId)));
       expect(size.approxTokens).toBe(Math.round(size.totalChars / 4));
     }
   });

@@ -53,6 +53,13 @@ export function shippedTurns(t: ShippedTask): Turn[] {
         () => ({ tool: "bash", command: writeAndCheck(t.plan) }),
         () => ({ tool: "submit_lwir", lwir: t.plan }),
       ];
+    case "support.escalate":
+      return [
+        // The callee's schemas are in the task; the prompt's Example 3 shows the shape of the call.
+        () => ({ tool: "bash", command: "jq '.callableWorkflows' /mnt/task/plan-task.json" }),
+        () => ({ tool: "bash", command: writeAndCheck(t.plan) }),
+        () => ({ tool: "submit_lwir", lwir: t.plan }),
+      ];
     case "billing.refund":
       return [
         () => ({ tool: "bash", command: "jq '.workflowSnapshot.tools, .input' /mnt/task/plan-task.json" }),

@@ -1,8 +1,10 @@
+import { registeredCapabilities } from "../../src/engine/definition-capabilities.ts";
 import { type PlanTask, planTask } from "../../src/harness/planner-prompt.ts";
-import { type DefinitionCapabilities, snapshotDefinition } from "../../src/identity/definition-snapshot.ts";
+import type { DefinitionCapabilities } from "../../src/identity/definition-snapshot.ts";
 import { registeredWorkflows } from "../../src/workflows.ts";
 import {
   digestPlan,
+  escalatePlan,
   invoicePlan,
   invoiceSkillSource,
   type Json,
@@ -41,7 +43,7 @@ export function shippedTask(workflowId: WorkflowId): Promise<ShippedTask> {
 async function build(workflowId: WorkflowId): Promise<ShippedTask> {
   const registered = registeredWorkflows.find((w) => w.definition.id === workflowId);
   if (!registered) throw new Error(`no shipped workflow ${workflowId}`);
-  const caps = await snapshotDefinition(registered.definition, registered.tools);
+  const caps = await registeredCapabilities(registeredWorkflows, workflowId);
   const input = SAMPLE_INPUTS[workflowId];
   const task = planTask(caps, input);
   const skills = Object.fromEntries(registered.definition.planner.skills.map((s) => [s.name, s.body]));
@@ -56,7 +58,9 @@ async function build(workflowId: WorkflowId): Promise<ShippedTask> {
             ? digestPlan(task)
             : workflowId === "billing.refund-review"
               ? refundReviewPlan(task)
-              : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
+              : workflowId === "support.escalate"
+                ? escalatePlan(task)
+                : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
   return { workflowId, caps, task, input, skills, plan };
 }
 
@@ -67,4 +71,5 @@ export const SHIPPED: readonly WorkflowId[] = [
   "billing.invoice-totals",
   "ops.daily-digest",
   "billing.refund-review",
+  "support.escalate",
 ];

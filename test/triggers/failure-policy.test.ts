@@ -60,6 +60,8 @@ const CLASSIFIED = {
   webhook_replayed: "retry",
   webhook_payload_unmapped: "retry",
   workflow_missing_tool: "retry",
+  workflow_call_cycle: "retry",
+  workflow_callee_missing: "retry",
   workflow_definition_invalid: "retry",
   schedule_invalid: "retry",
   harness_unknown: "retry",

@@ -57,6 +57,7 @@ export function runClient<T extends Branded>(
     decideApproval: (request) => stub.decideApproval(request),
     end: (request) => stub.end(request),
     sendSignal: (request) => stub.sendSignal(request),
+    childEnded: (request) => stub.childEnded(request),
   };
 }
 

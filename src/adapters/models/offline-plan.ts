@@ -1,5 +1,6 @@
 import { LWIR_API_VERSION, LWIR_KIND } from "../../lwir/types.ts";
 import type { PlanTask } from "../../ports/planner-protocol.ts";
+import { type PlannedCall, plannedCalls } from "./offline-call-steps.ts";
 import { fieldRef, type PlannedToolCall, plannedToolCalls, propertiesOf } from "./offline-tool-wiring.ts";
 
 const GENERATE = "generate";
@@ -24,6 +25,8 @@ export function offlinePlan(task: PlanTask): Record<string, unknown> {
   const signals = (snapshot.signals ?? []).map((s) => s.name);
   const wait =
     signals.length > 0 ? [{ id: WAIT, uses: "wait.signal", needs: [], with: { signals, timeoutMs: OFFLINE_SIGNAL_TIMEOUT_MS } }] : [];
+  // Then a workflow.run per callee the definition declares (none for most workflows).
+  const children = plannedCalls(task, slot, new Set([GENERATE, WAIT, ...calls.map((c) => c.stepId)]));
   return {
     apiVersion: LWIR_API_VERSION,
     kind: LWIR_KIND,
@@ -36,11 +39,12 @@ export function offlinePlan(task: PlanTask): Record<string, unknown> {
     steps: [
       ...wait,
       ...calls.map(toolStep),
+      ...children.flatMap((c) => c.steps),
       {
         id: GENERATE,
         uses: "ai.generate",
-        needs: [...wait.map((w) => w.id), ...calls.map((c) => c.stepId)],
-        with: { model: slot, prompt: generatePrompt(task, calls, wait.length > 0) },
+        needs: [...wait.map((w) => w.id), ...calls.map((c) => c.stepId), ...children.map((c) => c.stepId)],
+        with: { model: slot, prompt: generatePrompt(task, calls, children, wait.length > 0) },
         output: task.requestedOutput,
       },
     ],
@@ -61,13 +65,16 @@ function toolStep(call: PlannedToolCall): Record<string, unknown> {
  * One `name: value` line per input field and per tool result: the form the offline worker reads
  * values back from (offline-prompt-values.ts), and plain enough for a person reading the run.
  */
-function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[], waited: boolean): string {
+function generatePrompt(task: PlanTask, calls: readonly PlannedToolCall[], children: readonly PlannedCall[], waited: boolean): string {
   const fields = propertiesOf(task.inputSchema).map(([name]) => `- ${name}: {{ ${fieldRef("input", name)} }}`);
   const input = fields.length > 0 ? fields : ["{{ json(input) }}"];
   const results = calls.map((c) => `- ${c.tool.id}: {{ json(steps.${c.stepId}.output) }}`);
   const sections = [task.workflowSnapshot.description, `Input:\n${input.join("\n")}`];
   if (results.length > 0) sections.push(`Tool results:\n${results.join("\n")}`);
   if (waited) sections.push(`Signal:\n- signal: {{ json(steps.${WAIT}.output) }}`);
+  // Named by step id: an output field of that name (a "refund" for the refund's child) takes the child's output.
+  const outputs = children.map((c) => `- ${c.stepId}: {{ json(steps.${c.stepId}.output) }}`);
+  if (outputs.length > 0) sections.push(`Child runs:\n${outputs.join("\n")}`);
   return sections.join("\n\n");
 }
 

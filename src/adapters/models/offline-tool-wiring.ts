@@ -123,7 +123,7 @@ function jsonType(value: unknown): string {
 }
 
 /** A valid, unused step id for a tool: `lookupCustomer` → `lookup_customer`, `billing.issue-refund` → `billing_issue-refund`. */
-function uniqueStepId(toolId: string, taken: Set<string>): string {
+export function uniqueStepId(toolId: string, taken: Set<string>): string {
   const base =
     toolId
       .replace(/([a-z0-9])([A-Z])/g, "$1_$2")

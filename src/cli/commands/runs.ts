@@ -55,7 +55,8 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
       const duration = ended ? formatDuration(run.updatedAt - run.createdAt) : `${formatDuration(now - run.createdAt)}+`;
       return [
         run.runId,
-        run.workflowId,
+        // A child run (a workflow.run step started it) says so; `little status` names its parent.
+        run.triggerKind === "child" ? `${run.workflowId} (child)` : run.workflowId,
         // A waiting run says for what: `waiting (approval)`.
         { text: run.waitReason ? `${run.status} (${run.waitReason})` : run.status, format: statusFormat(run.status) },
         run.versionId ?? "-",

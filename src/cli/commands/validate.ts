@@ -4,6 +4,7 @@ import { snapshotDefinition } from "../../identity/definition-snapshot.ts";
 import { checkLwir } from "../../lwir/check-lwir.ts";
 import { validateLwir } from "../../lwir/validate-lwir.ts";
 import type { WorkflowDefinition } from "../../sdk/define-workflow.ts";
+import { WorkflowCallCycleError } from "../../sdk/errors/workflow-call-cycle-error.ts";
 import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ToolDefinition } from "../../sdk/tool.ts";
 import { clientFrom } from "../api-client.ts";
@@ -66,10 +67,27 @@ async function capabilitiesFromEntries(workflowId: string, entries: readonly str
     );
   }
   try {
-    return await snapshotDefinition(workflow, tools);
+    return await withCallees(workflow, workflows, tools);
   } catch (error) {
     throw new CliInputError("definition_invalid", `little validate: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A workflow's snapshot with its callees' (`workflows`), found among the same modules' exports. */
+async function withCallees(
+  workflow: WorkflowDefinition,
+  workflows: ReadonlyMap<string, WorkflowDefinition>,
+  tools: Record<string, ToolDefinition>,
+  path: readonly string[] = [],
+): Promise<Awaited<ReturnType<typeof snapshotDefinition>>> {
+  if (path.includes(workflow.id)) throw new WorkflowCallCycleError([...path.slice(path.indexOf(workflow.id)), workflow.id]);
+  const callees = await Promise.all(
+    (workflow.workflows ?? []).flatMap((id) => {
+      const callee = workflows.get(id);
+      return callee ? [withCallees(callee, workflows, tools, [...path, workflow.id])] : [];
+    }),
+  );
+  return snapshotDefinition(workflow, tools, undefined, undefined, callees);
 }
 
 function isWorkflow(value: unknown): value is WorkflowDefinition {

@@ -4,6 +4,20 @@ import { describeError } from "../run-redactor.ts";
 import { readRunState } from "../run-state.ts";
 import { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
+import { settleEnded } from "./settle-ended.ts";
+
+/**
+ * Whether a child's end is recorded that its workflow.run step has not taken yet (the step's
+ * attempt still open): the run must be driven again, not left waiting.
+ */
+async function childEndPending(env: RunEnvironment): Promise<boolean> {
+  const { state } = await readRunState(env.log);
+  if (state.terminal) return false;
+  return state.children.some((c) => {
+    const step = state.steps.get(c.stepPath);
+    return c.ended !== undefined && !state.stepOutputs.has(c.stepPath) && !step?.failed && step?.attempt === c.attempt;
+  });
+}
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
 export const RESUME_AFTER_MS = 5_000;
@@ -22,7 +36,13 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
   await alarm.wakeIn(RESUME_AFTER_MS);
   const result = await driveRun(env);
   if (result.yielded) {
-    if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
+    // A child's end recorded while this slice was finishing set an alarm for now: keep it (not a later one, not none).
+    const childEnded = (result.untilMessage === true || result.wakeAt !== undefined) && (await childEndPending(env));
+    if (childEnded) await alarm.wakeIn(0);
+    else if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
+    // A child's end is a message to this object (childEnded arms the alarm then): nothing to wake
+    // for now, unless one landed while this slice was finishing (its alarm must not be cleared).
+    else if (result.untilMessage) await alarm.clear();
     else await alarm.wakeIn(0);
     // Mid-work (out of time, or waiting for an approval or a retry): a caller waiting on it keeps waiting.
     return { result, settled: false };
@@ -30,7 +50,8 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
   // A trigger that arrived while this slice ran set an alarm this slice must not delete.
   const queued = result.waiting && (await readRunState(env.log)).state.occurrences.some((o) => o.status === "queued");
   if (queued) await alarm.wakeIn(0);
-  else await alarm.clear();
+  else if (result.waiting) await alarm.clear();
+  else await settleEnded({ ...env, alarm });
   return { result, settled: true };
 }
 
@@ -41,7 +62,8 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
 export async function driveToEnd(env: RunEnvironment): Promise<void> {
   for (;;) {
     const { result } = await driveSlice(env, noAlarm);
-    if (!result.yielded) return;
+    // Waiting for a message no loop of its own can deliver: the run stays waiting.
+    if (!result.yielded || result.untilMessage) return;
     if (result.wakeAt !== undefined) await env.sleep(Math.max(0, result.wakeAt - env.clock.now()));
   }
 }
@@ -66,6 +88,6 @@ export async function onDriveError(ports: RunHostPorts, failures: number, error:
     await ports.log.append([{ type: "RunFailed", payload: { causeCode: "internal_error", message } }]);
     await indexRun(ports, state, "failed", { versionId: latestRegistration(state).versionId, causeCode: "internal_error" });
   }
-  await ports.alarm.clear();
+  await settleEnded(ports);
   return { settled: true };
 }

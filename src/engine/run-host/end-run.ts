@@ -3,6 +3,7 @@ import type { EndRunRequest, EndRunResult, PendingOccurrence } from "../../ports
 import { type RunState, readRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
+import { settleEnded } from "./settle-ended.ts";
 
 /**
  * Ends a run with a named cause from outside a slice: `RunFailed { causeCode }` (a revoked
@@ -39,7 +40,7 @@ export async function endRun(ports: RunHostPorts, request: EndRunRequest, onEnde
   ]);
   onEnded(message);
   await indexRun(ports, state, "failed", { versionId: latestRegistration(state).versionId, causeCode: request.causeCode });
-  await ports.alarm.clear();
+  await settleEnded(ports);
   return { ok: true, ended: true, pending: pendingOf(state) };
 }
 

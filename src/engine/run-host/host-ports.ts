@@ -28,6 +28,10 @@ export type RunHostPorts = {
   /** For the run's redactor (the secrets its definition binds). */
   readonly workflows: RunEnvironment["workflows"];
   readonly secrets: RunEnvironment["secrets"];
+  /** A child run tells its parent it ended, a cancelled parent cancels its children (engine/children/child-messages.ts). */
+  readonly children: RunEnvironment["children"];
+  /** The run's blobs, for telling a parent a completed child's output stored by reference. */
+  readonly blobs?: RunEnvironment["blobs"];
 };
 
 /** What is written instead of a text that could not be redacted (the run's secrets could not be revealed). */

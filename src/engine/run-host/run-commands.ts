@@ -4,10 +4,12 @@ import { digestJson } from "../../json/digest.ts";
 import type { RunEvent, RunEventPayloads } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
+import { cancelChildren } from "../children/child-messages.ts";
 import { FIRST_OCCURRENCE_ID, readRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
+import { settleEnded } from "./settle-ended.ts";
 import { staleSection } from "./stale-section.ts";
 
 /** A section's occurrence ids, in arrival order: the first ({@link FIRST_OCCURRENCE_ID}) is the run's own request. */
@@ -51,6 +53,7 @@ export async function startRun(
         ...(request.approvedDefinitionHash !== undefined && request.approvedAt !== undefined ? { approvedAt: request.approvedAt } : {}),
         ...(request.pinnedVersionId !== undefined ? { pinnedVersionId: request.pinnedVersionId } : {}),
         ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
+        ...(request.parent !== undefined ? { parent: request.parent } : {}),
         schemaNormalizer: SCHEMA_NORMALIZER,
         lwirValidator: LWIR_VALIDATOR_ID,
       },
@@ -138,7 +141,7 @@ export async function decideApproval(ports: RunHostPorts, request: DecisionReque
 
 /**
  * Cancels the run: `RunCancelled` ends it (`onCancelled` then stops the slice in flight), the
- * index says so and the alarm is cleared. The reason is a client's text: it passes the run's
+ * index says so, its running child runs are cancelled, its parent (for a child run) is told, and the alarm is cleared. The reason is a client's text: it passes the run's
  * redactor like everything the host writes. False when the run had already ended.
  */
 export async function cancelRun(ports: RunHostPorts, given: string, onCancelled: (reason: string) => void): Promise<boolean> {
@@ -149,6 +152,8 @@ export async function cancelRun(ports: RunHostPorts, given: string, onCancelled:
   await ports.log.append([{ type: "RunCancelled", payload: { reason } }]);
   onCancelled(reason);
   await indexRun(ports, state, "cancelled", { versionId: latestRegistration(state).versionId });
-  await ports.alarm.clear();
+  // Its running children are cancelled too; a child run tells its own parent it ended.
+  await cancelChildren(ports, state, reason);
+  await settleEnded(ports);
   return true;
 }

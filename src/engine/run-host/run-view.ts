@@ -1,10 +1,10 @@
 import { decodeTagged } from "../../identity/tagged-json.ts";
 import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
-import type { ApprovalView, AwaitedSignalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
+import type { ApprovalView, AwaitedSignalView, ChildView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
 import { RunFailure } from "../run-failure.ts";
 import { readRunResultOfState, runResultOfState } from "../run-result.ts";
-import { type ApprovalProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
+import { type ApprovalProgress, type ChildProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
 import { signalView } from "./signal-commands.ts";
 
 /** How many occurrences a run view lists. */
@@ -52,6 +52,20 @@ export async function viewRunState(
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
     ...(state.signals.size > 0 ? { signals: [...state.signals.values()].map((s) => signalView(s, true)) } : {}),
     ...awaitingSignals(state),
+    ...(state.request?.parent ? { parent: { runId: state.request.parent.runId, stepPath: state.request.parent.stepPath } } : {}),
+    ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
+  };
+}
+
+/** A child run as its parent's view lists it: running until its end is recorded. */
+function childView(c: ChildProgress): ChildView {
+  return {
+    runId: c.childRunId,
+    workflowId: c.workflowId,
+    stepPath: c.stepPath,
+    attempt: c.attempt,
+    status: c.ended?.status ?? "running",
+    ...(c.ended && c.ended.status !== "completed" ? { cause: c.ended.cause } : {}),
   };
 }
 

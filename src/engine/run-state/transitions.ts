@@ -37,6 +37,7 @@ export const INITIAL_RUN_STATE: RunState = {
   idle: false,
   waitReason: null,
   signals: PersistentMap.empty(),
+  children: [],
 };
 
 /** The run's first occurrence: a section's first trigger is the run's own input (named by the engine, see run-section.ts). */
@@ -182,6 +183,17 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   SignalConsumed: (state, { payload }) => {
     const signal = state.signals.get(payload.signalId);
     return signal ? { ...state, signals: state.signals.set(payload.signalId, { ...signal, consumedBy: payload.stepPath }) } : state;
+  },
+  ChildRunStarted: (state, { payload, at }) =>
+    state.children.some((c) => c.childRunId === payload.childRunId)
+      ? state
+      : { ...state, children: [...state.children, { ...payload, startedAt: at }] },
+  ChildRunEnded: (state, { payload }) => {
+    const at = state.children.findIndex((c) => c.childRunId === payload.childRunId);
+    const child = state.children[at];
+    if (!child || child.ended) return state;
+    const { stepPath: _s, attempt: _a, childRunId: _c, ...outcome } = payload;
+    return { ...state, children: state.children.with(at, { ...child, ended: outcome }) };
   },
 };
 

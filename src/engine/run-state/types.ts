@@ -1,4 +1,4 @@
-import type { AwaitedSignal, RunEvent, RunEventPayloads, RunTrigger, TokenUsage } from "../../ports/run-events.ts";
+import type { AwaitedSignal, ChildOutcome, RunEvent, RunEventPayloads, RunTrigger, TokenUsage } from "../../ports/run-events.ts";
 import type { RunStatus, WaitReason } from "../../ports/run-status.ts";
 import type { PersistentMap, PersistentSet } from "./persistent-map.ts";
 
@@ -42,6 +42,8 @@ export type RunState = {
   readonly idle: boolean;
   /** Why the run waits (status `waiting`), or null when it does not: see waits.ts. */
   readonly waitReason: WaitReason | null;
+  /** Child runs its `workflow.run` steps started (ChildRunStarted), in start order, each with its end once known. */
+  readonly children: readonly ChildProgress[];
   /** Signals sent to the run, by signal id, in arrival order (first in, first out), with the step that consumed each. */
   readonly signals: PersistentMap<SignalProgress>;
 };
@@ -56,11 +58,16 @@ export type SignalProgress = {
   readonly consumedBy?: string;
 };
 
+/** One child run: what its parent recorded when starting it, and how it ended (ChildRunEnded). */
+export type ChildProgress = RunEventPayloads["ChildRunStarted"] & { readonly startedAt: number; readonly ended?: ChildOutcome };
+
 /** One step's open wait: until its approval expires, or until its retry is due. */
 export type StepWait =
   | { readonly reason: "approval"; readonly approvalId: string; readonly until: number }
   | { readonly reason: "sleep"; readonly until: number }
-  | { readonly reason: "signal"; readonly until: number; readonly signals: readonly AwaitedSignal[] };
+  | { readonly reason: "signal"; readonly until: number; readonly signals: readonly AwaitedSignal[] }
+  /** A workflow.run waits for its child's end: no deadline of its own (the step's timeoutMs, if any, is its StepStarted's). */
+  | { readonly reason: "child"; readonly childRunId: string; readonly until: null };
 
 /** One approval: what was asked, and the decision if one was made. */
 export type ApprovalProgress = RunEventPayloads["ApprovalRequested"] & {

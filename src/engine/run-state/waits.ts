@@ -14,6 +14,8 @@ import type { RunState, StepWait } from "./types.ts";
  *   `OccurrenceStarted` closes it.
  * - `sleep` or `signal` from a wait step: its `WaitStarted` opens it until its deadline; the
  *   step's end (`StepSucceeded` when it woke, got its signal or timed out) closes it.
+ * - `child`: `ChildRunStarted` opens it for the workflow.run step; `ChildRunEnded` for that child
+ *   closes it, and so does anything that moves the step on.
  *
  * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
  * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
@@ -32,6 +34,14 @@ function stepWaitsAfter(state: RunState, event: RunEvent): ReadonlyMap<string, S
       const stepPath = state.approvals.get(event.payload.approvalId)?.stepPath;
       const open = stepPath === undefined ? undefined : waits.get(stepPath);
       return open?.reason === "approval" && open.approvalId === event.payload.approvalId ? without(waits, stepPath as string) : waits;
+    }
+    case "ChildRunStarted": {
+      const { stepPath, childRunId } = event.payload;
+      return new Map(waits).set(stepPath, { reason: "child", childRunId, until: null });
+    }
+    case "ChildRunEnded": {
+      const open = waits.get(event.payload.stepPath);
+      return open?.reason === "child" && open.childRunId === event.payload.childRunId ? without(waits, event.payload.stepPath) : waits;
     }
     case "StepRetried": {
       const { stepPath, retryAt } = event.payload;
@@ -106,19 +116,20 @@ export function settleWaits(state: RunState, event: RunEvent): RunState {
 
 /**
  * When the run's wait ends by itself or expires: the earliest retry or wake-up of a sleep, the
- * earliest expiry of an approval, the earliest timeout of a signal wait; none for a trigger (or no wait).
+ * earliest expiry of an approval, the earliest timeout of a signal wait; none for a child or a
+ * trigger (or no wait).
  */
 export function waitingUntil(state: Pick<RunState, "stepWaits" | "waitReason">): number | null {
   let until: number | null = null;
   for (const wait of state.stepWaits.values())
-    if (wait.reason === state.waitReason && (until === null || wait.until < until)) until = wait.until;
+    if (wait.until !== null && wait.reason === state.waitReason && (until === null || wait.until < until)) until = wait.until;
   return until;
 }
 
 /** The earliest deadline of any open step wait, whatever its reason (when the run must be driven again by itself). */
 export function earliestWaitDeadline(state: Pick<RunState, "stepWaits">): number | null {
   let until: number | null = null;
-  for (const wait of state.stepWaits.values()) if (until === null || wait.until < until) until = wait.until;
+  for (const wait of state.stepWaits.values()) if (wait.until !== null && (until === null || wait.until < until)) until = wait.until;
   return until;
 }
 

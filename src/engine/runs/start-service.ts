@@ -3,7 +3,7 @@ import { assertCanonicalizable } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DefinitionApprovals } from "../../ports/definition-approvals.ts";
 import type { ModelResolver } from "../../ports/model-resolver.ts";
-import type { RunTrigger } from "../../ports/run-events.ts";
+import type { ParentRef, RunTrigger } from "../../ports/run-events.ts";
 import type { RunHandles, RunView } from "../../ports/run-handle.ts";
 import type { RunIndex, RunPlacement } from "../../ports/run-index.ts";
 import type { SecretStore } from "../../ports/secret-store.ts";
@@ -72,6 +72,8 @@ export type StartCommand = {
   readonly callerRunId?: boolean;
   /** Answer when the run has ended (or a section waits), or after this many ms: the run object waits, no second call. */
   readonly waitMs?: number | undefined;
+  /** A child run (a parent's `workflow.run` step): the parent its run object tells when it ends. */
+  readonly parent?: ParentRef;
 };
 
 export type StartedRun = {
@@ -83,7 +85,7 @@ export type StartedRun = {
 
 /**
  * **The one way to start a run.** Every start — HTTP, webhooks, RPC, the queue consumer, cron,
- * `runWorkflow` through the Cloudflare world, and every later kind (child runs, restarts, forks,
+ * `runWorkflow` through the Cloudflare world, child runs (`workflow.run`, src/engine/children/), and every later kind (restarts, forks,
  * queued runs) — calls this, so admission is the same whichever door a run came through:
  *
  * 1. an anchor named by the caller is the tenant's and of this workflow (else 404 / 409), and not cancelled;
@@ -265,6 +267,7 @@ async function askRunObject(
       ...(admitted.pinnedVersionId && command.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
       ...(admitted.pinnedVersionHash && command.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
       ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
+      ...(command.parent ? { parent: command.parent } : {}),
     })
     .catch((error: unknown) => {
       if (LittleError.is(error)) throw error;

@@ -166,7 +166,39 @@ const WAIT_LABELS = {
   sleep: "a sleep or a retry's backoff",
   trigger: "the section's next trigger",
   signal: "a signal",
+  child: "a child run",
 };
+
+/** A link to another run's page (a parent or a child: workflow.run). */
+const runLink = (runId, id) => h("a", { href: `/runs/${encodeURIComponent(runId)}`, ...(id ? { id } : {}) }, runId);
+
+/** The run's parent (a workflow.run step started it) and its children, each linking to its page. */
+function familyItems(view, item) {
+  const parent = view.state.request?.parent;
+  const children = view.state.children ?? [];
+  return [
+    parent ? item("Parent", runLink(parent.runId, "parent-link"), ` (step ${parent.stepPath})`) : null,
+    children.length > 0
+      ? item(
+          "Children",
+          h(
+            "ul",
+            { id: "children" },
+            children.map((c) =>
+              h(
+                "li",
+                { "data-child": c.childRunId },
+                runLink(c.childRunId),
+                ` ${c.workflowId} `,
+                h("span", { class: `badge status-${c.ended?.status ?? "running"}` }, c.ended?.status ?? "running"),
+                ` step ${c.stepPath}`,
+              ),
+            ),
+          ),
+        )
+      : null,
+  ];
+}
 
 function renderSummary(list, live, page) {
   const { view, run } = page;
@@ -197,6 +229,7 @@ function renderSummary(list, live, page) {
         )
       : null,
     item("Workflow", view.workflowId ?? run?.workflowId ?? "—"),
+    ...familyItems(view, item),
     item("Started", fmtTime(started)),
     item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),
     view.occurrence ? item("Occurrence", `${view.occurrence} of ${view.occurrences.length}`) : null,

@@ -15,6 +15,7 @@ import type { RunEvent } from "../../../src/ports/run-events.ts";
 import type { RunView } from "../../../src/ports/run-handle.ts";
 import { overrideWiring } from "../../../src/wiring.ts";
 import { rawRunStub, runStub } from "../../support/drive.ts";
+import { runChildCrash } from "./support/child-crash.ts";
 import { driveThroughFaults } from "./support/drive-through-faults.ts";
 import { type GoldenOutcome, runGolden } from "./support/golden-do-run.ts";
 import { duplicatedEvents, isDense, maskEvents } from "./support/masked-events.ts";
@@ -245,4 +246,45 @@ describe("crash matrix, waits (issue 26): a signal's append and its answer, a sl
     const woke = Date.parse((view.output as { wokeAt: string }).wokeAt);
     expect(woke).toBeGreaterThanOrEqual(until);
   });
+});
+
+describe("crash matrix, child runs (workflow.run): the boundaries between a parent and its child", () => {
+  const count = (events: readonly RunEvent[], type: string) => events.filter((e) => e.type === type).length;
+
+  it("between the child's start being recorded and the child starting: the resumed parent starts the same child once", async () => {
+    let crashed = false;
+    const run = await runChildCrash("crash before the child starts", {
+      afterAppend: (events, ctx) => {
+        if (!crashed && events.some((e) => e.type === "ChildRunStarted")) {
+          crashed = true;
+          ctx.abort();
+        }
+      },
+    });
+    expect(crashed).toBe(true);
+    expect(run.parent).toMatchObject({ status: "completed", output: { echoed: "crash before the child starts" } });
+    expect(run.parent.children).toHaveLength(1);
+    expect(count(run.parentEvents, "ChildRunStarted")).toBe(1);
+    expect(count(run.parentEvents, "ChildRunEnded")).toBe(1);
+    expect(count(run.childEvents, "RunRequested")).toBe(1);
+    expect(isDense(run.parentEvents) && isDense(run.childEvents)).toBe(true);
+  }, 120_000);
+
+  it("the child ends while the parent is down: its notification is lost, retried from the child's alarm, recorded once", async () => {
+    let crashed = false;
+    const run = await runChildCrash("crash when the child ends", {
+      beforeAppend: (events, ctx) => {
+        if (!crashed && events.some((e) => e.type === "ChildRunEnded")) {
+          crashed = true;
+          ctx.abort();
+        }
+      },
+    });
+    expect(crashed).toBe(true);
+    expect(run.child.status).toBe("completed");
+    expect(run.parent).toMatchObject({ status: "completed", output: { echoed: "crash when the child ends" } });
+    expect(count(run.parentEvents, "ChildRunEnded")).toBe(1);
+    expect(count(run.childEvents, "RunRequested")).toBe(1);
+    expect(duplicatedEvents(run.parentEvents)).toEqual([]);
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import { type DriveResult, driveRun } from "../../../../src/engine/drive-run.ts"
 import { catalogOf, type RegisteredWorkflow } from "../../../../src/engine/run-environment.ts";
 import { DEFAULT_RUN_QUOTAS } from "../../../../src/engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "../../../../src/engine/run-state.ts";
+import { type ChildRuns, NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 import type { Clock } from "../../../../src/ports/clock.ts";
 import type { EventLog } from "../../../../src/ports/event-log.ts";
 import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
@@ -54,6 +55,10 @@ export type DriveSetup = {
   readonly clock: ManualClock;
   readonly sliceMs?: number;
   readonly signal?: AbortSignal;
+  /** The workflows `registered` may call (workflow.run), registered beside it. */
+  readonly callees?: readonly RegisteredWorkflow[];
+  /** Where its workflow.run steps start children (default: none can be started). */
+  readonly children?: ChildRuns;
 };
 
 /**
@@ -77,7 +82,8 @@ export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50)
       sandbox: setup.sandbox,
       models: setup.models,
       clock: setup.clock,
-      workflows: catalogOf([setup.registered]),
+      workflows: catalogOf([setup.registered, ...(setup.callees ?? [])]),
+      children: setup.children ?? NO_CHILD_RUNS,
       sleep: async (ms) => setup.clock.advance(ms),
       sliceMs: setup.sliceMs ?? 600_000,
       ...(setup.signal ? { signal: setup.signal } : {}),

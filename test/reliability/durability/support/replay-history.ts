@@ -32,7 +32,7 @@ export async function replayShallow(history: readonly RunEvent[], run: ScenarioR
 /**
  * Deep replay: the engine gets only what it cannot recompute without calling out — the request,
  * every model and tool call record (`harness.model.*`, `harness.tool_call.*`), the events of
- * tool.call and code.run steps (their outputs come from the outside world) and the fixer sessions
+ * tool.call and code.run steps (their outputs come from the outside world), child runs' starts and ends, and the fixer sessions
  * that repaired code. Everything else — planner and worker sessions, registration, decisions,
  * skips, loop visits, outer-loop cycles, the ending — it must re-derive by running the workflow
  * again, answering every model call from the log after re-checking its request hash. It must
@@ -53,7 +53,15 @@ async function replay(given: readonly RunEvent[], expected: readonly RunEvent[],
   );
   const log = await preloadedLog(runId, program, clock);
   const sandbox = new RefusingSandbox();
-  await driveLog(log, { runId, registered: run.registered, models: run.models, sandbox, clock });
+  await driveLog(log, {
+    runId,
+    registered: run.registered,
+    models: run.models,
+    sandbox,
+    clock,
+    ...(run.callees ? { callees: run.callees } : {}),
+    ...(run.children ? { children: run.children } : {}),
+  });
   const all = await log.all();
   return {
     preloaded: given.length,
@@ -96,6 +104,8 @@ function isGiven(e: RunEvent, externalSteps: ReadonlySet<string>): boolean {
     e.type.startsWith("harness.tool_call.")
   )
     return true;
+  // A child run's start and end are the outside world's (its own run object): the step re-runs and is answered from them.
+  if (e.type === "ChildRunStarted" || e.type === "ChildRunEnded") return true;
   const p = e.payload as { stepPath?: string; role?: string };
   if (e.type.startsWith("harness.session.")) return p.role === "fixer";
   if (e.type.startsWith("Step") && p.stepPath !== undefined) return externalSteps.has(stepIdOf(p.stepPath));

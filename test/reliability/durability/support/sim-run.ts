@@ -12,6 +12,7 @@ import { catalogOf } from "../../../../src/engine/run-environment.ts";
 import { DEFAULT_RUN_QUOTAS } from "../../../../src/engine/run-quotas.ts";
 import { deriveRunState } from "../../../../src/engine/run-state.ts";
 import { digestJson } from "../../../../src/json/digest.ts";
+import { NO_CHILD_RUNS } from "../../../../src/ports/child-runs.ts";
 import type { RunEvent } from "../../../../src/ports/run-events.ts";
 import { defineWorkflow } from "../../../../src/sdk/define-workflow.ts";
 import { RunTerminatedError } from "../../../../src/sdk/errors/run-terminated-error.ts";
@@ -208,6 +209,7 @@ export async function simulate(seed: number): Promise<SimOutcome> {
     approvals: new MemoryDefinitionApprovals(),
     secrets: new SealedSecretStore(new MemorySealedRows(), undefined),
     quotas: DEFAULT_RUN_QUOTAS,
+    children: NO_CHILD_RUNS,
   };
   const inFlightAtCrash = new Map<string, number>();
   let slices = 0;
