@@ -6,6 +6,7 @@
  */
 
 import { exports } from "cloudflare:workers";
+import { type FlowRunHandles, flowLimiters, flowRunHandles } from "./adapters/cloudflare/flow-limiters.ts";
 import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
@@ -34,6 +35,7 @@ import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
 import type { EventLog } from "./ports/event-log.ts";
+import type { FlowLimiters } from "./ports/flow-limiter.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
@@ -65,6 +67,10 @@ export type WiringOverrides = {
   runs?: (index: RunIndex) => RunIndex;
   /** Wraps the run objects' handles: tests fail an RPC after the object acted on it. */
   runHandles?: (handles: RunHandles) => RunHandles;
+  /** How long a flow-control slot lasts without a renewal, instead of LITTLE_FLOW_LEASE_MS. */
+  flowLeaseMs?: number;
+  /** Wraps the flow-control limiters: tests count or fail their calls. */
+  flow?: (limiters: FlowLimiters) => FlowLimiters;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -114,7 +120,16 @@ export type Wiring = {
   readonly startQuota: StartQuota;
   /** `LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`, read once here. */
   readonly startLimits: StartLimits;
+  /** Flow control's limiters, one Durable Object per (tenant, workflow, gate, key) (docs/flow-control.md). */
+  readonly flow: FlowLimiters;
+  /** The run objects as the limiters wake and check on them. */
+  readonly flowRuns: FlowRunHandles;
+  /** `LITTLE_FLOW_LEASE_MS` (default 60 s): a held slot's lease, renewed by each slice of its run. */
+  readonly flowLeaseMs: number;
 };
+
+/** A held flow-control slot's lease when LITTLE_FLOW_LEASE_MS is unset. */
+export const DEFAULT_FLOW_LEASE_MS = 60_000;
 
 /**
  * The ports, from the Worker's bindings, vars and secrets: built on the first call for an `env`
@@ -178,6 +193,9 @@ function build(env: Env): Wiring {
     deliveries: new D1WebhookDeliveries(env.DB),
     startQuota: new D1StartQuota(env.DB),
     startLimits: startLimits(vars),
+    flow: overrides.flow ? overrides.flow(flowLimiters(env.FLOW)) : flowLimiters(env.FLOW),
+    flowRuns: flowRunHandles(env.RUNS),
+    flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
   };
 }
 

@@ -13,7 +13,7 @@ import { codeRunRoutes } from "./code-run-routes.ts";
 import { countingModels } from "./counting-models.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
 
-export { LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
+export { FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
 export { BenchRunObject } from "./bench-run-object.ts";
 export { BenchChainWorkflow } from "./peer-chain.ts";
 

@@ -53,7 +53,7 @@ export const Run = z
     status: z.enum(RUN_STATUSES),
     waitReason: z.enum(WAIT_REASONS).optional().openapi({
       description:
-        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger).",
+        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff), `trigger` (a section awaits its next trigger), `concurrency` / `throttle` (queued behind its key's flow-control limit: see `queue`), `rate_limit` (a model call waits for its model's shared limit).",
     }),
     waitingUntil: z.number().optional().openapi({
       description: "When the wait ends by itself or expires (epoch ms): a sleep's retry, the earliest pending approval's expiry.",
@@ -80,6 +80,18 @@ export const Run = z
       .openapi({
         description:
           "A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent.",
+      }),
+    queue: z
+      .object({
+        kind: z.enum(["concurrency", "throttle"]),
+        gate: z.number().int(),
+        key: z.string(),
+        position: z.number().int().nullable(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
       }),
   })
   .openapi("Run");

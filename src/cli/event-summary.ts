@@ -125,6 +125,8 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
   RunCompleted: (r) => r.join(r.str("versionId"), r.tokens(r.p.usage)),
   RunFailed: (r) => r.join(r.str("causeCode") && `${r.str("causeCode")}:`, r.str("message")),
   RunCancelled: (r) => r.join(r.str("reason")),
+  FlowQueued: (r) => r.join(r.str("kind"), r.str("key") && `key=${r.str("key")}`, r.str("position") && `position=${r.str("position")}`),
+  FlowAdmitted: (r) => r.join(r.str("kind"), r.str("key") && `key=${r.str("key")}`),
   "harness.session.started": (r) =>
     r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, r.str("kind") && `kind=${r.str("kind")}`, r.str("stepPath")),
   "harness.session.completed": (r) => r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, fixSummary(r.p.output)),

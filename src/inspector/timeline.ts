@@ -11,7 +11,19 @@ import type { RunEvent, RunEventType } from "../ports/run-events.ts";
  * Event types this build does not know still get an entry named by their type.
  */
 
-export type TimelineKind = "run" | "compile" | "session" | "fixer" | "model" | "tool" | "approval" | "step" | "retry" | "section" | "other";
+export type TimelineKind =
+  | "run"
+  | "compile"
+  | "session"
+  | "fixer"
+  | "model"
+  | "tool"
+  | "approval"
+  | "step"
+  | "retry"
+  | "section"
+  | "other"
+  | "queue";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -201,6 +213,12 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
   RunCompleted: runEnded,
   RunFailed: runEnded,
   RunCancelled: runEnded,
+  // A queued run's wait in its key's queue, from FlowQueued to the FlowAdmitted of the same gate.
+  FlowQueued: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `flow:${p.gate}:${p.kind}`, "queue", `queued for ${p.kind} key ${p.key}`);
+  },
+  FlowAdmitted: (t, { payload: p, at }) => t.close(`flow:${p.gate}:${p.kind}`, at, "ok", `admitted by ${p.kind} key ${p.key}`),
 };
 
 /**

@@ -34,6 +34,8 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
   RunCompleted: true,
   RunFailed: true,
   RunCancelled: true,
+  FlowQueued: true,
+  FlowAdmitted: true,
 };
 
 export const RUN_EVENT_TYPES: readonly RunEventType[] = Object.keys(LISTED) as RunEventType[];

@@ -2,6 +2,7 @@ import type { LwirValidatorId } from "../identity/lwir-validator-id.ts";
 import type { Digest } from "../json/digest.ts";
 import type { SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
+import type { FlowGate, FlowGateKind } from "./flow-limiter.ts";
 
 /**
  * The run event log's types: one discriminated union (the event names are listed in docs/runs.md).
@@ -121,6 +122,8 @@ export type RunEventPayloads = {
     schemaNormalizer?: SchemaNormalizerId;
     /** The LWIR validator the run keeps for life; absent in logs from before it: `little-workflow-lwir-validator@1` (docs/identity.md). */
     lwirValidator?: LwirValidatorId;
+    /** The flow-control gates the run passes before it is driven, in order (docs/flow-control.md); absent when the workflow has none. */
+    flow?: FlowGate[];
   };
   "harness.session.started": {
     sessionId: string;
@@ -182,6 +185,10 @@ export type RunEventPayloads = {
   RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
   RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
   RunCancelled: { reason: string };
+  /** The run waits in its key's queue for this gate (`waitReason` `concurrency` or `throttle`); `position` as of this event. */
+  FlowQueued: { kind: FlowGateKind; gate: number; key: string; position: number };
+  /** The gate admitted the run: it holds a slot of its key (concurrency) or took a start of the window (throttle) since `admittedAt` (the limiter's clock). */
+  FlowAdmitted: { kind: FlowGateKind; gate: number; key: string; admittedAt: number };
 };
 
 export type RunEventType = keyof RunEventPayloads;

@@ -1,4 +1,5 @@
 import type { Digest } from "../json/digest.ts";
+import type { FlowGate, FlowGateKind, FlowProbe } from "./flow-limiter.ts";
 import type { RunEvent, RunPlacement, RunTrigger } from "./run-events.ts";
 import type { RunResult } from "./world.ts";
 
@@ -25,6 +26,8 @@ export type StartRunRequest = {
   startWindow?: number;
   /** Answer when the run has ended (or a section waits), or after this many ms: a start with `wait` is one call. */
   waitMs?: number;
+  /** The flow-control gates the run passes before it is driven (the start service renders their keys). */
+  flow?: FlowGate[];
 };
 
 /**
@@ -55,7 +58,12 @@ export type RunView = RunResult & {
    * absent; the run and its log are as they were.
    */
   outputError?: { code: "output_missing" | "output_integrity"; message: string };
+  /** A run queued by flow control (`waitReason` `concurrency` or `throttle`): its key and its place in the key's queue (1 = next). */
+  queue?: QueueView;
 };
+
+/** Where a queued run waits: the gate, its key, and its position (null when the limiter could not be asked). */
+export type QueueView = { kind: FlowGateKind; gate: number; key: string; position: number | null };
 
 export type OccurrencesView = {
   total: number;
@@ -158,6 +166,14 @@ export interface RunHandle {
   end(request: EndRunRequest): Promise<EndRunResult>;
   /** The run once it has ended (or a section waits), or after `timeoutMs` as it then is. */
   waitForEnd(timeoutMs: number): Promise<RunView>;
+}
+
+/** What a run's flow-control limiter asks of its run object (docs/flow-control.md). */
+export interface FlowRunHandle {
+  /** The limiter admitted the run: drive it now (it passes its gates again, which answers admitted). */
+  flowWake(): Promise<void>;
+  /** The run's slot lease ran out: has it ended, is a slice of it running now, or is it idle (crashed, evicted, waiting)? */
+  flowProbe(): Promise<FlowProbe>;
 }
 
 /** Opens the handle of a tenant's run; the placement says where its object lives. */

@@ -19,9 +19,12 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
  * - `approval`: a tool call waits for a person's decision (ApprovalRequested, undecided);
  * - `sleep`: a step waits out its retry backoff (StepRetried with a later `retryAt`);
  * - `trigger`: a section has run every queued occurrence and waits for the next trigger.
+ * - `concurrency`: the run is queued behind its key's concurrency limit (FlowQueued, not yet FlowAdmitted);
+ * - `throttle`: the run is queued until its key's throttle window has room;
+ * - `rate_limit`: a model call waits for its model slot's shared rate limit.
  * A run with several waits at once reports the first of this list that applies.
  */
-export const WAIT_REASONS = ["approval", "sleep", "trigger"] as const;
+export const WAIT_REASONS = ["approval", "sleep", "trigger", "concurrency", "throttle", "rate_limit"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 

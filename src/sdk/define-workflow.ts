@@ -13,6 +13,13 @@ import {
 } from "./check-runtime-config.ts";
 import { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 import type { Finding } from "./finding.ts";
+import {
+  type ConcurrencyInput,
+  type ConcurrencyLimit,
+  concurrencyLimitsOf,
+  flowControlFindings,
+  type ThrottleLimit,
+} from "./flow-control.ts";
 import { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
@@ -98,6 +105,10 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly schedule?: ScheduleInput;
   /** The plan you expect, as LWIR: the offline model runs it, a real planner is shown it as your suggestion (docs/testing.md). */
   readonly plan?: AuthoredPlan;
+  /** Runs in flight at once per key, `{ limit, key? }` or a list of up to two; the rest queue (docs/flow-control.md). */
+  readonly concurrency?: ConcurrencyInput;
+  /** Run starts per window per key, `{ limit, periodMs, key? }`; the rest queue (docs/flow-control.md). */
+  readonly throttle?: ThrottleLimit;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -131,6 +142,9 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly onTrigger: OnTriggerConfig | null;
   readonly schedule?: readonly Schedule[];
   readonly plan?: AuthoredPlan;
+  /** Concurrency limits, as a list; absent when none (not hashed: docs/identity.md). */
+  readonly concurrency?: readonly ConcurrencyLimit[];
+  readonly throttle?: ThrottleLimit;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -193,6 +207,8 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
     ...(schedule ? { schedule } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
+    ...(definition.concurrency !== undefined ? { concurrency: concurrencyLimitsOf(definition.concurrency).map((c) => ({ ...c })) } : {}),
+    ...(definition.throttle !== undefined ? { throttle: { ...definition.throttle } } : {}),
   };
 }
 
@@ -241,6 +257,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   }
   checkSection(def.onTrigger, def.outerLoop !== undefined, fail);
   checkAuthoredPlan(def.plan, fail);
+  findings.push(...flowControlFindings(def.concurrency, def.throttle));
   if (def.requireApproval !== undefined && typeof def.requireApproval !== "boolean")
     fail("$.requireApproval", "definition.invalid_require_approval", "requireApproval is true or false");
   if (

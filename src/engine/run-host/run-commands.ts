@@ -53,6 +53,7 @@ export async function startRun(
         ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
         schemaNormalizer: SCHEMA_NORMALIZER,
         lwirValidator: LWIR_VALIDATOR_ID,
+        ...(request.flow?.length ? { flow: request.flow } : {}),
       },
     },
   ]);

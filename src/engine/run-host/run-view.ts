@@ -49,7 +49,13 @@ export async function viewRunState(
     ...(state.section ? { occurrences: occurrencesView(state) } : {}),
     ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, now)) } : {}),
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
+    ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
   };
+}
+
+/** A queued run's gate and key, with the position its FlowQueued recorded (the run object asks its limiter for the live one). */
+function queueView(queued: NonNullable<NonNullable<RunState["flow"]>["queued"]>): NonNullable<RunView["queue"]> {
+  return { kind: queued.kind, gate: queued.gate, key: queued.key, position: queued.position };
 }
 
 /**

@@ -12,6 +12,8 @@ import type { RunState, StepWait } from "./types.ts";
  *   `StepStarted` closes it. A retry due at once is no sleep.
  * - `trigger`: a section's occurrence ended and none is queued; `OccurrenceQueued` or
  *   `OccurrenceStarted` closes it.
+ * - `concurrency` / `throttle`: `FlowQueued` opens it (the run waits in its key's queue);
+ *   `FlowAdmitted` closes it (the fold's `flow.queued`, see transitions.ts).
  *
  * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
  * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
@@ -75,15 +77,16 @@ function idleAfter(state: RunState, event: RunEvent): boolean {
   }
 }
 
-/** The reason a run with these waits reports: an approval before a sleep before a trigger. */
-function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): WaitReason | null {
+/** The reason a run with these waits reports: an approval before a sleep before a trigger before a flow-control queue. */
+function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean, flow: RunState["flow"]): WaitReason | null {
   let sleeping = false;
   for (const wait of stepWaits.values()) {
     if (wait.reason === "approval") return "approval";
     sleeping = true;
   }
   if (sleeping) return "sleep";
-  return idle ? "trigger" : null;
+  if (idle) return "trigger";
+  return flow?.queued ? flow.queued.kind : null;
 }
 
 /**
@@ -94,7 +97,7 @@ function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): Wait
 export function settleWaits(state: RunState, event: RunEvent): RunState {
   const stepWaits = stepWaitsAfter(state, event);
   const idle = state.terminal ? false : idleAfter(state, event);
-  const waitReason = state.terminal ? null : reasonOf(stepWaits, idle);
+  const waitReason = state.terminal ? null : reasonOf(stepWaits, idle, state.flow);
   const status: RunStatus = waitReason ? "waiting" : state.status === "waiting" ? "running" : state.status;
   if (stepWaits === state.stepWaits && idle === state.idle && waitReason === state.waitReason && status === state.status) return state;
   return { ...state, stepWaits, idle, waitReason, status };
