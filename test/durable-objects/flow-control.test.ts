@@ -4,7 +4,16 @@ import { catalogOf } from "../../src/engine/run-environment.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call } from "../api/support/api-call.ts";
 import { runStub } from "../support/drive.ts";
-import { DEV_TENANT, eventsOf, flowWorkflow, maxOverlap, runningInterval, startFlowRun, waitForAll } from "../support/flow-workflows.ts";
+import {
+  admittedAtOf,
+  DEV_TENANT,
+  eventsOf,
+  flowWorkflow,
+  maxOverlap,
+  runningInterval,
+  startFlowRun,
+  waitForAll,
+} from "../support/flow-workflows.ts";
 
 // Issue 28 through the real path (the Worker's fetch, the start service, run objects, the limiter
 // objects, D1): runs over a key's limit are accepted and queued, start first in first out within
@@ -54,9 +63,7 @@ describe("concurrency keys", () => {
     expect(intervals).toHaveLength(8);
     expect(maxOverlap(intervals)).toBeLessThanOrEqual(2);
     // First in, first out within the key: admissions in the order the starts were acknowledged.
-    const admittedAt = busyEvents.map(
-      (events) => (events.find((e) => e.type === "FlowAdmitted")?.payload as { admittedAt: number } | undefined)?.admittedAt ?? 0,
-    );
+    const admittedAt = busyEvents.map(admittedAtOf);
     expect([...admittedAt].sort((a, b) => a - b)).toEqual(admittedAt);
     // Each run was admitted exactly once.
     for (const events of busyEvents) expect(events.filter((e) => e.type === "FlowAdmitted")).toHaveLength(1);
@@ -101,10 +108,8 @@ describe("throttles", () => {
     expect(runs.filter((r) => r.waitReason === "throttle").length).toBeGreaterThanOrEqual(15);
     const statuses = await waitForAll(runs.map((r) => r.runId));
     expect(statuses.every((s) => s === "completed")).toBe(true);
-    const admitted = (await Promise.all(runs.map((r) => eventsOf(r.runId)))).map(
-      // The limiter's time of admission (the run's event follows once the run is woken).
-      (events) => (events.find((e) => e.type === "FlowAdmitted")?.payload as { admittedAt: number }).admittedAt,
-    );
+    // The limiter's time of admission (the run's event follows once the run is woken).
+    const admitted = (await Promise.all(runs.map((r) => eventsOf(r.runId)))).map(admittedAtOf);
     admitted.sort((a, b) => a - b);
     // Any 6 consecutive admissions span at least the period (a sliding window of 5 per second).
     for (let i = 5; i < admitted.length; i++) expect((admitted[i] as number) - (admitted[i - 5] as number)).toBeGreaterThanOrEqual(1_000);

@@ -86,3 +86,10 @@ export function limiterStub(tenant: string, workflowId: string, kind: "concurren
 export function runLimiterAlarm(stub: ReturnType<typeof limiterStub>): Promise<boolean> {
   return runDurableObjectAlarm(stub);
 }
+
+/** When the run's (first) gate admitted it, on the limiter's clock (its FlowAdmitted follows once it is woken). */
+export function admittedAtOf(events: readonly RunEvent[]): number {
+  const admitted = events.find((e) => e.type === "FlowAdmitted");
+  if (admitted?.type !== "FlowAdmitted") throw new Error(`run ${events[0]?.runId} was never admitted`);
+  return admitted.payload.admittedAt;
+}

@@ -57,7 +57,10 @@ export async function passFlowGates(ports: FlowPorts, state: RunState, options: 
     if (passed && gate.kind === "throttle") continue;
     const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
     if (answer.admitted) {
-      if (!passed) await ports.log.append([{ type: "FlowAdmitted", payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at } }]);
+      if (!passed)
+        await ports.log.append([
+          { type: "FlowAdmitted", payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at } },
+        ]);
       continue;
     }
     const queued = state.flow?.queued;

@@ -2,9 +2,10 @@
  * @module One drive slice of a run with flow control: its gates first, then the slice; its slots
  * given back once it has ended (docs/flow-control.md).
  */
-import type { RunAlarm } from "../run-host/host-ports.ts";
-import { driveSlice, type SliceOutcome } from "../run-host/drive-slices.ts";
+
 import type { RunEnvironment } from "../run-environment.ts";
+import { driveSlice, type SliceOutcome } from "../run-host/drive-slices.ts";
+import type { RunAlarm } from "../run-host/host-ports.ts";
 import { readRunState } from "../run-state.ts";
 import { type FlowPorts, hasFlowGates, passFlowGates, releaseFlowGates } from "./admit-flow.ts";
 
