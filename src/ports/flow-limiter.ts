@@ -6,7 +6,6 @@
  * key's limiter, and the engine keeps what each answered in the run's log (`FlowQueued`,
  * `FlowAdmitted`). In the Worker this is Durable Object RPC (`src/adapters/cloudflare/flow-limiters.ts`).
  */
-import type { RunPlacement } from "./run-events.ts";
 
 /** Which limit a gate enforces. */
 export type FlowGateKind = "concurrency" | "throttle";
@@ -30,7 +29,8 @@ export type FlowTicket = {
   readonly tenant: string;
   readonly workflowId: string;
   readonly runId: string;
-  readonly placement?: RunPlacement;
+  /** The run's placement (`RunPlacement`, spelled out: the event union imports this file). */
+  readonly placement?: { readonly jurisdiction?: string; readonly locationHint?: string };
 };
 
 /**
