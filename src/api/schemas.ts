@@ -46,6 +46,16 @@ export const Occurrences = z
   })
   .openapi("Occurrences");
 
+/** Where a queued run waits (flow control). */
+export const QueuePlace = z
+  .object({
+    kind: z.enum(["concurrency", "throttle"]),
+    gate: z.number().int(),
+    key: z.string(),
+    position: z.number().int().nullable(),
+  })
+  .openapi("QueuePlace");
+
 export const Run = z
   .object({
     runId: z.string(),
@@ -81,18 +91,10 @@ export const Run = z
         description:
           "A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent.",
       }),
-    queue: z
-      .object({
-        kind: z.enum(["concurrency", "throttle"]),
-        gate: z.number().int(),
-        key: z.string(),
-        position: z.number().int().nullable(),
-      })
-      .optional()
-      .openapi({
-        description:
-          "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
-      }),
+    queue: QueuePlace.optional().openapi({
+      description:
+        "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
+    }),
   })
   .openapi("Run");
 
@@ -113,6 +115,9 @@ export const RunSummary = z
     causeCode: z.string().nullable(),
     createdAt: z.number(),
     updatedAt: z.number(),
+    queue: QueuePlace.optional().openapi({
+      description: "A run queued by flow control: its key and place in the key's queue (docs/flow-control.md)",
+    }),
   })
   .openapi("RunSummary");
 

@@ -13,6 +13,7 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
     [
       ["status", paint(statusFormat(run.status), run.waitReason ? `${run.status} (${run.waitReason})` : run.status)],
       ["waits until", run.waitingUntil !== undefined ? new Date(run.waitingUntil).toISOString() : undefined],
+      ["queued", run.queue ? `${run.queue.kind} key ${run.queue.key}, position ${run.queue.position ?? "?"}` : undefined],
       ["run id", run.runId],
       ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],

@@ -246,7 +246,7 @@ describe("waits: status `waiting` and its reason, from the events alone", () => 
       isSettledStatus("waiting"),
       isSettledStatus("running", null),
     ]).toEqual([false, true, false, true, false]);
-    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger"]);
+    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger", "concurrency", "throttle", "rate_limit"]);
     expect([isWaitReason("sleep"), isWaitReason("nap")]).toEqual([true, false]);
   });
 });
