@@ -149,7 +149,22 @@ async function followRun(page, runId, onEvents, queueRender) {
 }
 
 /** What a waiting run waits for, by wait reason (ports/run-status.ts). */
-const WAIT_LABELS = { approval: "an approval", sleep: "a retry's backoff", trigger: "the section's next trigger" };
+const WAIT_LABELS = {
+  approval: "an approval",
+  sleep: "a retry's backoff",
+  trigger: "the section's next trigger",
+  concurrency: "a slot of its concurrency key",
+  throttle: "its throttle window",
+  rate_limit: "its model's rate limit",
+};
+
+/** A queued run's key (from the fold) and place (from the run as the API last showed it). */
+function queueLabel(view, run) {
+  const queued = view.state.flow?.queued;
+  if (!queued || (view.waitReason !== "concurrency" && view.waitReason !== "throttle")) return null;
+  const place = run?.queue && run.queue.key === queued.key ? run.queue.position : queued.position;
+  return h("span", { id: "queue-place", "data-key": queued.key }, ` (key ${queued.key}, position ${place ?? "?"})`);
+}
 
 function renderSummary(list, live, page) {
   const { view, run } = page;
@@ -166,6 +181,7 @@ function renderSummary(list, live, page) {
         view.status,
       ),
       view.waitReason ? h("span", { id: "wait-reason" }, ` for ${WAIT_LABELS[view.waitReason] ?? view.waitReason}`) : null,
+      queueLabel(view, run),
     ),
     // Never let a fake answer pass for a real one: LITTLE_MODELS=auto fell back (or runs offline).
     view.offlineModels.length > 0
