@@ -2,6 +2,7 @@ import type { RegisteredWorkflow } from "./engine/run-environment.ts";
 import { invoiceTotals } from "./examples/billing-invoice-totals.ts";
 import { billingRefund } from "./examples/billing-refund.ts";
 import { dailyDigest } from "./examples/ops-daily-digest.ts";
+import { replyDraft } from "./examples/support-reply-draft.ts";
 import { summarizeTicket } from "./examples/support-summarize-ticket.ts";
 import { triageInbox } from "./examples/support-triage-inbox.ts";
 
@@ -15,4 +16,5 @@ export const registeredWorkflows: RegisteredWorkflow[] = [
   { definition: billingRefund, tools: {} },
   { definition: invoiceTotals, tools: {} },
   { definition: dailyDigest, tools: {} },
+  { definition: replyDraft, tools: {} },
 ];
