@@ -18,9 +18,11 @@ export async function demoFlowControl(url: string, token: string): Promise<void>
     if (!res.ok) throw new Error(`start of support.reply-draft: ${res.status} ${await res.text()}`);
     return (await res.json()) as Started;
   };
-  const runs: Started[] = [];
-  for (let i = 1; i <= 5; i++) runs.push(await start("c-42", `Message ${i}: where is my order?`));
-  runs.push(await start("c-7", "Can I change my plan?"));
+  // At once, as a burst arrives: the first two of c-42 take its slots, the rest queue behind them.
+  const runs = await Promise.all([
+    ...[1, 2, 3, 4, 5].map((i) => start("c-42", `Message ${i}: where is my order?`)),
+    start("c-7", "Can I change my plan?"),
+  ]);
   for (const { run } of runs) {
     const queued = run.queue ? ` (${run.waitReason}: key ${run.queue.key}, position ${run.queue.position})` : "";
     console.log(`run ${run.runId}: ${run.status}${queued}`);
