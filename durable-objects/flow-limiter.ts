@@ -39,7 +39,7 @@ export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiter
       lease_until INTEGER, admitted_at INTEGER, ticket TEXT NOT NULL)`);
     sql.exec("CREATE INDEX IF NOT EXISTS flow_entries_queue ON flow_entries (state, seq)");
     sql.exec("CREATE TABLE IF NOT EXISTS flow_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    sql.exec("CREATE TABLE IF NOT EXISTS flow_directory (name TEXT PRIMARY KEY, view TEXT NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS flow_directory (name TEXT PRIMARY KEY, view TEXT NOT NULL, version INTEGER NOT NULL)");
   }
 
   async acquire(ticket: FlowTicket, gate: FlowGate, leaseMs: number): Promise<FlowAnswer> {
@@ -83,12 +83,17 @@ export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiter
     await this.settle(this.now(), this.admit(this.now(), null));
   }
 
-  /** The directory role: a limiter's counts, reported after each change. */
-  async report(name: string, view: FlowQueueView): Promise<void> {
+  /**
+   * The directory role: a limiter's counts, reported after each change. Reports are not awaited on
+   * the limiter's side, so they may arrive out of order: only a later `version` replaces a row.
+   */
+  async report(name: string, view: FlowQueueView, version: number): Promise<void> {
     this.sql(
-      "INSERT INTO flow_directory (name, view) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET view = excluded.view",
+      `INSERT INTO flow_directory (name, view, version) VALUES (?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET view = excluded.view, version = excluded.version WHERE excluded.version > flow_directory.version`,
       name,
       JSON.stringify(view),
+      version,
     );
   }
 
@@ -202,9 +207,11 @@ export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiter
       queued,
       updatedAt: now,
     };
+    const version = Number(this.meta("reported") ?? "0") + 1;
+    this.setMeta("reported", String(version));
     const namespace = this.env.FLOW;
     const directory = namespace.get(namespace.idFromName(directoryName(tenant, workflowId))) as unknown as FlowLimiterRpc;
-    await directory.report(JSON.stringify([gate.kind, gate.index, gate.key]), view);
+    await directory.report(JSON.stringify([gate.kind, gate.index, gate.key]), view, version);
   }
 
   /** The gate as the latest start of this key stated it (a redeploy's new limit applies from its next start). */

@@ -79,7 +79,8 @@ export interface FlowLimiterRpc {
   acquire(ticket: FlowTicket, gate: FlowGate, leaseMs: number): Promise<FlowAnswer>;
   release(ticket: FlowTicket, gate: FlowGate): Promise<void>;
   position(runId: string): Promise<number | null>;
-  report(name: string, view: FlowQueueView): Promise<void>;
+  /** `version`: the limiter's count of reports; a row takes only a later one (reports may arrive out of order). */
+  report(name: string, view: FlowQueueView, version: number): Promise<void>;
   list(): Promise<FlowQueueView[]>;
 }
 

@@ -71,6 +71,25 @@ describe("concurrency keys", () => {
     // The other key ran beside the busy one: its last run ended before the busy key's last.
     const otherEnds = (await Promise.all(otherRuns.map((r) => eventsOf(r.runId)))).map((e) => runningInterval(e)?.end ?? 0);
     expect(Math.max(...otherEnds)).toBeLessThan(Math.max(...intervals.map((i) => i.end)));
+
+    // The workflow's keys, with their counts once drained (the limiters report after each change).
+    let queues: { key: string; running: number; queued: number; limit: number }[] = [];
+    for (let i = 0; i < 100; i++) {
+      queues = (await call("GET", "/v1/workflows/flow.limited/queues")).json.queues as typeof queues;
+      if (queues.filter((q) => q.key === busy || q.key === other).every((q) => q.running === 0 && q.queued === 0)) break;
+      await runStub(busyRuns[0]?.runId as string, DEV_TENANT).waitForEnd(20);
+    }
+    expect(queues.filter((q) => q.key === busy || q.key === other)).toEqual([
+      expect.objectContaining({ kind: "concurrency", key: busy, limit: 2, running: 0, queued: 0 }),
+      expect.objectContaining({ kind: "concurrency", key: other, limit: 2, running: 0, queued: 0 }),
+    ]);
+  });
+
+  it("shows its flow control in GET /v1/workflows, and refuses a queues listing of an unknown workflow", async () => {
+    const listed = await call("GET", "/v1/workflows");
+    const workflow = (listed.json.workflows as { id: string; flowControl?: unknown }[]).find((w) => w.id === "flow.limited");
+    expect(workflow?.flowControl).toEqual({ concurrency: [{ key: "{{ input.customerId }}", limit: 2 }] });
+    expect((await call("GET", "/v1/workflows/nope/queues")).status).toBe(404);
   });
 
   it("returns the queued run for a repeated Idempotency-Key, and a cancelled queued run leaves the queue", async () => {
