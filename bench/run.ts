@@ -7,13 +7,25 @@ import { codeRun } from "./code-run.ts";
 import { coldStart } from "./cold-start.ts";
 import { eventLog } from "./event-log.ts";
 import { fanOut } from "./fan-out.ts";
+import { flowControl } from "./flow-control.ts";
 import { planOnce } from "./plan-once.ts";
 import { replay } from "./replay.ts";
 import { stepOverhead } from "./step-overhead.ts";
 import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
 import { triggerThroughput } from "./trigger-throughput.ts";
 
-const ALL: readonly Scenario[] = [stepOverhead, replay, fanOut, eventLog, triggerThroughput, burstScenario, planOnce, codeRun, coldStart];
+const ALL: readonly Scenario[] = [
+  stepOverhead,
+  replay,
+  fanOut,
+  eventLog,
+  triggerThroughput,
+  burstScenario,
+  planOnce,
+  codeRun,
+  coldStart,
+  flowControl,
+];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));
 const unknown = ids.filter((id) => !ALL.some((s) => s.id === id));

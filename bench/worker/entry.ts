@@ -11,6 +11,7 @@ import { benchCatalog } from "./bench-workflows.ts";
 import { burstRoutes } from "./burst-routes.ts";
 import { codeRunRoutes } from "./code-run-routes.ts";
 import { countingModels } from "./counting-models.ts";
+import { flowRoutes } from "./flow-routes.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
 
 export { FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
@@ -25,6 +26,7 @@ export default {
     const path = new URL(request.url).pathname;
     if (path.startsWith("/bench/burst/")) return burstRoutes.fetch(request, env, ctx);
     if (path.startsWith("/bench/code-run/")) return codeRunRoutes.fetch(request, env, ctx);
+    if (path.startsWith("/bench/flow/")) return flowRoutes.fetch(request, env, ctx);
     if (path.startsWith("/bench/")) return benchRoutes.fetch(request, env, ctx);
     return worker.fetch(request, env, ctx);
   },
