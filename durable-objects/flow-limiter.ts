@@ -1,7 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import type { FlowAnswer, FlowGate, FlowLimiterRpc, FlowQueueView, FlowTicket } from "../src/ports/flow-limiter.ts";
 import { directoryName } from "../src/ports/flow-limiter.ts";
+import type { ModelLimiterRpc, ModelPermit } from "../src/ports/model-limiter.ts";
+import type { ModelLimits } from "../src/sdk/model.ts";
 import { wire } from "../src/wiring.ts";
+import { ModelLimitTables } from "./model-limits.ts";
 
 /** How long a throttle admission is remembered (a run asking again after a crash is answered, not counted twice). */
 const THROTTLE_MEMORY_MS = 3_600_000;
@@ -31,7 +34,10 @@ type EntryRow = {
  * Admitting a queued run is a call to its run object (`flowWake`), which drives it. The same class
  * keeps a workflow's directory of keys (`report`, `list`) under `directoryName`.
  */
-export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiterRpc {
+export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiterRpc, ModelLimiterRpc {
+  /** The model-limit role (one object per tenant, provider and model): created on its first call. */
+  private modelTables: ModelLimitTables | null = null;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const sql = ctx.storage.sql;
@@ -99,6 +105,25 @@ export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiter
 
   async list(): Promise<FlowQueueView[]> {
     return this.rows<{ view: string }>("SELECT view FROM flow_directory ORDER BY name").map((r) => JSON.parse(r.view) as FlowQueueView);
+  }
+
+  /** Model limits (docs/flow-control.md): may this call of the model go now? */
+  async modelAcquire(callKey: string, limits: ModelLimits, leaseMs: number): Promise<ModelPermit> {
+    return this.models().acquire(callKey, limits, leaseMs, this.now());
+  }
+
+  async modelRelease(callKey: string, tokens: number): Promise<void> {
+    this.models().release(callKey, tokens);
+  }
+
+  /** A provider's `Retry-After`: no call of this model starts before `until`, whichever run makes it. */
+  async modelPause(until: number): Promise<void> {
+    this.models().pause(until);
+  }
+
+  private models(): ModelLimitTables {
+    this.modelTables ??= new ModelLimitTables(this.ctx.storage.sql);
+    return this.modelTables;
   }
 
   /** Expired leases: ask each run how it stands; the answers are applied only to entries still expired. */

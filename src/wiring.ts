@@ -6,7 +6,7 @@
  */
 
 import { exports } from "cloudflare:workers";
-import { type FlowRunHandles, flowLimiters, flowRunHandles } from "./adapters/cloudflare/flow-limiters.ts";
+import { type FlowRunHandles, flowLimiters, flowRunHandles, modelLimiters } from "./adapters/cloudflare/flow-limiters.ts";
 import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
@@ -36,6 +36,7 @@ import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
 import type { EventLog } from "./ports/event-log.ts";
 import type { FlowLimiters } from "./ports/flow-limiter.ts";
+import type { ModelLimiters } from "./ports/model-limiter.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
@@ -71,6 +72,8 @@ export type WiringOverrides = {
   flowLeaseMs?: number;
   /** Wraps the flow-control limiters: tests count or fail their calls. */
   flow?: (limiters: FlowLimiters) => FlowLimiters;
+  /** Wraps the shared model limiters. */
+  modelLimits?: (limiters: ModelLimiters) => ModelLimiters;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -126,6 +129,8 @@ export type Wiring = {
   readonly flowRuns: FlowRunHandles;
   /** `LITTLE_FLOW_LEASE_MS` (default 60 s): a held slot's lease, renewed by each slice of its run. */
   readonly flowLeaseMs: number;
+  /** Shared model limits (a slot's `limits`), one object per (tenant, provider, model); absent without `FLOW`. */
+  readonly modelLimits?: ModelLimiters;
 };
 
 /** A held flow-control slot's lease when LITTLE_FLOW_LEASE_MS is unset. */
@@ -196,7 +201,14 @@ function build(env: Env): Wiring {
     flow: overrides.flow ? overrides.flow(flowLimiters(env.FLOW)) : flowLimiters(env.FLOW),
     flowRuns: flowRunHandles(env.RUNS),
     flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
+    ...modelLimitsOf(env),
   };
+}
+
+function modelLimitsOf(env: Env): { modelLimits?: ModelLimiters } {
+  const limiters = modelLimiters(env.FLOW);
+  if (!limiters) return {};
+  return { modelLimits: overrides.modelLimits ? overrides.modelLimits(limiters) : limiters };
 }
 
 /** A run object's log: the port, and `release()`, which drops the whole-log copy the drive reads from. */

@@ -3,6 +3,7 @@ import type { BlobOwner, BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
+import type { ModelLimiters } from "../ports/model-limiter.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
@@ -59,6 +60,8 @@ export type RunEnvironment = {
   readonly secrets: SecretStore;
   /** The Worker's `env` (bindings and vars), handed to tools as `context.env`; never logged. */
   readonly bindings?: unknown;
+  /** Shared model limits (a slot's `limits`), per tenant; absent where the host has no limiters. */
+  readonly modelLimits?: { readonly limiters: ModelLimiters; readonly tenant: string };
 };
 
 /**
@@ -79,6 +82,7 @@ export type RunWiring = {
   readonly sliceMs: number;
   readonly modelTimeoutMs?: number;
   readonly runQuotas: RunQuotas;
+  readonly modelLimits?: ModelLimiters;
 };
 
 /** The one run a slice drives, and what its host adds for it. */
@@ -123,6 +127,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     approvals: wiring.approvals,
     secrets: wiring.secrets,
     ...(run.bindings !== undefined ? { bindings: run.bindings } : {}),
+    ...(wiring.modelLimits ? { modelLimits: { limiters: wiring.modelLimits, tenant: run.tenant } } : {}),
   };
 }
 

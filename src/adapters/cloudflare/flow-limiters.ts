@@ -3,6 +3,7 @@
  * workflow, gate, key), named by {@link limiterName}, and the run objects it wakes and checks on.
  */
 import { directoryName, type FlowLimiterRpc, type FlowLimiters, type FlowTicket, limiterName } from "../../ports/flow-limiter.ts";
+import { type ModelLimiterRpc, type ModelLimiters, modelLimiterName } from "../../ports/model-limiter.ts";
 import type { FlowRunHandle } from "../../ports/run-handle.ts";
 import { runObjectStub } from "./run-client.ts";
 
@@ -25,6 +26,17 @@ export function flowLimiters<T extends Branded>(namespace: DurableObjectNamespac
     release: (ticket, gate) => limiter(namespace, limiterName(ticket, gate)).release(ticket, gate),
     position: (ticket, gate) => limiter(namespace, limiterName(ticket, gate)).position(ticket.runId),
     queues: (tenant, workflowId) => limiter(namespace, directoryName(tenant, workflowId)).list(),
+  };
+}
+
+/** Every (tenant, provider, model)'s shared limits, through the same `FLOW` namespace; none without it. */
+export function modelLimiters<T extends Branded>(namespace: DurableObjectNamespace<T> | undefined): ModelLimiters | undefined {
+  if (!namespace) return undefined;
+  const stub = (name: string) => namespace.get(namespace.idFromName(name)) as unknown as ModelLimiterRpc;
+  return {
+    acquire: (ticket, limits, leaseMs) => stub(modelLimiterName(ticket)).modelAcquire(ticket.callKey, limits, leaseMs),
+    release: (ticket, tokens) => stub(modelLimiterName(ticket)).modelRelease(ticket.callKey, tokens),
+    pause: (ticket, until) => stub(modelLimiterName(ticket)).modelPause(until),
   };
 }
 
