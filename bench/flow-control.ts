@@ -94,7 +94,7 @@ export const flowControl: Scenario = {
       repetitions: ACKS,
       rows: [
         {
-          figure: `ack, one client, ${ACKS} each alternated: no flow control / a free concurrency slot, ms (median, p10–p90)`,
+          figure: `ack, one client, ${ACKS} each alternated: no flow control / a free concurrency slot, ms (median, min–max)`,
           ours: `${cell(plainAck, 1)} / ${cell(gatedAck, 1)}`,
           target: "≤ +2 ms median",
           met: gatedAck.median - plainAck.median <= 2,
