@@ -14,11 +14,12 @@ interface __BaseEnv_Env {
 	LITTLE_WEBHOOK_TENANT: string;
 	RUNS: DurableObjectNamespace<import("./src/worker").RunObject>;
 	SANDBOX: DurableObjectNamespace<import("./src/worker").SandboxContainer>;
+	FLOW: DurableObjectNamespace<import("./src/worker").FlowLimiterObject>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/worker");
-		durableNamespaces: "RunObject" | "SandboxContainer";
+		durableNamespaces: "RunObject" | "SandboxContainer" | "FlowLimiterObject";
 	}
 	interface Env extends __BaseEnv_Env {}
 }

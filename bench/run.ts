@@ -8,6 +8,7 @@ import { codeRun } from "./code-run.ts";
 import { coldStart } from "./cold-start.ts";
 import { eventLog } from "./event-log.ts";
 import { fanOut } from "./fan-out.ts";
+import { flowControl } from "./flow-control.ts";
 import { globalLatency } from "./global-latency.ts";
 import { planOnce } from "./plan-once.ts";
 import { replay } from "./replay.ts";
@@ -30,6 +31,7 @@ const ALL: readonly Scenario[] = [
   signalRoundTrip,
   sleepers,
   childOverhead,
+  flowControl,
 ];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));

@@ -1,9 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
+import { type FlowPorts, flowPosition, hasFlowGates, passFlowGates } from "../src/engine/flow/admit-flow.ts";
+import { driveFlowSlice, releaseEnded } from "../src/engine/flow/flow-slice.ts";
 import { runEnvironment } from "../src/engine/run-environment.ts";
 import {
   cancelRun,
   decideApproval,
-  driveSlice,
   emptyRunView,
   endRun,
   type IndexDue,
@@ -21,6 +22,7 @@ import {
   viewRunState,
 } from "../src/engine/run-host.ts";
 import { readRunState } from "../src/engine/run-state.ts";
+import type { FlowProbe } from "../src/ports/flow-limiter.ts";
 import type { RunEvent } from "../src/ports/run-events.ts";
 import type {
   ChildEndedRequest,
@@ -30,6 +32,7 @@ import type {
   EndRunRequest,
   EndRunResult,
   EventPageRequest,
+  FlowRunHandle,
   RunHandle,
   RunView,
   SignalRequest,
@@ -51,7 +54,7 @@ import { eventStream } from "./event-stream.ts";
  * subscribers (SSE, waiters) and the RPC surface of {@link RunHandle}. Eviction, a crash or a
  * deploy only pauses a run: the next alarm replays the log and goes on.
  */
-export class RunObject extends DurableObject<Env> implements RunHandle {
+export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunHandle {
   private log: RunObjectLog | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
@@ -93,6 +96,16 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
     );
     if (started.outcome === "conflict") return started;
+    // Flow control: the key's limiter admits or queues the run in this same call (one RPC when a
+    // slot is free); the index row after the answer then shows it `waiting` when it queued.
+    const gated =
+      started.outcome === "created" &&
+      hasFlowGates({ request: started.events[0]?.type === "RunRequested" ? started.events[0].payload : null });
+    // A limiter that cannot be reached fails nothing: the run is durable, and its alarm asks again.
+    if (gated)
+      await passFlowGates(this.flowPorts(request.runId, host), (await readRunState(host.log)).state, { index: false }).catch(
+        (error: unknown) => console.error(`run ${request.runId}: flow-control admission deferred to the alarm: ${String(error)}`),
+      );
     let view: RunView;
     if (started.outcome === "existing") view = await this.status();
     else {
@@ -103,7 +116,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
         );
       });
       // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
-      view = await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now());
+      view = gated ? await this.status() : await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now());
     }
     if (request.waitMs && !isSettledStatus(view.status, view.waitReason)) view = await this.waitForEnd(request.waitMs);
     return { outcome: started.outcome, view };
@@ -113,7 +126,12 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     const runId = this.getMeta("runId");
     if (!runId) return emptyRunView();
     // The newest fold checkpoint and the events after it: a long run is never read whole to be shown.
-    return viewRunState(runId, await readRunState(this.eventLog(runId)), wire(this.env).blobsFor, Date.now());
+    const folded = await readRunState(this.eventLog(runId));
+    const view = await viewRunState(runId, folded, wire(this.env).blobsFor, Date.now());
+    if (!view.queue) return view;
+    // A queued run's place now, from its key's limiter (the fold has it as of its FlowQueued).
+    const position = await flowPosition(this.flowPorts(runId, this.host(runId)), folded.state).catch(() => null);
+    return { ...view, queue: { ...view.queue, position } };
   }
 
   async events(options: EventPageRequest = {}): Promise<RunEvent[]> {
@@ -166,8 +184,11 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   async cancel(reason = "cancelled by request"): Promise<RunView> {
     const runId = this.getMeta("runId");
     if (!runId) return this.status();
-    const cancelled = await cancelRun(this.host(runId), reason, (written) => this.inflight?.abort(new Error(`run cancelled: ${written}`)));
+    const host = this.host(runId);
+    const cancelled = await cancelRun(host, reason, (written) => this.inflight?.abort(new Error(`run cancelled: ${written}`)));
     if (cancelled) this.notifySettled();
+    // A cancelled run gives its slot back at once (a queued one leaves its queue).
+    await releaseEnded(this.flowPorts(runId, host));
     return this.status();
   }
 
@@ -175,9 +196,26 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
   async end(request: EndRunRequest): Promise<EndRunResult> {
     const runId = this.getMeta("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    const result = await endRun(this.host(runId), request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
+    const host = this.host(runId);
+    const result = await endRun(host, request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
     if (result.ok && result.ended) this.notifySettled();
+    await releaseEnded(this.flowPorts(runId, host));
     return result;
+  }
+
+  /** Flow control: the run's limiter admitted it; the alarm drives it now (it passes its gates again first). */
+  async flowWake(): Promise<void> {
+    const runId = this.getMeta("runId");
+    if (runId) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Flow control: the run's slot lease ran out; whether it has ended, is being driven now, or is idle. */
+  async flowProbe(): Promise<FlowProbe> {
+    const runId = this.getMeta("runId");
+    if (!runId) return "ended";
+    const { state } = await readRunState(this.eventLog(runId));
+    if (state.terminal) return "ended";
+    return this.inflight ? "active" : "idle";
   }
 
   /**
@@ -213,7 +251,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       await this.indexing;
       // The repair path: a crash between the start's answer and its index row left the mark.
       if (this.indexDue.read()) await indexStarted(this.host(runId));
-      const { settled } = await driveSlice(
+      const { settled } = await driveFlowSlice(
         runEnvironment(wiring, {
           runId,
           tenant,
@@ -222,6 +260,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
           signal: inflight.signal,
           bindings: this.env,
         }),
+        this.flowPorts(runId, this.host(runId)),
         this.wakeUp,
       );
       if (this.getMeta("alarmFailures") !== "0") this.setMeta("alarmFailures", "0");
@@ -229,7 +268,10 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
     } catch (error) {
       const failures = Number(this.getMeta("alarmFailures") ?? "0") + 1;
       this.setMeta("alarmFailures", String(failures));
-      if ((await onDriveError(this.host(runId), failures, error)).settled) this.notifySettled();
+      if ((await onDriveError(this.host(runId), failures, error)).settled) {
+        this.notifySettled();
+        await releaseEnded(this.flowPorts(runId, this.host(runId)));
+      }
     } finally {
       if (this.inflight === inflight) this.inflight = null;
       // Between slices the run holds none of its log: views and commands read the fold checkpoint.
@@ -252,6 +294,12 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       children: wiring.children,
       blobs: wiring.blobsFor({ tenant: tenant ?? this.getMeta("tenant") ?? "default", runId }),
     };
+  }
+
+  /** What the run's flow-control gates work over (docs/flow-control.md). */
+  private flowPorts(runId: string, host: RunHostPorts): FlowPorts {
+    const wiring = wire(this.env);
+    return { runId, log: host.log, runs: host.runs, clock: host.clock, flow: wiring.flow, flowLeaseMs: wiring.flowLeaseMs };
   }
 
   /** The run index as this run writes it: its first row also settles the run's start-quota slot. */

@@ -2,7 +2,8 @@
  * `npm run demo`: starts the Worker locally (migrations applied; the offline model unless a
  * provider key is set in .dev.vars), runs the seed's support.summarize-ticket example once through
  * the HTTP trigger and once through a signed Standard Webhooks delivery, then billing.invoice-totals,
- * whose code.run step fails once and is repaired by a fixer session; prints each run's event log
+ * whose code.run step fails once and is repaired by a fixer session, then a burst of
+ * support.reply-draft runs queued by its per-customer concurrency limit; prints each run's event log
  * as `little events` does and the run's address, then stops. `--serve` keeps the Worker running;
  * `--port <n>` serves on that port (default 8787, or a free one when 8787 is taken).
  */
@@ -10,6 +11,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { demoFlowControl } from "./demo-flow.ts";
 
 const serve = process.argv.includes("--serve");
 const portAt = process.argv.indexOf("--port");
@@ -263,6 +265,7 @@ async function main(): Promise<void> {
       console.log(`output: ${JSON.stringify(parentRun.output)}`);
       console.log(`inspect: ${url}/runs/${parentRun.runId} (links to the child ${url}/runs/${childId})`);
     }
+    await demoFlowControl(url, token);
 
     if (serve) {
       console.log(

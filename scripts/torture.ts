@@ -1,7 +1,8 @@
 /**
  * `npm run torture -- --seeds N`: the reliability suite (test/reliability) with N seeds per seeded
  * test instead of the CI default. The count reaches the tests inside workerd as the
- * `LITTLE_TORTURE_SEEDS` binding (vitest.config.ts reads it from the environment).
+ * `LITTLE_TORTURE_SEEDS` binding (vitest.config.ts reads it from the environment). With 100 or more
+ * seeds the full-size flow-control files run too (the 40-run burst, and test/e2e/flow-crash).
  */
 import { spawnSync } from "node:child_process";
 
@@ -20,4 +21,12 @@ const run = spawnSync("npx", ["vitest", "run", "--project", "workers", "test/rel
   stdio: "inherit",
   env: { ...process.env, LITTLE_TORTURE_SEEDS: String(seeds) },
 });
-process.exit(run.status ?? 1);
+// The torture-only end-to-end file (flow control across a SIGKILL of wrangler dev), with 100+ seeds.
+const e2e =
+  seeds >= 100 && rest.length === 0
+    ? spawnSync("npx", ["vitest", "run", "--project", "node", "test/e2e/flow-crash.e2e.test.ts"], {
+        stdio: "inherit",
+        env: { ...process.env, LITTLE_TORTURE_SEEDS: String(seeds) },
+      })
+    : { status: 0 };
+process.exit((run.status ?? 1) || (e2e.status ?? 1));

@@ -6,6 +6,7 @@
  */
 
 import { exports } from "cloudflare:workers";
+import { type FlowRunHandles, flowLimiters, flowRunHandles, modelLimiters } from "./adapters/cloudflare/flow-limiters.ts";
 import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
@@ -36,6 +37,8 @@ import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
 import type { DefinitionApprovals } from "./ports/definition-approvals.ts";
 import type { EventLog } from "./ports/event-log.ts";
+import type { FlowLimiters } from "./ports/flow-limiter.ts";
+import type { ModelLimiters } from "./ports/model-limiter.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
@@ -69,6 +72,12 @@ export type WiringOverrides = {
   runHandles?: (handles: RunHandles) => RunHandles;
   /** Wraps the D1 binding every D1 adapter uses: the global-latency bench puts the database far away. */
   database?: (db: D1Database) => D1Database;
+  /** How long a flow-control slot lasts without a renewal, instead of LITTLE_FLOW_LEASE_MS. */
+  flowLeaseMs?: number;
+  /** Wraps the flow-control limiters: tests count or fail their calls. */
+  flow?: (limiters: FlowLimiters) => FlowLimiters;
+  /** Wraps the shared model limiters. */
+  modelLimits?: (limiters: ModelLimiters) => ModelLimiters;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -120,7 +129,18 @@ export type Wiring = {
   readonly startLimits: StartLimits;
   /** Child runs of `workflow.run` steps, started through the start service over this same wiring. */
   readonly children: ChildRuns;
+  /** Flow control's limiters, one Durable Object per (tenant, workflow, gate, key) (docs/flow-control.md). */
+  readonly flow: FlowLimiters;
+  /** The run objects as the limiters wake and check on them. */
+  readonly flowRuns: FlowRunHandles;
+  /** `LITTLE_FLOW_LEASE_MS` (default 60 s): a held slot's lease, renewed by each slice of its run. */
+  readonly flowLeaseMs: number;
+  /** Shared model limits (a slot's `limits`), one object per (tenant, provider, model); absent without `FLOW`. */
+  readonly modelLimits?: ModelLimiters;
 };
+
+/** A held flow-control slot's lease when LITTLE_FLOW_LEASE_MS is unset. */
+export const DEFAULT_FLOW_LEASE_MS = 60_000;
 
 /**
  * The ports, from the Worker's bindings, vars and secrets: built on the first call for an `env`
@@ -190,8 +210,18 @@ function build(env: Env): Wiring {
     deliveries: new D1WebhookDeliveries(db),
     startQuota: new D1StartQuota(db),
     startLimits: startLimits(vars),
+    flow: overrides.flow ? overrides.flow(flowLimiters(env.FLOW)) : flowLimiters(env.FLOW),
+    flowRuns: flowRunHandles(env.RUNS),
+    flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
+    ...modelLimitsOf(env),
   };
   return { ...ports, children: childRunsOf(ports) };
+}
+
+function modelLimitsOf(env: Env): { modelLimits?: ModelLimiters } {
+  const limiters = modelLimiters(env.FLOW);
+  if (!limiters) return {};
+  return { modelLimits: overrides.modelLimits ? overrides.modelLimits(limiters) : limiters };
 }
 
 /** A run object's log: the port, and `release()`, which drops the whole-log copy the drive reads from. */

@@ -4,6 +4,7 @@ import { billingRefund } from "./examples/billing-refund.ts";
 import { refundReview } from "./examples/billing-refund-review.ts";
 import { dailyDigest } from "./examples/ops-daily-digest.ts";
 import { supportEscalate } from "./examples/support-escalate.ts";
+import { replyDraft } from "./examples/support-reply-draft.ts";
 import { summarizeTicket } from "./examples/support-summarize-ticket.ts";
 import { triageInbox } from "./examples/support-triage-inbox.ts";
 
@@ -19,4 +20,5 @@ export const registeredWorkflows: RegisteredWorkflow[] = [
   { definition: dailyDigest, tools: {} },
   { definition: refundReview, tools: {} },
   { definition: supportEscalate, tools: {} },
+  { definition: replyDraft, tools: {} },
 ];

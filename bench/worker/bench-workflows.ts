@@ -71,10 +71,30 @@ const callerWorkflow = defineWorkflow({
   workflows: [NOOP_WORKFLOW],
 });
 
+/** The no-op workflow with flow control (bench/flow-control.ts): keyed by `input.items`, a wide and a tight limit. */
+export const FLOW_WIDE_WORKFLOW = "bench.flow-wide";
+export const FLOW_5_WORKFLOW = "bench.flow-5";
+const flowWide = defineWorkflow({ ...noopWorkflowInput(FLOW_WIDE_WORKFLOW), concurrency: { key: "{{ input.items }}", limit: 10_000 } });
+const flow5 = defineWorkflow({ ...noopWorkflowInput(FLOW_5_WORKFLOW), concurrency: { key: "{{ input.items }}", limit: 5 } });
+
+function noopWorkflowInput(id: string) {
+  return {
+    id,
+    description: "Chains no-op tool calls under a concurrency limit per key.",
+    input: z.object({ items: z.array(z.number()).max(1_000).optional() }),
+    output: { mode: "json" as const },
+    models: [model(benchModel("bench-fast"), { id: "fast", description: "Unused by the no-op steps." })],
+    planner,
+    tools: { noop },
+  };
+}
+
 export const benchWorkflows: RegisteredWorkflow[] = [
   { definition: noopWorkflow, tools: {} },
   { definition: modelWorkflow, tools: {} },
   { definition: callerWorkflow, tools: {} },
+  { definition: flowWide, tools: {} },
+  { definition: flow5, tools: {} },
 ];
 
 /** The Worker's workflows plus the bench ones. */

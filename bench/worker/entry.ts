@@ -12,11 +12,12 @@ import { burstRoutes } from "./burst-routes.ts";
 import { codeRunRoutes } from "./code-run-routes.ts";
 import { countingModels } from "./counting-models.ts";
 import { countD1Calls, delayedD1 } from "./delayed-d1.ts";
+import { flowRoutes } from "./flow-routes.ts";
 import { latencyRoutes } from "./latency-routes.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
 import { type WaitBenchEnv, waitRoutes } from "./wait-routes.ts";
 
-export { LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
+export { FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
 export { BenchRunObject } from "./bench-run-object.ts";
 export { BenchChainWorkflow } from "./peer-chain.ts";
 export { BenchWaitWorkflow } from "./peer-wait.ts";
@@ -34,6 +35,7 @@ export default {
     if (path.startsWith("/bench/code-run/")) return codeRunRoutes.fetch(request, env, ctx);
     if (path === "/bench/d1") return latencyRoutes.fetch(request, env, ctx);
     if (path.startsWith("/bench/waits/")) return waitRoutes.fetch(request, env as WaitBenchEnv, ctx);
+    if (path.startsWith("/bench/flow/")) return flowRoutes.fetch(request, env, ctx);
     if (path.startsWith("/bench/")) return benchRoutes.fetch(request, env, ctx);
     const { result, calls } = await countD1Calls(async () => worker.fetch(request, env, ctx));
     const answer = new Response(result.body, result);

@@ -18,6 +18,7 @@ import { catalogRoutes } from "./routes/catalog.ts";
 import { definitionRoutes } from "./routes/definitions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { lwirRoutes } from "./routes/lwir.ts";
+import { queueRoutes } from "./routes/queues.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { secretRoutes } from "./routes/secrets.ts";
 import { sectionRoutes } from "./routes/sections.ts";
@@ -117,6 +118,7 @@ app.route("/v1", approvalRoutes);
 app.route("/v1", secretRoutes);
 app.route("/v1", webhookRoutes);
 app.route("/v1", signalRoutes);
+app.route("/v1", queueRoutes);
 // The run inspector's pages and assets (/login, /runs, /runs/:runId, /inspector/*).
 app.route("/", inspectorRoutes);
 // `/` → `/runs`, and the favicon.

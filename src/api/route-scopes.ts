@@ -26,6 +26,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "GET /v1/runs/{runId}/events/stream": "runs:read",
   "GET /v1/runs/{runId}/approvals": "runs:read",
   "GET /v1/workflows/{workflowId}/sections": "runs:read",
+  "GET /v1/workflows/{workflowId}/queues": "runs:read",
   "GET /v1/lwir/schema": "runs:read",
   // Validation stores nothing: reading, not writing.
   "POST /v1/lwir/validate": "runs:read",

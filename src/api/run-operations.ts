@@ -121,8 +121,20 @@ export async function listTenantRuns(services: ApiServices, tenant: string, quer
   });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
+  // A run queued by flow control shows its key and position, which only its object knows now.
+  const queues = await Promise.all(
+    page.map((r) =>
+      r.status === "waiting" && (r.waitReason === "concurrency" || r.waitReason === "throttle")
+        ? services.runHandles
+            .open(r.tenant, r.runId, r.placement)
+            .status()
+            .then((v) => v.queue)
+            .catch(() => undefined)
+        : undefined,
+    ),
+  );
   return {
-    runs: page.map((r) => ({
+    runs: page.map((r, i) => ({
       runId: r.runId,
       workflowId: r.workflowId,
       status: r.status,
@@ -132,6 +144,7 @@ export async function listTenantRuns(services: ApiServices, tenant: string, quer
       causeCode: r.causeCode,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
+      ...(queues[i] ? { queue: queues[i] } : {}),
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.runId) : null,
   };

@@ -74,6 +74,15 @@ export const ChildRun = z
     cause: z.object({ code: z.string(), message: z.string() }).optional(),
   })
   .openapi("ChildRun");
+/** Where a queued run waits (flow control). */
+export const QueuePlace = z
+  .object({
+    kind: z.enum(["concurrency", "throttle"]),
+    gate: z.number().int(),
+    key: z.string(),
+    position: z.number().int().nullable(),
+  })
+  .openapi("QueuePlace");
 
 export const Run = z
   .object({
@@ -82,7 +91,7 @@ export const Run = z
     status: z.enum(RUN_STATUSES),
     waitReason: z.enum(WAIT_REASONS).optional().openapi({
       description:
-        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started).",
+        "Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started), `concurrency` / `throttle` (queued behind its key's flow-control limit: see `queue`), `rate_limit` (a model call waits for its model's shared limit).",
     }),
     waitingUntil: z.number().optional().openapi({
       description:
@@ -129,6 +138,10 @@ export const Run = z
       .array(ChildRun)
       .optional()
       .openapi({ description: "The child runs this run's workflow.run steps started, in start order." }),
+    queue: QueuePlace.optional().openapi({
+      description:
+        "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
+    }),
   })
   .openapi("Run");
 
@@ -149,6 +162,9 @@ export const RunSummary = z
     causeCode: z.string().nullable(),
     createdAt: z.number(),
     updatedAt: z.number(),
+    queue: QueuePlace.optional().openapi({
+      description: "A run queued by flow control: its key and place in the key's queue (docs/flow-control.md)",
+    }),
   })
   .openapi("RunSummary");
 

@@ -142,6 +142,8 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
       r.str("status"),
       isRecord(r.p.cause) && typeof r.p.cause.code === "string" && `${r.p.cause.code}`,
     ),
+  FlowQueued: (r) => r.join(r.str("kind"), r.str("key") && `key=${r.str("key")}`, r.str("position") && `position=${r.str("position")}`),
+  FlowAdmitted: (r) => r.join(r.str("kind"), r.str("key") && `key=${r.str("key")}`),
   "harness.session.started": (r) =>
     r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, r.str("kind") && `kind=${r.str("kind")}`, r.str("stepPath")),
   "harness.session.completed": (r) => r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, fixSummary(r.p.output)),

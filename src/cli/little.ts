@@ -28,6 +28,7 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
   sections: async () => (await import("./commands/sections.ts")).sectionsCommand,
   supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,
+  queues: async () => (await import("./commands/queues.ts")).queuesCommand,
   approvals: async () => (await import("./commands/approve.ts")).approvalsCommand,
   approve: async () => (await import("./commands/approve.ts")).approveCommand,
   signal: async () => (await import("./commands/signal.ts")).signalCommand,

@@ -14,6 +14,7 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
       ["status", paint(statusFormat(run.status), run.waitReason ? `${run.status} (${run.waitReason})` : run.status)],
       ["waits until", run.waitingUntil !== undefined ? new Date(run.waitingUntil).toISOString() : undefined],
       ["awaits", run.awaitingSignals?.length ? run.awaitingSignals.map((s) => `${s.name} (${s.stepPath})`).join(", ") : undefined],
+      ["queued", run.queue ? `${run.queue.kind} key ${run.queue.key}, position ${run.queue.position ?? "?"}` : undefined],
       ["run id", run.runId],
       ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],

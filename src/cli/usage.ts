@@ -9,6 +9,7 @@ export const CANCEL_USAGE = "cancel <run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
+export const QUEUES_USAGE = "queues <workflow> [--json]";
 export const APPROVALS_USAGE = "approvals <run-id> [--json]";
 export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason <text>] [--json]";
 export const SIGNAL_USAGE = "signal <run-id> <name> [--payload <json|@file>] [--id <id>] [--json]";
@@ -47,8 +48,8 @@ API commands (human output; --json for machines):
                            --lwir runs that LWIR document as is (no planner), for the workflow it names
                            exit 1 when the run failed or was cancelled
   ${RUNS_USAGE}
-                           list runs, newest first; --wait-reason approval|sleep|trigger|signal
-                           lists the runs waiting for that
+                           list runs, newest first; --wait-reason approval|sleep|trigger|signal|child|concurrency|throttle
+                           lists the runs waiting for that (queued runs with their key and position)
   ${EVENTS_USAGE}
                            print a run's events; --follow streams them until the run ends
                            --type takes comma-separated types, each may end in * (harness.*)
@@ -64,6 +65,9 @@ API commands (human output; --json for machines):
   ${SUPERSEDE_USAGE}
                            end a waiting section (section_superseded) and queue its pending
                            occurrences in another section, under the live definition
+  ${QUEUES_USAGE}
+                           a workflow's flow-control keys (concurrency, throttle) with their running
+                           and queued runs
   ${APPROVALS_USAGE}
                            list a run's tool calls held for approval
   ${APPROVE_USAGE}

@@ -210,6 +210,17 @@ export class LittleClient {
     return this.transport.json({ ...options, method: "GET", path: "/v1/workflows" });
   }
 
+  /**
+   * A workflow's flow-control keys with their running and queued runs (`listWorkflowQueues`).
+   *
+   * @example
+   * const { queues } = await client.listWorkflowQueues("support.reply-draft");
+   * // [{ kind: "concurrency", index: 0, key: "c-42", limit: 2, running: 2, queued: 5, updatedAt }]
+   */
+  listWorkflowQueues(workflowId: string, options: CallOptions = {}): Promise<ResponseOf<"listWorkflowQueues">> {
+    return this.transport.json({ ...options, method: "GET", path: `/v1/workflows/${segment(workflowId)}/queues` });
+  }
+
   /** A WorkflowVersion with its LWIR and locks, by `wfver_` id or full hash (`getVersion`). */
   getVersion(versionId: string, options: CallOptions = {}): Promise<WorkflowVersion> {
     return this.transport.json<WorkflowVersion>({ ...options, method: "GET", path: `/v1/versions/${segment(versionId)}` });

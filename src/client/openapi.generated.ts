@@ -584,6 +584,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{workflowId}/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workflow's flow-control keys with their running and queued runs
+         * @description Each key the tenant's runs of this workflow used, per limit (`concurrency`, `throttle`), with how many runs hold a slot or started in the window and how many wait. Counts come from each key's limiter as of its last change; a key whose queue drained stays listed with zero counts.
+         */
+        get: operations["listWorkflowQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -598,10 +618,10 @@ export interface components {
             /** @enum {string} */
             status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
             /**
-             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started).
+             * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started), `concurrency` / `throttle` (queued behind its key's flow-control limit: see `queue`), `rate_limit` (a model call waits for its model's shared limit).
              * @enum {string}
              */
-            waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child";
+            waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child" | "concurrency" | "throttle" | "rate_limit";
             /** @description When the wait ends by itself or expires (epoch ms): a sleep's retry or wake-up, the earliest pending approval's expiry, a signal wait's timeout. */
             waitingUntil?: number;
             versionId?: string;
@@ -642,6 +662,7 @@ export interface components {
             };
             /** @description The child runs this run's workflow.run steps started, in start order. */
             children?: components["schemas"]["ChildRun"][];
+            queue?: components["schemas"]["QueuePlace"];
         };
         Usage: {
             inputTokens: number;
@@ -699,6 +720,14 @@ export interface components {
                 message: string;
             };
         };
+        /** @description A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md. */
+        QueuePlace: {
+            /** @enum {string} */
+            kind: "concurrency" | "throttle";
+            gate: number;
+            key: string;
+            position: number | null;
+        };
         RunLinks: {
             self: string;
             events: string;
@@ -738,12 +767,13 @@ export interface components {
              * @description Why a `waiting` run waits; null otherwise.
              * @enum {string|null}
              */
-            waitReason: "approval" | "sleep" | "trigger" | "signal" | "child" | null;
+            waitReason: "approval" | "sleep" | "trigger" | "signal" | "child" | "concurrency" | "throttle" | "rate_limit" | null;
             triggerKind: string;
             versionId: string | null;
             causeCode: string | null;
             createdAt: number;
             updatedAt: number;
+            queue?: components["schemas"]["QueuePlace"] & unknown;
         };
         RunEvent: {
             seq: number;
@@ -773,6 +803,26 @@ export interface components {
             }[];
             placement: {
                 jurisdiction?: string;
+            };
+            /** @description The workflow's flow control (docs/flow-control.md): `concurrency` and `throttle` (keys are templates over the input) and the model slots' shared `limits`. Not part of the definition hash. */
+            flowControl?: {
+                concurrency?: {
+                    limit: number;
+                    key?: string;
+                }[];
+                throttle?: {
+                    limit: number;
+                    periodMs: number;
+                    key?: string;
+                };
+                modelLimits?: {
+                    slotId: string;
+                    providerId: string;
+                    modelId: string;
+                    requestsPerMinute?: number;
+                    tokensPerMinute?: number;
+                    concurrent?: number;
+                }[];
             };
         };
         ModelSlotReadiness: {
@@ -920,6 +970,22 @@ export interface components {
             payload?: unknown;
             /** @description Makes a resend idempotent: the same id answers the same signal, delivered once */
             id?: string;
+        };
+        FlowQueue: {
+            /** @enum {string} */
+            kind: "concurrency" | "throttle";
+            /** @description The limit's place in the definition's `concurrency` list (0 for the throttle) */
+            index: number;
+            /** @description The key's value (`*` for a limit without a key) */
+            key: string;
+            limit: number;
+            /** @description A throttle's window */
+            periodMs?: number;
+            /** @description Runs holding a slot (concurrency), or started in the current window (throttle) */
+            running: number;
+            queued: number;
+            /** @description When the key's limiter last changed (epoch ms) */
+            updatedAt: number;
         };
     };
     responses: never;
@@ -1104,8 +1170,8 @@ export interface operations {
             query?: {
                 workflow?: string;
                 status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
-                /** @description Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`. */
-                waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child";
+                /** @description Only runs waiting for this (`approval`, `sleep`, `trigger`, `concurrency`, `throttle`, `rate_limit`); implies `status=waiting`. */
+                waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child" | "concurrency" | "throttle" | "rate_limit";
                 limit?: number;
                 cursor?: string;
             };
@@ -3252,6 +3318,66 @@ export interface operations {
             };
             /** @description An undeclared signal name, or a payload its schema refuses */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWorkflowQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow's keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queues: components["schemas"]["FlowQueue"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ import type { ChildRuns } from "../ports/child-runs.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
+import type { ModelLimiters } from "../ports/model-limiter.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
@@ -65,6 +66,8 @@ export type RunEnvironment = {
   readonly bindings?: unknown;
   /** Where `workflow.run` steps start their child runs (through the start service) and cancel them. */
   readonly children: ChildRuns;
+  /** Shared model limits (a slot's `limits`), per tenant; absent where the host has no limiters. */
+  readonly modelLimits?: { readonly limiters: ModelLimiters; readonly tenant: string };
 };
 
 /**
@@ -86,6 +89,7 @@ export type RunWiring = {
   readonly modelTimeoutMs?: number;
   readonly runQuotas: RunQuotas;
   readonly children: ChildRuns;
+  readonly modelLimits?: ModelLimiters;
 };
 
 /** The one run a slice drives, and what its host adds for it. */
@@ -131,6 +135,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     secrets: wiring.secrets,
     ...(run.bindings !== undefined ? { bindings: run.bindings } : {}),
     children: wiring.children,
+    ...(wiring.modelLimits ? { modelLimits: { limiters: wiring.modelLimits, tenant: run.tenant } } : {}),
   };
 }
 

@@ -24,7 +24,8 @@ export type TimelineKind =
   | "section"
   | "other"
   | "wait"
-  | "child";
+  | "child"
+  | "queue";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -239,6 +240,12 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
       p.status === "completed" ? "ok" : "failed",
       p.status === "completed" ? p.childRunId : `${p.cause.code}: ${p.cause.message}`,
     ),
+  // A queued run's wait in its key's queue, from FlowQueued to the FlowAdmitted of the same gate.
+  FlowQueued: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `flow:${p.gate}:${p.kind}`, "queue", `queued for ${p.kind} key ${p.key}`);
+  },
+  FlowAdmitted: (t, { payload: p, at }) => t.close(`flow:${p.gate}:${p.kind}`, at, "ok", `admitted by ${p.kind} key ${p.key}`),
 };
 
 /**

@@ -5,13 +5,14 @@
  * `createWorker(...)` as its default.
  *
  * @example
- * import { createWorker, NetworkGate, RunObject, SandboxContainer } from "little-workflow/worker";
+ * import { createWorker, FlowLimiterObject, NetworkGate, RunObject, SandboxContainer } from "little-workflow/worker";
  * import { summarize } from "./workflows/summarize.ts";
  *
- * export { NetworkGate, RunObject, SandboxContainer };
+ * export { FlowLimiterObject, NetworkGate, RunObject, SandboxContainer };
  * export default createWorker<Env>({ workflows: [summarize] });
  */
 
+export { FlowLimiterObject } from "../../durable-objects/flow-limiter.ts";
 export { RunObject } from "../../durable-objects/run.ts";
 export { SandboxContainer } from "../adapters/sandbox-container/sandbox-container.ts";
 export { NetworkGate } from "../adapters/sandbox-isolate/network-gate.ts";

@@ -39,6 +39,8 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
   SignalConsumed: true,
   ChildRunStarted: true,
   ChildRunEnded: true,
+  FlowQueued: true,
+  FlowAdmitted: true,
 };
 
 export const RUN_EVENT_TYPES: readonly RunEventType[] = Object.keys(LISTED) as RunEventType[];

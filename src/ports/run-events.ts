@@ -2,6 +2,7 @@ import type { LwirValidatorId } from "../identity/lwir-validator-id.ts";
 import type { Digest } from "../json/digest.ts";
 import type { SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
+import type { FlowGate, FlowGateKind } from "./flow-limiter.ts";
 
 /**
  * The run event log's types: one discriminated union (the event names are listed in docs/runs.md).
@@ -144,6 +145,8 @@ export type RunEventPayloads = {
     lwirValidator?: LwirValidatorId;
     /** Present on a child run (a parent's `workflow.run` step started it): where its end is reported. */
     parent?: ParentRef;
+    /** The flow-control gates the run passes before it is driven, in order (docs/flow-control.md); absent when the workflow has none. */
+    flow?: FlowGate[];
   };
   "harness.session.started": {
     sessionId: string;
@@ -221,6 +224,10 @@ export type RunEventPayloads = {
   ChildRunStarted: { stepPath: string; attempt: number; childRunId: string; workflowId: string; placement?: RunPlacement };
   /** The child ended (its run object told this one, or a resumed step asked it): the step's outcome. */
   ChildRunEnded: { stepPath: string; attempt: number; childRunId: string } & ChildOutcome;
+  /** The run waits in its key's queue for this gate (`waitReason` `concurrency` or `throttle`); `position` as of this event. */
+  FlowQueued: { kind: FlowGateKind; gate: number; key: string; position: number };
+  /** The gate admitted the run: it holds a slot of its key (concurrency) or took a start of the window (throttle) since `admittedAt` (the limiter's clock). */
+  FlowAdmitted: { kind: FlowGateKind; gate: number; key: string; admittedAt: number };
 };
 
 /** A signal a wait takes, as its WaitStarted records it (what a form for it is generated from). */

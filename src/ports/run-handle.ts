@@ -1,4 +1,5 @@
 import type { Digest } from "../json/digest.ts";
+import type { FlowGate, FlowGateKind, FlowProbe } from "./flow-limiter.ts";
 import type { ChildOutcome, ParentRef, RunEvent, RunPlacement, RunTrigger } from "./run-events.ts";
 import type { RunResult } from "./world.ts";
 
@@ -27,6 +28,8 @@ export type StartRunRequest = {
   waitMs?: number;
   /** A child run's parent (a `workflow.run` step): recorded in `RunRequested`, told when the child ends. */
   parent?: ParentRef;
+  /** The flow-control gates the run passes before it is driven (the start service renders their keys). */
+  flow?: FlowGate[];
 };
 
 /**
@@ -65,6 +68,8 @@ export type RunView = RunResult & {
   parent?: { runId: string; stepPath: string };
   /** The child runs this run's `workflow.run` steps started, in start order. */
   children?: ChildView[];
+  /** A run queued by flow control (`waitReason` `concurrency` or `throttle`): its key and its place in the key's queue (1 = next). */
+  queue?: QueueView;
 };
 
 /** A signal as the API shows it; `receivedAt` is ISO-8601. */
@@ -111,6 +116,9 @@ export type ChildEndedRequest = { childRunId: string } & ChildOutcome;
 export type ChildEndedResult =
   | { ok: true; created: boolean }
   | { ok: false; code: "run_not_found" | "child_not_found" | "run_ended"; message: string };
+
+/** Where a queued run waits: the gate, its key, and its position (null when the limiter could not be asked). */
+export type QueueView = { kind: FlowGateKind; gate: number; key: string; position: number | null };
 
 export type OccurrencesView = {
   total: number;
@@ -217,6 +225,14 @@ export interface RunHandle {
   waitForEnd(timeoutMs: number): Promise<RunView>;
   /** A child run of this one ended (its run object calls this): the waiting `workflow.run` step goes on. */
   childEnded(request: ChildEndedRequest): Promise<ChildEndedResult>;
+}
+
+/** What a run's flow-control limiter asks of its run object (docs/flow-control.md). */
+export interface FlowRunHandle {
+  /** The limiter admitted the run: drive it now (it passes its gates again, which answers admitted). */
+  flowWake(): Promise<void>;
+  /** The run's slot lease ran out: has it ended, is a slice of it running now, or is it idle (crashed, evicted, waiting)? */
+  flowProbe(): Promise<FlowProbe>;
 }
 
 /** Opens the handle of a tenant's run; the placement says where its object lives. */

@@ -20,10 +20,13 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
  * - `sleep`: a step waits out its retry backoff (StepRetried with a later `retryAt`), or a `wait.sleep` step sleeps;
  * - `trigger`: a section has run every queued occurrence and waits for the next trigger;
  * - `signal`: a `wait.signal` step waits for one of its signals (or its timeout);
- * - `child`: a `workflow.run` step waits for the child run it started to end (ChildRunStarted, no ChildRunEnded).
+ * - `child`: a `workflow.run` step waits for the child run it started to end (ChildRunStarted, no ChildRunEnded);
+ * - `concurrency`: the run is queued behind its key's concurrency limit (FlowQueued, not yet FlowAdmitted);
+ * - `throttle`: the run is queued until its key's throttle window has room;
+ * - `rate_limit`: a model call waits for its model slot's shared rate limit.
  * A run with several waits at once reports the first of this list that applies.
  */
-export const WAIT_REASONS = ["approval", "sleep", "trigger", "signal", "child"] as const;
+export const WAIT_REASONS = ["approval", "sleep", "trigger", "signal", "child", "concurrency", "throttle", "rate_limit"] as const;
 
 export type WaitReason = (typeof WAIT_REASONS)[number];
 

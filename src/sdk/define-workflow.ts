@@ -13,6 +13,13 @@ import {
 } from "./check-runtime-config.ts";
 import { WorkflowDefinitionError } from "./errors/workflow-definition-error.ts";
 import type { Finding } from "./finding.ts";
+import {
+  type ConcurrencyInput,
+  type ConcurrencyLimit,
+  concurrencyLimitsOf,
+  flowControlFindings,
+  type ThrottleLimit,
+} from "./flow-control.ts";
 import { DEFAULT_HARNESS_ID } from "./harness-ids.ts";
 import { childPath } from "./json-path.ts";
 import type { ModelPricing, ModelSlotDeclaration } from "./model.ts";
@@ -107,6 +114,10 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
    * as a child run. Every callee must be registered with it; a call cycle is refused (docs/lwir.md, "workflow.run").
    */
   readonly workflows?: readonly (WorkflowDefinition | string)[];
+  /** Runs in flight at once per key, `{ limit, key? }` or a list of up to two; the rest queue (docs/flow-control.md). */
+  readonly concurrency?: ConcurrencyInput;
+  /** Run starts per window per key, `{ limit, periodMs, key? }`; the rest queue (docs/flow-control.md). */
+  readonly throttle?: ThrottleLimit;
 };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
@@ -144,6 +155,9 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly signals?: Readonly<Record<string, SignalDeclaration>>;
   /** Ids of the workflows it may call (`workflow.run`), sorted; present only when it declares any. */
   readonly workflows?: readonly string[];
+  /** Concurrency limits, as a list; absent when none (not hashed: docs/identity.md). */
+  readonly concurrency?: readonly ConcurrencyLimit[];
+  readonly throttle?: ThrottleLimit;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -208,6 +222,8 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
     ...(definition.signals && Object.keys(definition.signals).length > 0 ? { signals: { ...definition.signals } } : {}),
     ...(definition.workflows?.length ? { workflows: calleeIds(definition.workflows) } : {}),
+    ...(definition.concurrency !== undefined ? { concurrency: concurrencyLimitsOf(definition.concurrency).map((c) => ({ ...c })) } : {}),
+    ...(definition.throttle !== undefined ? { throttle: { ...definition.throttle } } : {}),
   };
 }
 
@@ -283,6 +299,7 @@ function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Findin
   checkAuthoredPlan(def.plan, fail);
   checkSignals(def.signals, fail);
   checkCallees(def, fail);
+  findings.push(...flowControlFindings(def.concurrency, def.throttle));
   if (def.requireApproval !== undefined && typeof def.requireApproval !== "boolean")
     fail("$.requireApproval", "definition.invalid_require_approval", "requireApproval is true or false");
   if (

@@ -50,9 +50,10 @@ export { WorkflowInputValidationError } from "./errors/workflow-input-validation
 export { WorkflowMissingToolError } from "./errors/workflow-missing-tool-error.ts";
 export { WorkflowNotRegisteredError } from "./errors/workflow-not-registered-error.ts";
 export type { Finding, FindingSeverity } from "./finding.ts";
+export type { ConcurrencyInput, ConcurrencyLimit, ThrottleLimit } from "./flow-control.ts";
 export type { HarnessId } from "./harness-ids.ts";
 export { HARNESS_IDS } from "./harness-ids.ts";
-export type { ModelIdentity, ModelSlotDeclaration } from "./model.ts";
+export type { ModelIdentity, ModelLimits, ModelSlotDeclaration } from "./model.ts";
 export { model, modelIdentity } from "./model.ts";
 export type { Schedule, ScheduleEntry, ScheduleInput } from "./schedule.ts";
 export type { Skill } from "./skill.ts";

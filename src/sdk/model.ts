@@ -12,7 +12,15 @@ export type ModelSlotDeclaration = {
   readonly id?: string;
   /** USD per million tokens; without it the slot's calls have cost null. */
   readonly pricing?: ModelPricing;
+  /**
+   * Rate limits shared by every run of every workflow of the tenant calling this provider and
+   * model (docs/flow-control.md). Not hashed: like a schedule, a limit is not what the plan does.
+   */
+  readonly limits?: ModelLimits;
 };
+
+/** A model's shared limits: calls per minute, tokens per minute, calls in flight at once. */
+export type ModelLimits = { readonly requestsPerMinute?: number; readonly tokensPerMinute?: number; readonly concurrent?: number };
 
 /** What a model costs, in USD per million tokens. */
 export type ModelPricing = { readonly inputPerMillionTokens: number; readonly outputPerMillionTokens: number };
@@ -25,10 +33,11 @@ export type ModelIdentity = { readonly providerId: string; readonly modelId: str
  *
  * @example
  * models: [model(openai("gpt-4o-mini"), { description: "Fast model for short structured outputs." })]
+ * models: [model(openai("gpt-4o-mini"), { description: "Drafts replies.", limits: { requestsPerMinute: 120 } })]
  */
 export function model(
   languageModel: LanguageModel,
-  options: { description: string; id?: string; pricing?: ModelPricing },
+  options: { description: string; id?: string; pricing?: ModelPricing; limits?: ModelLimits },
 ): ModelSlotDeclaration {
   return {
     kind: "little.model",
@@ -36,6 +45,7 @@ export function model(
     description: options.description,
     ...(options.id !== undefined ? { id: options.id } : {}),
     ...(options.pricing !== undefined ? { pricing: options.pricing } : {}),
+    ...(options.limits !== undefined ? { limits: { ...options.limits } } : {}),
   };
 }
 

@@ -197,6 +197,11 @@ describe("runs, events and versions", () => {
       expect.objectContaining({ id: "billing.refund-review", definitionHash: hash }),
       expect.objectContaining({ id: "ops.daily-digest", definitionHash: hash }),
       expect.objectContaining({ id: "support.escalate", definitionHash: hash }),
+      expect.objectContaining({
+        id: "support.reply-draft",
+        definitionHash: hash,
+        flowControl: expect.objectContaining({ concurrency: [{ key: "{{ input.customerId }}", limit: 2 }] }),
+      }),
       expect.objectContaining({ id: "support.summarize-ticket", definitionHash: hash }),
       expect.objectContaining({ id: "support.triage-inbox", definitionHash: hash }),
     ]);
@@ -399,6 +404,7 @@ describe("OpenAPI", () => {
         "/v1/definitions/{hash}/approve",
         "/v1/definitions/{hash}/pin",
         "/v1/workflows/{workflowId}/definition",
+        "/v1/workflows/{workflowId}/queues",
         "/v1/workflows/{workflowId}/anchors",
         "/v1/hooks/{workflowId}",
         "/v1/hooks/{workflowId}/runs/{runId}",

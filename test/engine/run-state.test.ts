@@ -248,7 +248,7 @@ describe("waits: status `waiting` and its reason, from the events alone", () => 
       isSettledStatus("waiting", "signal"),
       isSettledStatus("waiting", "child"),
     ]).toEqual([false, true, false, true, false, false, false]);
-    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger", "signal", "child"]);
+    expect(WAIT_REASONS).toEqual(["approval", "sleep", "trigger", "signal", "child", "concurrency", "throttle", "rate_limit"]);
     expect([isWaitReason("sleep"), isWaitReason("nap")]).toEqual([true, false]);
   });
 });

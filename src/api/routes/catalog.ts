@@ -7,6 +7,7 @@ import { notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { commonErrors, json } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
+import { flowControlOf } from "../workflow-flow-control.ts";
 
 /** Workflows this Worker runs, and the versions the tenant's runs were compiled to. */
 export const catalogRoutes = new OpenAPIHono<ApiEnv>();
@@ -43,6 +44,28 @@ const Workflow = z
     }),
     tools: z.array(z.object({ id: z.string(), description: z.string(), descriptorHash: z.string() })),
     placement: z.object({ jurisdiction: z.string().optional() }),
+    flowControl: z
+      .object({
+        concurrency: z.array(z.object({ limit: z.number().int(), key: z.string().optional() })).optional(),
+        throttle: z.object({ limit: z.number().int(), periodMs: z.number().int(), key: z.string().optional() }).optional(),
+        modelLimits: z
+          .array(
+            z.object({
+              slotId: z.string(),
+              providerId: z.string(),
+              modelId: z.string(),
+              requestsPerMinute: z.number().int().optional(),
+              tokensPerMinute: z.number().int().optional(),
+              concurrent: z.number().int().optional(),
+            }),
+          )
+          .optional(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "The workflow's flow control (docs/flow-control.md): `concurrency` and `throttle` (keys are templates over the input) and the model slots' shared `limits`. Not part of the definition hash.",
+      }),
   })
   .openapi("Workflow");
 
@@ -75,6 +98,7 @@ catalogRoutes.openapi(
           models: slotReadiness(services.models, registered, caps),
           tools: s.tools.map((t) => ({ id: t.id, description: t.description, descriptorHash: t.descriptorHash })),
           placement: s.placement,
+          ...flowControlOf(registered.definition, s.modelSlots),
         };
       }),
     );

@@ -111,10 +111,10 @@ const listRoute = createRoute({
     query: z.object({
       workflow: z.string().optional(),
       status: z.enum(RUN_STATUSES).optional(),
-      waitReason: z
-        .enum(WAIT_REASONS)
-        .optional()
-        .openapi({ description: "Only runs waiting for this (`approval`, `sleep`, `trigger`); implies `status=waiting`." }),
+      waitReason: z.enum(WAIT_REASONS).optional().openapi({
+        description:
+          "Only runs waiting for this (`approval`, `sleep`, `trigger`, `concurrency`, `throttle`, `rate_limit`); implies `status=waiting`.",
+      }),
       limit: z.coerce.number().int().min(1).max(200).optional(),
       cursor: z.string().optional(),
     }),

@@ -57,8 +57,11 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
         run.runId,
         // A child run (a workflow.run step started it) says so; `little status` names its parent.
         run.triggerKind === "child" ? `${run.workflowId} (child)` : run.workflowId,
-        // A waiting run says for what: `waiting (approval)`.
-        { text: run.waitReason ? `${run.status} (${run.waitReason})` : run.status, format: statusFormat(run.status) },
+        // A waiting run says for what: `waiting (approval)`; a queued one its key and place: `waiting (concurrency c-42 #3)`.
+        {
+          text: run.waitReason ? `${run.status} (${run.waitReason}${queuePlace(run.queue)})` : run.status,
+          format: statusFormat(run.status),
+        },
         run.versionId ?? "-",
         isoTime(run.createdAt),
         duration,
@@ -83,4 +86,9 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
 /** Quotes a value for a shell command line when it needs it. */
 function quote(value: string): string {
   return /^[\w.:@%+=,/-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** A queued run's key and position, for the status column. */
+function queuePlace(queue: { key: string; position: number | null } | undefined): string {
+  return queue ? ` ${queue.key} #${queue.position ?? "?"}` : "";
 }

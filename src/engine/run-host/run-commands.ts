@@ -56,6 +56,7 @@ export async function startRun(
         ...(request.parent !== undefined ? { parent: request.parent } : {}),
         schemaNormalizer: SCHEMA_NORMALIZER,
         lwirValidator: LWIR_VALIDATOR_ID,
+        ...(request.flow?.length ? { flow: request.flow } : {}),
       },
     },
   ]);

@@ -54,6 +54,7 @@ export async function viewRunState(
     ...awaitingSignals(state),
     ...(state.request?.parent ? { parent: { runId: state.request.parent.runId, stepPath: state.request.parent.stepPath } } : {}),
     ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
+    ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
   };
 }
 
@@ -77,6 +78,11 @@ function awaitingSignals(state: RunState): Pick<RunView, "awaitingSignals"> {
     for (const s of wait.signals) if (!out.some((o) => o.name === s.name)) out.push({ ...s, stepPath });
   }
   return out.length > 0 ? { awaitingSignals: out } : {};
+}
+
+/** A queued run's gate and key, with the position its FlowQueued recorded (the run object asks its limiter for the live one). */
+function queueView(queued: NonNullable<NonNullable<RunState["flow"]>["queued"]>): NonNullable<RunView["queue"]> {
+  return { kind: queued.kind, gate: queued.gate, key: queued.key, position: queued.position };
 }
 
 /**

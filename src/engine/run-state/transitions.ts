@@ -195,6 +195,20 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
     const { stepPath: _s, attempt: _a, childRunId: _c, ...outcome } = payload;
     return { ...state, children: state.children.with(at, { ...child, ended: outcome }) };
   },
+  FlowQueued: (state, { payload }) => {
+    const prior = state.flow;
+    const gate = `${payload.kind}:${payload.gate}`;
+    const resume = prior?.queued ? prior.resume : state.status === "waiting" ? "running" : state.status;
+    return { ...state, flow: { queued: payload, admitted: (prior?.admitted ?? []).filter((g) => g !== gate), resume } };
+  },
+  FlowAdmitted: (state, { payload }) => {
+    const prior = state.flow;
+    const gate = `${payload.kind}:${payload.gate}`;
+    const admitted = prior?.admitted.includes(gate) ? prior.admitted : [...(prior?.admitted ?? []), gate];
+    // Back to where the run was before it queued (a new run: `pending`, compiled next).
+    const status = prior?.queued && !state.terminal ? prior.resume : state.status;
+    return { ...state, status, flow: { queued: null, admitted, resume: prior?.resume ?? state.status } };
+  },
 };
 
 /**

@@ -46,6 +46,21 @@ export type RunState = {
   readonly children: readonly ChildProgress[];
   /** Signals sent to the run, by signal id, in arrival order (first in, first out), with the step that consumed each. */
   readonly signals: PersistentMap<SignalProgress>;
+  /**
+   * Where the run stands at its flow-control gates; absent until its first `FlowQueued` or
+   * `FlowAdmitted` (so a run without flow control folds to the same state as before it existed).
+   */
+  readonly flow?: FlowProgress;
+};
+
+/** A run's flow-control gates: the one it waits at, the ones that admitted it, the status to go back to. */
+export type FlowProgress = {
+  /** The gate the run is queued at, as its `FlowQueued` said; null once admitted. */
+  readonly queued: RunEventPayloads["FlowQueued"] | null;
+  /** Gates that admitted the run, as `kind:gate` (a lost lease queues it again: FlowQueued removes its gate). */
+  readonly admitted: readonly string[];
+  /** The status the run had before it was queued, which admission restores (a queued run that never ran is `pending`). */
+  readonly resume: RunStatus;
 };
 
 /** One received signal, and the wait.signal step that consumed it once one did. */

@@ -16,6 +16,8 @@ import type { RunState, StepWait } from "./types.ts";
  *   step's end (`StepSucceeded` when it woke, got its signal or timed out) closes it.
  * - `child`: `ChildRunStarted` opens it for the workflow.run step; `ChildRunEnded` for that child
  *   closes it, and so does anything that moves the step on.
+ * - `concurrency` / `throttle`: `FlowQueued` opens it (the run waits in its key's queue);
+ *   `FlowAdmitted` closes it (the fold's `flow.queued`, see transitions.ts).
  *
  * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
  * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
@@ -92,11 +94,12 @@ function idleAfter(state: RunState, event: RunEvent): boolean {
   }
 }
 
-/** The reason a run with these waits reports: the first of WAIT_REASONS that applies. */
-function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): WaitReason | null {
+/** The reason a run with these waits reports: the first of WAIT_REASONS that applies (a flow-control queue among them). */
+function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean, flow: RunState["flow"]): WaitReason | null {
   const open = new Set<WaitReason>();
   for (const wait of stepWaits.values()) open.add(wait.reason);
   if (idle) open.add("trigger");
+  if (flow?.queued) open.add(flow.queued.kind);
   return WAIT_REASONS.find((reason) => open.has(reason)) ?? null;
 }
 
@@ -108,7 +111,7 @@ function reasonOf(stepWaits: ReadonlyMap<string, StepWait>, idle: boolean): Wait
 export function settleWaits(state: RunState, event: RunEvent): RunState {
   const stepWaits = stepWaitsAfter(state, event);
   const idle = state.terminal ? false : idleAfter(state, event);
-  const waitReason = state.terminal ? null : reasonOf(stepWaits, idle);
+  const waitReason = state.terminal ? null : reasonOf(stepWaits, idle, state.flow);
   const status: RunStatus = waitReason ? "waiting" : state.status === "waiting" ? "running" : state.status;
   if (stepWaits === state.stepWaits && idle === state.idle && waitReason === state.waitReason && status === state.status) return state;
   return { ...state, stepWaits, idle, waitReason, status };

@@ -2,6 +2,7 @@ import type { DefinitionCapabilities } from "../../identity/definition-snapshot.
 import { assertCanonicalizable } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DefinitionApprovals } from "../../ports/definition-approvals.ts";
+import type { FlowGate } from "../../ports/flow-limiter.ts";
 import type { ModelResolver } from "../../ports/model-resolver.ts";
 import type { ParentRef, RunTrigger } from "../../ports/run-events.ts";
 import type { RunHandles, RunView } from "../../ports/run-handle.ts";
@@ -16,6 +17,7 @@ import { QuotaExceededError } from "../../sdk/errors/quota-exceeded-error.ts";
 import { type StartConflictCode, StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import { definitionCapabilities } from "../definition-capabilities.ts";
+import { flowGatesOf } from "../flow/flow-gates.ts";
 import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts";
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
@@ -93,7 +95,9 @@ export type StartedRun = {
  * 3. the input fits the input schema (422 `input_schema_error`), before anything is stored;
  * 4. in live model mode every slot the run may call has its key (409 `model_unavailable`);
  * 5. the definition gate (approval, pin, secrets) and the tenant's start quota (429), together;
- * 6. the run object starts the run, once per id; a repeat that differs is a 409 conflict.
+ * 6. the run object starts the run, once per id; a repeat that differs is a 409 conflict. A run
+ *    with flow control (`concurrency`, `throttle`) is accepted either way: its object asks its
+ *    key's limiter in the same call and the run is admitted or queued (docs/flow-control.md).
  *
  * Every refusal is a named error (`StartRefusedError`, `QuotaExceededError`, …) thrown before
  * anything is stored. A lost answer from the run object is 503 `run_start_unconfirmed`: the run
@@ -113,12 +117,14 @@ export async function startRun(ports: StartPorts, command: StartCommand): Promis
   const registered = ports.workflows.get(command.workflowId);
   if (!registered) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
   const capabilities = await admitRequest(ports, command, registered);
+  // Flow control: the gates with their keys rendered over the input; a key that does not render is 422, before anything is stored.
+  const flow = flowGatesOf(registered.definition, command.input);
   // A given LWIR replaces the planner; a pinned version only applies when none is given.
   const { admitted, admission } = await gateAndAdmit(ports, command, capabilities);
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = command.location ?? (command.continent ? HINT_BY_CONTINENT[command.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
-  const start = { ports, command, placement, admitted, jurisdiction };
+  const start = { ports, command, placement, admitted, jurisdiction, flow };
   if (!admission.admitted) {
     // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
     // gets its run back, not a 429. Looked up only here, on the refusal path.
@@ -237,6 +243,7 @@ type AdmittedStart = {
   readonly placement: RunPlacement;
   readonly admitted: AdmittedDefinition;
   readonly jurisdiction: string | undefined;
+  readonly flow: FlowGate[];
 };
 
 /**
@@ -249,7 +256,7 @@ async function askRunObject(
   /** Whether the start RPC was sent, and answered (for the quota: settleAdmission). */
   progress: { sent: boolean; answered: boolean },
 ): Promise<StartedRun> {
-  const { ports, command, placement, admitted, jurisdiction } = start;
+  const { ports, command, placement, admitted, jurisdiction, flow } = start;
   const client = ports.runHandles.open(command.tenant, command.runId, placement);
   progress.sent = true;
   const answer = await client
@@ -268,6 +275,7 @@ async function askRunObject(
       ...(admitted.pinnedVersionHash && command.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
       ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
       ...(command.parent ? { parent: command.parent } : {}),
+      ...(flow.length > 0 ? { flow } : {}),
     })
     .catch((error: unknown) => {
       if (LittleError.is(error)) throw error;

@@ -1,4 +1,5 @@
 import type { ModelSlotRef } from "../../harness/durable-model.ts";
+import { rateLimitedModel } from "../../harness/rate-limited-model.ts";
 import type { ResolvedModelSlot } from "../../identity/model-slots.ts";
 import type { CallableModel } from "../../ports/model-resolver.ts";
 import type { HarnessRole } from "../../ports/run-events.ts";
@@ -34,5 +35,15 @@ export function resolveSlot(
     offline: resolved.offline,
     ...(declared.pricing ? { pricing: declared.pricing } : {}),
   };
-  return { slot, model: resolved.model, ref };
+  // Shared model limits (docs/flow-control.md): every live attempt asks the model's limiter first.
+  const scope = a.env.modelLimits;
+  const model =
+    declared.limits && scope
+      ? rateLimitedModel(resolved.model, { providerId: slot.providerId, modelId: slot.modelId }, declared.limits, {
+          ...scope,
+          clock: a.env.clock,
+          sleep: a.env.sleep,
+        })
+      : resolved.model;
+  return { slot, model, ref };
 }

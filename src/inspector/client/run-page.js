@@ -167,6 +167,9 @@ const WAIT_LABELS = {
   trigger: "the section's next trigger",
   signal: "a signal",
   child: "a child run",
+  concurrency: "a slot of its concurrency key",
+  throttle: "its throttle window",
+  rate_limit: "its model's rate limit",
 };
 
 /** A link to another run's page (a parent or a child: workflow.run). */
@@ -200,6 +203,14 @@ function familyItems(view, item) {
   ];
 }
 
+/** A queued run's key (from the fold) and place (from the run as the API last showed it). */
+function queueLabel(view, run) {
+  const queued = view.state.flow?.queued;
+  if (!queued || (view.waitReason !== "concurrency" && view.waitReason !== "throttle")) return null;
+  const place = run?.queue && run.queue.key === queued.key ? run.queue.position : queued.position;
+  return h("span", { id: "queue-place", "data-key": queued.key }, ` (key ${queued.key}, position ${place ?? "?"})`);
+}
+
 function renderSummary(list, live, page) {
   const { view, run } = page;
   const started = view.requestedAt ?? run?.createdAt ?? null;
@@ -215,6 +226,7 @@ function renderSummary(list, live, page) {
         view.status,
       ),
       view.waitReason ? h("span", { id: "wait-reason" }, ` for ${WAIT_LABELS[view.waitReason] ?? view.waitReason}`) : null,
+      queueLabel(view, run),
     ),
     // Never let a fake answer pass for a real one: LITTLE_MODELS=auto fell back (or runs offline).
     view.offlineModels.length > 0

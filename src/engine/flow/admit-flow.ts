@@ -1,0 +1,111 @@
+/**
+ * @module A run at its flow-control gates (docs/flow-control.md): admitted before it is driven,
+ * queued (FlowQueued, `waiting` with `waitReason` `concurrency` or `throttle`) while a gate is
+ * full, its slots given back when it ends.
+ */
+import type { Clock } from "../../ports/clock.ts";
+import type { EventLog } from "../../ports/event-log.ts";
+import type { FlowGate, FlowLimiters, FlowTicket } from "../../ports/flow-limiter.ts";
+import type { RunIndex } from "../../ports/run-index.ts";
+import { indexRun, latestRegistration } from "../run-host/index-run.ts";
+import type { RunState } from "../run-state.ts";
+
+/** What passing the gates works over: the run's log and index row, and the limiters. */
+export type FlowPorts = {
+  readonly runId: string;
+  readonly log: EventLog;
+  readonly runs: RunIndex;
+  readonly clock: Clock;
+  readonly flow: FlowLimiters;
+  /** How long a held slot lasts without a renewal before its limiter checks on the run. */
+  readonly flowLeaseMs: number;
+};
+
+/** Where the run stands at its gates: through all of them, or queued at one. */
+export type FlowOutcome = { readonly admitted: true } | { readonly admitted: false; readonly gate: FlowGate; readonly position: number };
+
+/** The run's ticket at its limiters: who it is and where its object lives. */
+export function flowTicket(runId: string, request: NonNullable<RunState["request"]>): FlowTicket {
+  return {
+    tenant: request.tenant,
+    workflowId: request.workflowId,
+    runId,
+    ...(request.placement ? { placement: request.placement } : {}),
+  };
+}
+
+/** Whether the run has gates to pass (its request recorded any). */
+export function hasFlowGates(state: Pick<RunState, "request">): boolean {
+  return (state.request?.flow?.length ?? 0) > 0;
+}
+
+/**
+ * Passes the run's gates in order. A concurrency gate is asked every time (that renews the held
+ * slot's lease); a throttle that admitted the run once is not asked again (a start is counted
+ * once). What each answered that the log does not say yet is appended: `FlowAdmitted` for a gate
+ * newly passed, `FlowQueued` (and the index row `waiting`) for the gate the run now waits at.
+ * A run that was queued and is now through every gate is indexed `running` again. `index: false`
+ * (a start) leaves the row to the write after the answer, which takes the fold's status.
+ */
+export async function passFlowGates(ports: FlowPorts, state: RunState, options: { index?: boolean } = {}): Promise<FlowOutcome> {
+  const index = options.index ?? true;
+  const request = state.request;
+  if (!request?.flow?.length || state.terminal) return { admitted: true };
+  const ticket = flowTicket(ports.runId, request);
+  for (const gate of request.flow) {
+    const passed = state.flow?.admitted.includes(gateId(gate)) ?? false;
+    if (passed && gate.kind === "throttle") continue;
+    const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
+    if (answer.admitted) {
+      if (!passed)
+        await ports.log.append([
+          { type: "FlowAdmitted", payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at } },
+        ]);
+      continue;
+    }
+    const queued = state.flow?.queued;
+    if (!queued || queued.kind !== gate.kind || queued.gate !== gate.index) {
+      await ports.log.append([
+        { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position } },
+      ]);
+      if (index) await indexRun(ports, state, "waiting", { ...latestRegistration(state), waitReason: gate.kind });
+    }
+    return { admitted: false, gate, position: answer.position };
+  }
+  if (state.flow?.queued && index) await indexRun(ports, state, "running", latestRegistration(state));
+  return { admitted: true };
+}
+
+/**
+ * Gives back what the run holds at its gates once it has ended (completed, failed, cancelled,
+ * timed out): each concurrency slot, and its place in the queue it waited in. Gates after the
+ * one it waited at were never asked. Idempotent, so every end path may call it; a release that
+ * is lost is made good by the limiter's lease check.
+ */
+export async function releaseFlowGates(ports: Pick<FlowPorts, "runId" | "flow">, state: RunState): Promise<void> {
+  const request = state.request;
+  if (!request?.flow?.length) return;
+  const ticket = flowTicket(ports.runId, request);
+  const waitingAt = state.flow?.queued;
+  const releases: Promise<void>[] = [];
+  for (const gate of request.flow) {
+    const isWaitingGate = waitingAt?.kind === gate.kind && waitingAt.gate === gate.index;
+    if (gate.kind === "concurrency" || isWaitingGate) releases.push(ports.flow.release(ticket, gate));
+    if (isWaitingGate) break;
+  }
+  await Promise.all(releases);
+}
+
+/** The position the run waits at, asked of its limiter (the fold's is as of its FlowQueued). */
+export async function flowPosition(ports: Pick<FlowPorts, "runId" | "flow">, state: RunState): Promise<number | null> {
+  const request = state.request;
+  const queued = state.flow?.queued;
+  if (!request?.flow || !queued || state.terminal) return null;
+  const gate = request.flow.find((g) => g.kind === queued.kind && g.index === queued.gate);
+  if (!gate) return null;
+  return ports.flow.position(flowTicket(ports.runId, request), gate);
+}
+
+function gateId(gate: FlowGate): string {
+  return `${gate.kind}:${gate.index}`;
+}

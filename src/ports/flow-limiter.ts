@@ -1,0 +1,95 @@
+/**
+ * @module Flow control's port: the coordination objects that admit runs per key (docs/flow-control.md).
+ *
+ * One limiter per (tenant, workflow, gate, key): its storage is the key's queue. A run passes its
+ * gates in order (each `concurrency` entry, then the `throttle`); every gate is a call to that
+ * key's limiter, and the engine keeps what each answered in the run's log (`FlowQueued`,
+ * `FlowAdmitted`). In the Worker this is Durable Object RPC (`src/adapters/cloudflare/flow-limiters.ts`).
+ */
+
+/** Which limit a gate enforces. */
+export type FlowGateKind = "concurrency" | "throttle";
+
+/**
+ * One gate of a run, as its start computed it and `RunRequested.flow` records it: the key is the
+ * definition's key template rendered over the input (`"*"` when the limit has no key).
+ */
+export type FlowGate = {
+  readonly kind: FlowGateKind;
+  /** The gate's place in the definition: `concurrency[index]`, or 0 for the throttle. */
+  readonly index: number;
+  readonly key: string;
+  readonly limit: number;
+  /** A throttle's window. */
+  readonly periodMs?: number;
+};
+
+/** Who asks: enough for the limiter to address the run's object again when it admits it. */
+export type FlowTicket = {
+  readonly tenant: string;
+  readonly workflowId: string;
+  readonly runId: string;
+  /** The run's placement (`RunPlacement`, spelled out: the event union imports this file). */
+  readonly placement?: { readonly jurisdiction?: string; readonly locationHint?: string };
+};
+
+/**
+ * What a gate answered: the run holds a slot (or took a throttle start) since `at` (the limiter's
+ * clock), or waits at `position` (1 = next).
+ */
+export type FlowAnswer = { readonly admitted: true; readonly at: number } | { readonly admitted: false; readonly position: number };
+
+/** One key of a workflow's flow control, as `GET /v1/workflows/{id}/queues` lists it. */
+export type FlowQueueView = {
+  readonly kind: FlowGateKind;
+  readonly index: number;
+  readonly key: string;
+  readonly limit: number;
+  readonly periodMs?: number;
+  /** Runs holding a slot (concurrency) or started in the current window (throttle). */
+  readonly running: number;
+  readonly queued: number;
+  readonly updatedAt: number;
+};
+
+/** The limiters of every (tenant, workflow, gate, key). */
+export interface FlowLimiters {
+  /**
+   * Takes a slot for the run, or queues it (idempotent per run id: asking again renews a held
+   * slot's lease, or answers the run's place in the queue). `leaseMs`: how long a slot is held
+   * without being asked again before the limiter checks on the run.
+   */
+  acquire(ticket: FlowTicket, gate: FlowGate, leaseMs: number): Promise<FlowAnswer>;
+  /** Gives the run's slot back, or takes it out of the queue (its end, a cancel). Idempotent. */
+  release(ticket: FlowTicket, gate: FlowGate): Promise<void>;
+  /** The run's place in the key's queue; null when it is not queued there. */
+  position(ticket: FlowTicket, gate: FlowGate): Promise<number | null>;
+  /** Every key of the workflow the tenant's runs used, with its running and queued counts. */
+  queues(tenant: string, workflowId: string): Promise<FlowQueueView[]>;
+}
+
+/** How a run object answers its limiter checking on a slot whose lease ran out. */
+export type FlowProbe = "ended" | "active" | "idle";
+
+/**
+ * The RPC surface of one limiter object (`durable-objects/flow-limiter.ts`), as the adapter calls
+ * it. The same class keeps a workflow's directory of keys (`report`, `list`) under its own name.
+ */
+export interface FlowLimiterRpc {
+  acquire(ticket: FlowTicket, gate: FlowGate, leaseMs: number): Promise<FlowAnswer>;
+  release(ticket: FlowTicket, gate: FlowGate): Promise<void>;
+  position(runId: string): Promise<number | null>;
+  /** `version`: the limiter's count of reports; a row takes only a later one (reports may arrive out of order). */
+  report(name: string, view: FlowQueueView, version: number): Promise<void>;
+  list(): Promise<FlowQueueView[]>;
+}
+
+/** The name of the limiter object of one (tenant, workflow, gate, key). */
+export function limiterName(ticket: Pick<FlowTicket, "tenant" | "workflowId">, gate: Pick<FlowGate, "kind" | "index" | "key">): string {
+  return JSON.stringify(["limiter", ticket.tenant, ticket.workflowId, gate.kind, gate.index, gate.key]);
+}
+
+/** The name of the object holding a workflow's directory of keys (for `GET /v1/workflows/{id}/queues`). */
+export function directoryName(tenant: string, workflowId: string): string {
+  return JSON.stringify(["queues", tenant, workflowId]);
+}
