@@ -16,7 +16,8 @@ export type WorkflowId =
   | "billing.invoice-totals"
   | "ops.daily-digest"
   | "billing.refund-review"
-  | "support.escalate";
+  | "support.escalate"
+  | "support.reply-draft";
 
 /** A sample run input per shipped example, valid against its input schema. */
 export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
@@ -35,6 +36,7 @@ export const SAMPLE_INPUTS: Readonly<Record<WorkflowId, unknown>> = {
   "ops.daily-digest": { team: "support", focus: "tickets opened overnight" },
   "billing.refund-review": { orderId: "ord_88", amountCents: 4200, reason: "Charged twice" },
   "support.escalate": { ticketId: "T-2001", transcript: "Customer: order ord_88 arrived broken, I want my 19.99 back." },
+  "support.reply-draft": { customerId: "c-42", message: "My export has been stuck at 90% for an hour. Can you help?" },
 };
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -67,6 +69,27 @@ export function summarizePlan(task: PlanTask): Json {
           system: "You are a support analyst. Be factual and brief.",
           prompt:
             "Ticket {{ input.ticketId }}.\nTranscript:\n{{ input.transcript }}\n\nWrite a 1-2 sentence summary and rate severity as low, medium or high.",
+        },
+        output: clone(task.requestedOutput),
+      },
+    ],
+  };
+}
+
+/** support.reply-draft (the flow-control example): one ai.generate step on its one slot. */
+export function replyDraftPlan(task: PlanTask): Json {
+  const slot = slotIds(task)[0] as string;
+  return {
+    ...header(task, "Draft the reply in one structured call.", [slot], []),
+    steps: [
+      {
+        id: "draft",
+        uses: "ai.generate",
+        needs: [],
+        with: {
+          model: slot,
+          system: "You write short, friendly replies to customers' support messages.",
+          prompt: "Customer {{ input.customerId }} wrote:\n{{ input.message }}\n\nDraft a two or three sentence reply.",
         },
         output: clone(task.requestedOutput),
       },

@@ -58,7 +58,7 @@ function expectDigestFromBash(run: TranscriptRun, file: string, content: string)
 
 describe("shipped examples plan for real: first submission accepted, run completes", () => {
   it("covers every shipped workflow", () => {
-    expect(SHIPPED).toHaveLength(6);
+    expect(SHIPPED).toHaveLength(8);
   });
 
   it("support.summarize-ticket: one ai.generate step", async () => {
@@ -68,6 +68,13 @@ describe("shipped examples plan for real: first submission accepted, run complet
     expect(run.view.status).toBe("completed");
     expect(run.view.versionId).toBe(await expectRegistered(run));
     expect(validateJson(t.task.outputSchema as JsonSchema, run.view.output, "x").valid).toBe(true);
+  });
+
+  it("support.reply-draft (the flow-control example): one ai.generate step", async () => {
+    const t = await shippedTask("support.reply-draft");
+    const run = await runTranscript(t.workflowId, t.input, shippedTurns(t), ended);
+    expectFirstSubmissionAccepted(run);
+    expect(run.view.status).toBe("completed");
   });
 
   it("ops.daily-digest (the scheduled example): one ai.generate step", async () => {

@@ -22,6 +22,7 @@ export function shippedTurns(t: ShippedTask): Turn[] {
   switch (t.workflowId) {
     case "support.summarize-ticket":
     case "ops.daily-digest":
+    case "support.reply-draft":
       return [
         () => ({
           tool: "bash",

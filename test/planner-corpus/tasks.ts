@@ -10,6 +10,7 @@ import {
   type Json,
   refundPlan,
   refundReviewPlan,
+  replyDraftPlan,
   SAMPLE_INPUTS,
   summarizePlan,
   triagePlan,
@@ -60,7 +61,9 @@ async function build(workflowId: WorkflowId): Promise<ShippedTask> {
               ? refundReviewPlan(task)
               : workflowId === "support.escalate"
                 ? escalatePlan(task)
-                : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
+                : workflowId === "support.reply-draft"
+                  ? replyDraftPlan(task)
+                  : invoicePlan(task, invoiceSkillSource(skills["invoice-totals-plan"] as string));
   return { workflowId, caps, task, input, skills, plan };
 }
 
@@ -72,4 +75,5 @@ export const SHIPPED: readonly WorkflowId[] = [
   "ops.daily-digest",
   "billing.refund-review",
   "support.escalate",
+  "support.reply-draft",
 ];
