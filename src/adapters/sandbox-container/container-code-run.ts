@@ -5,7 +5,7 @@ import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "../sandbox-i
 import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
 import { CODE_ENV, CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
 import { CODE_DIR } from "./container-layout.ts";
-import { ContainerRestarted, type HelperResult, type HelperShell } from "./helper-shell.ts";
+import { ContainerRestarted, type FramedResult, type HelperShell } from "./helper-shell.ts";
 
 const DEFAULT_CPU_MS = 5_000;
 const DEFAULT_WALL_MS = 30_000;
@@ -62,11 +62,11 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
   const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
   const dir = `${CODE_DIR}/${callId}`;
-  const attempt = async (): Promise<HelperResult | Failure> => {
+  const attempt = async (): Promise<FramedResult | Failure> => {
     const spec = await shell.stage(JSON.stringify({ trees: [{ root: `${dir}/code`, replace: true, mode: "ro", files }] }));
     const laid = await shell.run("load", [spec]);
     if (laid.exitCode !== 0) return fail("code_runner_unavailable", `could not stage the code in the container: ${laid.stderr.trim()}`);
-    return shell.run(
+    return shell.runFramed(
       "code",
       [
         dir,
@@ -80,7 +80,7 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
       wallMs,
     );
   };
-  let answer: HelperResult | Failure;
+  let answer: FramedResult | Failure;
   try {
     // A container that restarted between calls lost the helper: it is installed again, once.
     answer = await attempt().catch((error: unknown) => {
@@ -101,22 +101,17 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   return { ...result, durationMs };
 }
 
-/** Maps what the helper printed (exit code line, runner result; the code's own output on stderr). */
-export function interpretAnswer(
-  answer: { exitCode: number; stdout: string; stderr: string },
-  limits: { wallMs: number; cpuMs: number; elapsedMs: number },
-): Interpreted {
+/** Maps what the helper answered: the frame's exit code, the runner's result (its stdout) and the code's own output (its stderr). */
+export function interpretAnswer(answer: FramedResult, limits: { wallMs: number; cpuMs: number; elapsedMs: number }): Interpreted {
   const { wallMs, cpuMs } = limits;
-  const newline = answer.stdout.indexOf("\n");
-  const exit = Number(newline < 0 ? Number.NaN : answer.stdout.slice(0, newline));
-  const resultText = newline < 0 ? "" : answer.stdout.slice(newline + 1);
-  const output = outputLines(answer.stderr);
-  if (answer.exitCode !== 0 || !Number.isInteger(exit))
+  if (!answer.framed)
     return {
       ok: false,
       error: { code: "code_runner_unavailable", message: `the container's helper failed: ${answer.stderr.trim().slice(0, 2_000)}` },
       logs: [],
     };
+  const { exit, stdout: resultText } = answer;
+  const output = outputLines(answer.stderr);
   // A SIGKILL before the wall limit came from the hard CPU limit (the code ignored SIGXCPU).
   if (exit === WALL_TIMEOUT_EXIT || (exit === KILLED_EXIT && limits.elapsedMs >= wallMs))
     return {

@@ -1,5 +1,6 @@
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 import { CODE_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
+import { FRAME_TAG } from "./output-frame.ts";
 
 /** Exit status of the helper when it cannot give the sandbox user its own network namespace. */
 export const NO_NETWORK_NAMESPACE_EXIT = 125;
@@ -38,6 +39,9 @@ require_own_net() {
   echo "${NO_NETWORK_NAMESPACE_MESSAGE}" >&2
   exit ${NO_NETWORK_NAMESPACE_EXIT}
 }
+# frame <exit> <out-file> <err-file> <max-out> <max-err>: the one line the adapter reads back
+# (output-frame.ts). Base64, so no byte of the command's output is trimmed or re-decoded on the way.
+frame() { printf '%s %s %s %s\\n' ${FRAME_TAG} "$1" "$(head -c "$4" "$2" | base64 -w0)" "$(head -c "$5" "$3" | base64 -w0)"; }
 as_user() { "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} LANG=C.UTF-8 "$@"; }
 sub=$1; shift
 case "$sub" in
@@ -49,12 +53,14 @@ case "$sub" in
     out=$(mktemp -p ${STAGE_DIR}) err=$(mktemp -p ${STAGE_DIR})
     (cd ${SCRATCH_DIR} && timeout -k 2 "$1" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} PWD=${SCRATCH_DIR} LANG=C.UTF-8 bash -c "$2") >"$out" 2>"$err" </dev/null
     code=$?
-    head -c ${MAX_EXEC_OUTPUT + 1} "$out"; head -c ${MAX_EXEC_OUTPUT + 1} "$err" >&2
+    frame "$code" "$out" "$err" ${MAX_EXEC_OUTPUT + 1} ${MAX_EXEC_OUTPUT + 1}
     rm -f "$out" "$err"
-    exit $code ;;
+    exit 0 ;;
   read)
-    # read <path>: the file as the sandbox user sees it (exit 66 when it cannot be read).
-    as_user cat -- "$1" 2>/dev/null || exit 66 ;;
+    # read <path>: the file as the sandbox user sees it, framed (exit 66 when it cannot be read).
+    out=$(mktemp -p ${STAGE_DIR})
+    as_user cat -- "$1" >"$out" 2>/dev/null || { rm -f "$out"; exit 66; }
+    frame 0 "$out" /dev/null $(stat -c %s "$out") 0; rm -f "$out" ;;
   write)
     # write <path> <staged file>: copies a staged host write into place as the sandbox user.
     as_user sh -c 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"' sh "$1" <"$2"; code=$?
@@ -66,9 +72,9 @@ case "$sub" in
     # load <staged spec>: lays out trees (scratch, memory, references) as root, then hands rw trees to the user.
     node ${HELPER_FS} load "$1" $USER_ID; code=$?; rm -f -- "$1"; exit $code ;;
   code)
-    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>: prints
-    # the exit code on the first line, then what the runner wrote to fd 3; the code's own output goes
-    # to stderr. CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>: a frame
+    # of the exit code, what the runner wrote to fd 3 (as stdout) and the code's own output (as
+    # stderr). CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
     dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
     mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
     if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
@@ -76,7 +82,7 @@ case "$sub" in
     envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8)
     (cd "$dir/code" && ulimit -S -t "$cpu" && ulimit -H -t $((cpu + 1)) && timeout -k 1 "$wall" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
     code=$?
-    echo "$code"; head -c "$7" "$dir/out/result"; head -c ${MAX_EXEC_OUTPUT} "$dir/out/log" >&2
+    frame "$code" "$dir/out/result" "$dir/out/log" "$7" ${MAX_EXEC_OUTPUT}
     rm -rf -- "$dir"; exit 0 ;;
   *) echo "little.sh: unknown subcommand $sub" >&2; exit 64 ;;
 esac

@@ -9,7 +9,7 @@ import { HELPER_SH_SOURCE } from "../../../src/adapters/sandbox-container/helper
 import { shellQuote } from "../../../src/adapters/sandbox-container/shell-quote.ts";
 import { digestText } from "../../../src/json/digest.ts";
 import type { RunCodeRequest } from "../../../src/ports/sandbox.ts";
-import { type CodeCall, FakeContainer, parseQuotedWords } from "./support/fake-container.ts";
+import { type CodeCall, FakeContainer, framed, parseQuotedWords } from "./support/fake-container.ts";
 
 const DENY = { network: "deny", env: "deny", fs: "deny" } as const;
 const file = (content: string) => ({ content, sha256: digestText(content) });
@@ -41,11 +41,7 @@ const request = (over: Partial<RunCodeRequest> = {}): RunCodeRequest => ({
   ...over,
 });
 
-const answer = (exit: number, result?: unknown, output = "") => ({
-  exitCode: 0,
-  stdout: `${exit}\n${result === undefined ? "" : JSON.stringify(result)}`,
-  stderr: output,
-});
+const answer = (exit: number, result?: unknown, output = "") => framed(exit, result === undefined ? "" : JSON.stringify(result), output);
 
 describe("shellQuote", () => {
   it("round-trips any text through a bash parser as one word", async () => {
@@ -265,7 +261,7 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
       ok: false,
       error: { code: "code_output_too_large" },
     });
-    expect(await run(() => ({ exitCode: 0, stdout: "0\n{not json", stderr: "" }))).toMatchObject({
+    expect(await run(() => framed(0, "{not json"))).toMatchObject({
       ok: false,
       error: { code: "code_output_not_json" },
     });
