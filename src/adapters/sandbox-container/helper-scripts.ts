@@ -1,12 +1,12 @@
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
+import { CODE_RUNNER_REMEDY } from "../../ports/sandbox-check.ts";
 import { CODE_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
 import { FRAME_TAG } from "./output-frame.ts";
 
 /** Exit status of the helper when it cannot give the sandbox user its own network namespace. */
 export const NO_NETWORK_NAMESPACE_EXIT = 125;
 /** What the helper prints then (the adapter and the docs quote it). */
-export const NO_NETWORK_NAMESPACE_MESSAGE =
-  "little.sh: cannot give the sandbox user its own network namespace (unshare --net failed); refusing to run its commands, which could otherwise reach the sandbox's control API on this container's loopback";
+export const NO_NETWORK_NAMESPACE_MESSAGE = `little.sh: cannot give the sandbox user its own network namespace (unshare --net failed); refusing to run its commands, which could otherwise reach the sandbox's control API on this container's loopback. Remedy: ${CODE_RUNNER_REMEDY}`;
 
 /**
  * The shell helper the adapter installs in each container: every command the adapter sends is

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryMemoryStore } from "../../../src/adapters/memory/memory-memory-store.ts";
+import { smokeCheck } from "../../../src/cli/deploy/sandbox-smoke-check.ts";
 import { digestText } from "../../../src/json/digest.ts";
 import type { CodePolicy, RunCodeRequest, SandboxSession } from "../../../src/ports/sandbox.ts";
 import { type ContractDev, containerRunUnavailable, startContractWorker } from "./support/contract-dev.ts";
@@ -138,6 +139,11 @@ export async function run() {
     expect(big.stdout).toMatch(/\[output truncated at 65536 characters\]$/);
     const slow = await session.exec("sleep 30; echo never", { timeoutMs: 1_000 });
     expect(slow.exitCode).toBe(124);
+  });
+
+  it("the deploy's smoke check through the Worker: a bash command and a code.run ran", async () => {
+    const report = await smokeCheck((dev as ContractDev).url, { fetch, attempts: 1 });
+    expect(report).toMatchObject({ ok: true, bashMs: expect.any(Number), codeRunMs: expect.any(Number) });
   });
 
   it("a container killed mid-command: the command fails, not hangs; the next one runs, with the session's files", async () => {

@@ -10,6 +10,7 @@ import { openSandboxes } from "../../../../src/adapters/sandbox-container/sandbo
 import type { SandboxContainer } from "../../../../src/adapters/sandbox-container/sandbox-container.ts";
 import type { MemoryFiles } from "../../../../src/ports/memory-store.ts";
 import type { RunCodeRequest, SandboxSession, SandboxSessionOptions } from "../../../../src/ports/sandbox.ts";
+import { checkSandbox, SANDBOX_CHECK_SCOPE } from "../../../../src/ports/sandbox-check.ts";
 
 export { SandboxContainer } from "../../../../src/adapters/sandbox-container/sandbox-container.ts";
 
@@ -70,6 +71,11 @@ async function handle(env: ContractEnv, call: ContractCall): Promise<unknown> {
 
 export default {
   async fetch(request: Request, env: ContractEnv): Promise<Response> {
+    // The deployed Worker's smoke check route (src/api/app.ts), over the same adapter.
+    if (new URL(request.url).pathname === "/v1/health/sandbox") {
+      const report = await checkSandbox(new ContainerSandbox({ open: openSandboxes(env.SANDBOX), scope: SANDBOX_CHECK_SCOPE }));
+      return Response.json({ sandbox: "container", ...report }, { status: report.ok ? 200 : 503 });
+    }
     if (request.method !== "POST") return new Response("sandbox contract worker", { status: 200 });
     try {
       const result = await handle(env, (await request.json()) as ContractCall);
