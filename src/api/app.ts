@@ -1,10 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { checkSandbox, SANDBOX_CHECK_SCOPE } from "../engine/sandbox-check.ts";
 import { entryRoutes } from "../inspector/entry-routes.ts";
 import { inspectorRoutes } from "../inspector/routes.ts";
 import { CANONICALIZER_ID } from "../json/canonical-json.ts";
 import { LWIR_API_VERSION } from "../lwir/types.ts";
-import { checkSandbox, SANDBOX_CHECK_SCOPE } from "../ports/sandbox-check.ts";
 import { insecureConfigurationError, insecureVariables } from "../wiring/insecure-configuration.ts";
 import { wire } from "../wiring.ts";
 import type { ApiEnv } from "./api-env.ts";

@@ -8,9 +8,9 @@ import { MemoryMemoryStore } from "../../../../src/adapters/memory/memory-memory
 import { ContainerSandbox } from "../../../../src/adapters/sandbox-container/container-sandbox.ts";
 import { openSandboxes } from "../../../../src/adapters/sandbox-container/sandbox-binding.ts";
 import type { SandboxContainer } from "../../../../src/adapters/sandbox-container/sandbox-container.ts";
+import { checkSandbox, SANDBOX_CHECK_SCOPE } from "../../../../src/engine/sandbox-check.ts";
 import type { MemoryFiles } from "../../../../src/ports/memory-store.ts";
 import type { RunCodeRequest, SandboxSession, SandboxSessionOptions } from "../../../../src/ports/sandbox.ts";
-import { checkSandbox, SANDBOX_CHECK_SCOPE } from "../../../../src/ports/sandbox-check.ts";
 
 export { SandboxContainer } from "../../../../src/adapters/sandbox-container/sandbox-container.ts";
 
