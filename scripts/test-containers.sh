@@ -92,8 +92,14 @@ export WRANGLER_DOCKER_HOST="unix://$state/docker-caps.sock"
 export LITTLE_DOCKER_HOST_DEFAULT_CAPS="unix://$state/docker-default.sock"
 export MINIFLARE_CONTAINER_EGRESS_IMAGE="$sidecar_tag"
 export LITTLE_SANDBOX_CONTAINER_TESTS=1
-say "ready after $(($(date +%s) - started)) s; running the suite"
+say "ready after $(($(date +%s) - started)) s"
 status=0
-npx vitest run --config test/adapters/sandbox-container/vitest.local.config.ts "$@" || status=$?
+if [ "${1:-}" = "--bench" ]; then
+  # npm run test:containers -- --bench [--reps N]: the container vs isolate figures (bench/container-sandbox.ts).
+  shift
+  node bench/run.ts container-sandbox "$@" || status=$?
+else
+  npx vitest run --config test/adapters/sandbox-container/vitest.local.config.ts "$@" || status=$?
+fi
 say "done in $(($(date +%s) - started)) s (status $status)"
 exit $status
