@@ -6,6 +6,7 @@ import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
 import { CODE_ENV, CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
 import { CODE_DIR } from "./container-layout.ts";
 import { ContainerRestarted, type FramedResult, type HelperShell } from "./helper-shell.ts";
+import { textToBase64 } from "./output-frame.ts";
 
 const DEFAULT_CPU_MS = 5_000;
 const DEFAULT_WALL_MS = 30_000;
@@ -63,12 +64,12 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
   const dir = `${CODE_DIR}/${callId}`;
   const attempt = async (): Promise<FramedResult | Failure> => {
-    const spec = await shell.stage(JSON.stringify({ trees: [{ root: `${dir}/code`, replace: true, mode: "ro", files }] }));
-    const laid = await shell.run("load", [spec]);
-    if (laid.exitCode !== 0) return fail("code_runner_unavailable", `could not stage the code in the container: ${laid.stderr.trim()}`);
+    // One staged file and one command: the helper lays the files out and runs them (no extra round trip).
+    const spec = await shell.stage(codeSpec(files));
     return shell.runFramed(
       "code",
       [
+        spec,
         dir,
         String(Math.max(1, Math.ceil(wallMs / 1000))),
         String(Math.max(1, Math.ceil(cpuMs / 1000))),
@@ -99,6 +100,13 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   // Say why a request the code was allowed to make failed: the container has no internet at all.
   if (request.policy.network === "allow") return { ...result, logs: [NO_INTERNET, ...result.logs].slice(0, MAX_LOG_LINES), durationMs };
   return { ...result, durationMs };
+}
+
+/** The files of a code run as the helper's `code` subcommand reads them: one `<base64 path> <base64 content>` line each. */
+export function codeSpec(files: Readonly<Record<string, string>>): string {
+  return Object.entries(files)
+    .map(([path, content]) => `${textToBase64(path)} ${textToBase64(content)}\n`)
+    .join("");
 }
 
 /** Maps what the helper answered: the frame's exit code, the runner's result (its stdout) and the code's own output (its stderr). */

@@ -1,6 +1,6 @@
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
 import { CODE_RUNNER_REMEDY } from "../../ports/sandbox-check.ts";
-import { CODE_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
+import { CODE_DIR, HELPER_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
 import { FRAME_TAG } from "./output-frame.ts";
 
 /** Exit status of the helper when it cannot give the sandbox user its own network namespace. */
@@ -34,8 +34,10 @@ PATH_USER=/usr/local/bin:/usr/bin:/bin
 # loopback only. 'ip' may be missing or refused: a loopback left down isolates just as well.
 NET_UP='ip link set lo up 2>/dev/null; exec "$@"'
 OWN_NET=(unshare --net -- /bin/sh -c "$NET_UP" own-net)
+# Checked once per container: the marker is root's (HELPER_DIR is not the user's to write).
 require_own_net() {
-  unshare --net -- true 2>/dev/null && return 0
+  [ -e ${HELPER_DIR}/own-net-ok ] && return 0
+  unshare --net -- true 2>/dev/null && : > ${HELPER_DIR}/own-net-ok && return 0
   echo "${NO_NETWORK_NAMESPACE_MESSAGE}" >&2
   exit ${NO_NETWORK_NAMESPACE_EXIT}
 }
@@ -72,11 +74,20 @@ case "$sub" in
     # load <staged spec>: lays out trees (scratch, memory, references) as root, then hands rw trees to the user.
     node ${HELPER_FS} load "$1" $USER_ID; code=$?; rm -f -- "$1"; exit $code ;;
   code)
-    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>: a frame
-    # of the exit code, what the runner wrote to fd 3 (as stdout) and the code's own output (as
-    # stderr). CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    # code <staged spec> <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>:
+    # lays the code out as root (read-only to the user) from the spec, one "<base64 path> <base64
+    # content>" line per file — bash and base64, no second node — then runs it and prints a frame of
+    # the exit code, what the runner wrote to fd 3 (as stdout) and the code's own output (as stderr).
+    # CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    spec=$1; shift
     dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
-    mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
+    mkdir -p "$dir/code" "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp" || exit 1
+    while read -r p c; do
+      rel=$(printf %s "$p" | base64 -d)
+      case "/$rel/" in */../*|*/./*|*//*) echo "little.sh: refusing the path $rel" >&2; rm -rf -- "$dir" "$spec"; exit 65 ;; esac
+      mkdir -p "$(dirname -- "$dir/code/$rel")" && printf %s "$c" | base64 -d > "$dir/code/$rel" || { rm -rf -- "$dir" "$spec"; exit 1; }
+    done < "$spec"
+    rm -f -- "$spec"
     if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
     # Never the container's environment, whatever the policy: declared variables come as a file (code-runner-source.ts).
     envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8)

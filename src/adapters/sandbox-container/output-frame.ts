@@ -39,6 +39,14 @@ export function bytesToText(bytes: Uint8Array): string {
   }
 }
 
+/** A text's UTF-8 bytes as base64 (what the helper's `base64 -d` turns back into the file). */
+export function textToBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return btoa(binary);
+}
+
 function fromBase64(text: string): Uint8Array {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);

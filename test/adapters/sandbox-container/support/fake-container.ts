@@ -135,7 +135,16 @@ export class FakeContainer implements ContainerClient {
   }
 
   private async code(args: readonly string[]): Promise<Answer> {
-    const [dir = "", wall, cpu, heap, fs = "", env = "", max] = args;
+    const [spec = "", dir = "", wall, cpu, heap, fs = "", env = "", max] = args;
+    // The staged spec: one `<base64 path> <base64 content>` line per file (container-code-run.ts).
+    const text = await this.fs.readFile(spec);
+    await this.fs.rm(spec);
+    const unb64 = (b: string) => Buffer.from(b, "base64").toString("utf8");
+    const files: Record<string, string> = {};
+    for (const line of text.split("\n").filter(Boolean)) {
+      const [path = "", content = ""] = line.split(" ");
+      files[unb64(path)] = unb64(content);
+    }
     const call: CodeCall = {
       dir,
       wallS: Number(wall),
@@ -144,10 +153,9 @@ export class FakeContainer implements ContainerClient {
       fs,
       env,
       maxResultBytes: Number(max),
-      files: await this.filesUnder(`${dir}/code`),
+      files,
     };
     this.codeCalls.push(call);
-    await this.fs.rm(dir, { recursive: true });
     return this.onCode(call);
   }
 }
