@@ -64,8 +64,10 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
   const dir = `${CODE_DIR}/${callId}`;
   const attempt = async (): Promise<FramedResult | Failure> => {
-    // One staged file and one command: the helper lays the files out and runs them (no extra round trip).
-    const spec = await shell.stage(codeSpec(files));
+    // One command: the helper lays the files out and runs them. A small spec travels inline as a
+    // quoted argument (base64 and newlines only); a large one is staged first (one argument is at most 128 KiB).
+    const text = codeSpec(files);
+    const spec = text.length <= INLINE_SPEC_MAX ? `inline:${text}` : await shell.stage(text);
     return shell.runFramed(
       "code",
       [
@@ -101,6 +103,9 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   if (request.policy.network === "allow") return { ...result, logs: [NO_INTERNET, ...result.logs].slice(0, MAX_LOG_LINES), durationMs };
   return { ...result, durationMs };
 }
+
+/** Largest spec sent inline on the command line (Linux caps one argument at 128 KiB). */
+export const INLINE_SPEC_MAX = 64 * 1024;
 
 /** The files of a code run as the helper's `code` subcommand reads them: one `<base64 path> <base64 content>` line each. */
 export function codeSpec(files: Readonly<Record<string, string>>): string {

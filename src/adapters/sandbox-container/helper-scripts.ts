@@ -74,12 +74,16 @@ case "$sub" in
     # load <staged spec>: lays out trees (scratch, memory, references) as root, then hands rw trees to the user.
     node ${HELPER_FS} load "$1" $USER_ID; code=$?; rm -f -- "$1"; exit $code ;;
   code)
-    # code <staged spec> <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>:
+    # code <staged spec | inline:spec> <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>:
     # lays the code out as root (read-only to the user) from the spec, one "<base64 path> <base64
     # content>" line per file — bash and base64, no second node — then runs it and prints a frame of
     # the exit code, what the runner wrote to fd 3 (as stdout) and the code's own output (as stderr).
     # CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
     spec=$1; shift
+    # A small spec comes inline ("inline:<lines>", base64 and newlines only): no staged write first.
+    if [ "\${spec#inline:}" != "$spec" ]; then
+      inline=\${spec#inline:}; spec=$(mktemp -p ${STAGE_DIR}); printf '%s' "$inline" > "$spec"
+    fi
     dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
     mkdir -p "$dir/code" "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp" || exit 1
     while read -r p c; do

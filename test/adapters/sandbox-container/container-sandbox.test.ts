@@ -311,6 +311,20 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
     expect(await sandbox.runCode(request())).toMatchObject({ ok: false, error: { code: "code_runner_unavailable" } });
   });
 
+  it("small code travels inline with the command (one SDK call), large code is staged first; both arrive whole", async () => {
+    const { sandbox, container } = setup();
+    await sandbox.runCode(request());
+    const fake = container("code");
+    const writes = fake.writes.length;
+    await sandbox.runCode(request());
+    expect(fake.codeCalls.at(-1)).toMatchObject({ inline: true });
+    expect(fake.writes.length).toBe(writes);
+    const big = `export const s = ${JSON.stringify("é".repeat(70_000))};\nexport function run() { return 1; }`;
+    await sandbox.runCode(request({ files: { "m.ts": file(big) } }));
+    expect(fake.codeCalls.at(-1)).toMatchObject({ inline: false, files: { "m.ts": big } });
+    expect(fake.writes.length).toBe(writes + 1);
+  });
+
   it("passes the policy's fs and env choices to the helper; a network allowance is logged as unavailable", async () => {
     const { sandbox, container } = setup();
     await sandbox.runCode(request({ policy: { network: "deny", env: "allow", fs: "allow" } }));

@@ -22,6 +22,8 @@ export type CodeCall = {
   readonly env: string;
   readonly maxResultBytes: number;
   readonly files: Readonly<Record<string, string>>;
+  /** Whether the spec came inline on the command line (small code) or as a staged file. */
+  readonly inline: boolean;
 };
 
 /**
@@ -137,8 +139,11 @@ export class FakeContainer implements ContainerClient {
   private async code(args: readonly string[]): Promise<Answer> {
     const [spec = "", dir = "", wall, cpu, heap, fs = "", env = "", max] = args;
     // The staged spec: one `<base64 path> <base64 content>` line per file (container-code-run.ts).
-    const text = await this.fs.readFile(spec);
-    await this.fs.rm(spec);
+    let text = spec.startsWith("inline:") ? spec.slice("inline:".length) : null;
+    if (text === null) {
+      text = await this.fs.readFile(spec);
+      await this.fs.rm(spec);
+    }
     const unb64 = (b: string) => Buffer.from(b, "base64").toString("utf8");
     const files: Record<string, string> = {};
     for (const line of text.split("\n").filter(Boolean)) {
@@ -154,6 +159,7 @@ export class FakeContainer implements ContainerClient {
       env,
       maxResultBytes: Number(max),
       files,
+      inline: spec.startsWith("inline:"),
     };
     this.codeCalls.push(call);
     return this.onCode(call);
