@@ -33,18 +33,20 @@ export function bytesToText(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-    return text;
+    return latin1(bytes);
   }
 }
 
 /** A text's UTF-8 bytes as base64 (what the helper's `base64 -d` turns back into the file). */
 export function textToBase64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return btoa(binary);
+  return btoa(latin1(new TextEncoder().encode(text)));
+}
+
+/** One character per byte (chunked: spreading a whole large array would overflow the stack). */
+function latin1(bytes: Uint8Array): string {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return text;
 }
 
 function fromBase64(text: string): Uint8Array {
