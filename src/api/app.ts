@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { checkSandbox, SANDBOX_CHECK_SCOPE } from "../engine/sandbox-check.ts";
 import { entryRoutes } from "../inspector/entry-routes.ts";
 import { inspectorRoutes } from "../inspector/routes.ts";
 import { CANONICALIZER_ID } from "../json/canonical-json.ts";
@@ -104,6 +105,20 @@ app.get("/v1/health", async (c) => {
     },
     ok ? 200 : 503,
   );
+});
+
+/**
+ * The sandbox's smoke check (`little deploy --sandbox container` calls it after deploying): one
+ * bash command and one code.run through the configured sandbox, in one fixed scope, so callers
+ * cannot start more than its two sandboxes. 503 with `code_runner_unavailable` and the remedy
+ * when the sandbox cannot run commands (docs/sandbox.md, "Network namespaces").
+ *
+ * @example
+ * curl https://<worker>/v1/health/sandbox // {"ok":true,"sandbox":"container","bashMs":48,"codeRunMs":71}
+ */
+app.get("/v1/health/sandbox", async (c) => {
+  const report = await checkSandbox(wire(c.env, { runId: SANDBOX_CHECK_SCOPE }).sandbox);
+  return c.json({ sandbox: c.env.LITTLE_SANDBOX, ...report }, report.ok ? 200 : 503);
 });
 
 app.route("/v1", runRoutes);

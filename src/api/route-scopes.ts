@@ -58,6 +58,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   // The run inspector's pages read runs (its data comes from the routes above).
   "GET /runs": "runs:read",
   "GET /runs/{runId}": "runs:read",
+  // One fixed bash command and code.run in one fixed scope (app.ts): the deploy's smoke check.
+  "GET /v1/health/sandbox": "public",
 };
 
 /** Scope needed by routes not in {@link ROUTE_SCOPES}. */

@@ -5,12 +5,12 @@ export type ProcessResult = { readonly code: number; readonly stdout: string; re
 
 /**
  * Runs `wrangler` from the project's node_modules (`npx --no-install` finds it, never a download)
- * or another command from PATH, its output either captured or passed straight to this terminal.
+ * or another command from PATH, its output captured, passed straight to this terminal, or both (`tee`).
  *
  * @example
  * const { code, stdout } = await runProcess("wrangler", ["d1", "migrations", "apply", "DB", "--local"], "capture");
  */
-export function runProcess(command: string, args: readonly string[], mode: "capture" | "inherit"): Promise<ProcessResult> {
+export function runProcess(command: string, args: readonly string[], mode: "capture" | "inherit" | "tee"): Promise<ProcessResult> {
   const [file, argv] = command === "wrangler" ? ["npx", ["--no-install", "wrangler", ...args]] : [command, [...args]];
   return new Promise((done, fail) => {
     const child = spawn(file, argv, {
@@ -22,9 +22,11 @@ export function runProcess(command: string, args: readonly string[], mode: "capt
     let stderr = "";
     child.stdout?.on("data", (d) => {
       stdout += d;
+      if (mode === "tee") process.stdout.write(d);
     });
     child.stderr?.on("data", (d) => {
       stderr += d;
+      if (mode === "tee") process.stderr.write(d);
     });
     child.on("error", fail);
     child.on("close", (code) => done({ code: code ?? 1, stdout, stderr }));

@@ -15,7 +15,8 @@ export const APPROVE_USAGE = "approve <run-id> <approval-id> [--deny] [--reason 
 export const SIGNAL_USAGE = "signal <run-id> <name> [--payload <json|@file>] [--id <id>] [--json]";
 export const INIT_USAGE = "init <dir> [--name <worker-name>] [--package <spec|tarball>]";
 export const DEV_USAGE = "dev [wrangler dev options, e.g. --port 8801]";
-export const DEPLOY_USAGE = "deploy [--sandbox container|isolate] [--secret <NAME>]… [--dry-run] [-c wrangler.jsonc] [--json]";
+export const DEPLOY_USAGE =
+  "deploy [--sandbox container|isolate] [--secret <NAME>]… [--dry-run] [-c wrangler.jsonc] [--json] [--url <worker URL>]";
 export const TOKEN_USAGE = `token create --tenant <name> [--label <l>] [--scopes <s,…>] [--expires-in <30d|12h|90m|3600>] [--admin-token <t>] [--json]
   token list [--tenant <name> [--admin-token <t>]] [--json]
   token revoke <tok_id> [--admin-token <t>] [--json]`;
@@ -40,7 +41,8 @@ project commands:
   ${DEPLOY_USAGE}
                            create or find the D1 database, R2 bucket and queues, check the secrets,
                            apply the D1 migrations remotely and wrangler deploy (default sandbox:
-                           container, which needs Docker; isolate needs Worker Loader). docs/deploy.md
+                           container, which needs Docker; isolate needs Worker Loader), then smoke-check
+                           the container sandbox through the deployed Worker. docs/deploy.md
 
 API commands (human output; --json for machines):
   ${RUN_USAGE}

@@ -279,3 +279,49 @@ describe("the project's own provider keys", () => {
     expect(projectProviderKeys(undefined)).toEqual([]);
   });
 });
+
+describe("little deploy --sandbox container: the smoke check through the deployed Worker", () => {
+  const URL_LINE = "Deployed acme triggers\n  https://acme.team.workers.dev\n";
+  /** A world whose `wrangler deploy` prints the Worker's URL and whose Worker answers `report`. */
+  function deployedWorld(report: unknown, status: number) {
+    const world = fakeWorld({ secrets: ALL_SECRETS, docker: true });
+    const asked: string[] = [];
+    const io = {
+      ...world.io,
+      run: async (command: string, args: readonly string[]) =>
+        args[0] === "deploy" ? { code: 0, stdout: URL_LINE, stderr: "" } : world.io.run(command, args),
+      fetch: (async (url: string) => {
+        asked.push(url);
+        return Response.json(report, { status });
+      }) as unknown as typeof fetch,
+      sleep: async () => {},
+    };
+    return { io, asked };
+  }
+
+  it("reports the sandbox's bash and code.run when it runs them", async () => {
+    const { io, asked } = deployedWorld({ ok: true, sandbox: "container", bashMs: 40, codeRunMs: 70 }, 200);
+    const steps = await runDeploy(options({ sandbox: "container" }), io);
+    expect(asked).toEqual(["https://acme.team.workers.dev/v1/health/sandbox"]);
+    expect(steps.at(-1)).toMatchObject({ step: "smoke check", outcome: expect.stringContaining("bash 40 ms and code.run 70 ms") });
+  });
+
+  it("fails the deploy with code_runner_unavailable and the remedy when the sandbox cannot run commands", async () => {
+    const { io } = deployedWorld(
+      { ok: false, code: "code_runner_unavailable", message: "bash answered exit 125: little.sh: cannot…", remedy: "deploy with …" },
+      503,
+    );
+    const error = await refusal(runDeploy(options({ sandbox: "container" }), io));
+    expect(error.code).toBe("code_runner_unavailable");
+    expect(error.message).toMatch(/deployed, but the container sandbox cannot run commands.*exit 125.*\n {2}remedy: deploy with/s);
+  });
+
+  it("asks again while the Worker answers no report, then gives up with code_runner_unavailable; --url overrides the printed URL", async () => {
+    const { io, asked } = deployedWorld({ error: "starting" }, 502);
+    const error = await refusal(runDeploy(options({ sandbox: "container", url: "https://little.example.com/" }), io));
+    expect(error.code).toBe("code_runner_unavailable");
+    expect(error.message).toContain("no report: HTTP 502");
+    expect(asked.length).toBe(12);
+    expect(new Set(asked)).toEqual(new Set(["https://little.example.com/v1/health/sandbox"]));
+  });
+});

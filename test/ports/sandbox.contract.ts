@@ -97,5 +97,36 @@ export function sandboxContract(name: string, make: (memory: MemoryStore) => San
       });
       expect(threw).toMatchObject({ ok: false, error: { code: "code_threw" } });
     });
+
+    it("bash output keeps its bytes: trailing newlines, \\r\\n, NUL, invalid UTF-8 (the latin1 view), stderr, readFile", async () => {
+      const session = await fresh().sandbox.openSession({ sessionId: "contract-bytes", skills: [] });
+      for (const [script, stdout] of BYTE_CASES) expect(await session.exec(script), script).toMatchObject({ exitCode: 0, stdout });
+      expect(await session.exec("printf 'e\\n\\n' >&2; exit 3")).toEqual({ exitCode: 3, stdout: "", stderr: "e\n\n" });
+      await session.exec("printf 'k\\r\\n\\n' > k.txt");
+      expect(await session.readFile("k.txt")).toBe("k\r\n\n");
+    });
+
+    it("code.run's printed output keeps its bytes: console lines with trailing newlines, \\r\\n and NUL", async () => {
+      const r = await fresh().sandbox.runCode({
+        files: {
+          "m.js": file('export function run() { console.log("a\\n"); console.log("b\\r\\n"); console.warn("x\\u0000y"); return "z\\n"; }'),
+        },
+        entrypoint: "m.js",
+        input: {},
+        policy: DENY,
+      });
+      expect(r).toMatchObject({ ok: true, output: "z\n", logs: ["log: a\n", "log: b\r\n", "warn: x\u0000y"] });
+    });
   });
 }
+
+/** Scripts and the stdout every adapter answers for them, byte for byte (docs/sandbox.md, "Output bytes"). */
+const BYTE_CASES: readonly (readonly [string, string])[] = [
+  ["printf 'hello\\n'", "hello\n"],
+  ["printf 'a\\r\\nb\\r\\n'", "a\r\nb\r\n"],
+  ["printf 'x\\0y\\n'", "x\u0000y\n"],
+  ["printf '\\n\\n\\n'", "\n\n\n"],
+  ["printf 'caf\\xc3\\xa9\\n'", "caf\u00e9\n"],
+  ["printf 'x\\xffy'", "x\u00ffy"],
+  ["printf ''", ""],
+];

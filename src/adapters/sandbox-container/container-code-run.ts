@@ -5,7 +5,8 @@ import { MAX_CODE_OUTPUT_BYTES, MAX_LOG_LINE, MAX_LOG_LINES } from "../sandbox-i
 import { stripTypeScript } from "../sandbox-isolate/strip-typescript.ts";
 import { CODE_ENV, CODE_INPUT, CODE_RUNNER, codeRunnerSource } from "./code-runner-source.ts";
 import { CODE_DIR } from "./container-layout.ts";
-import { ContainerRestarted, type HelperResult, type HelperShell } from "./helper-shell.ts";
+import { ContainerRestarted, type FramedResult, type HelperShell } from "./helper-shell.ts";
+import { textToBase64 } from "./output-frame.ts";
 
 const DEFAULT_CPU_MS = 5_000;
 const DEFAULT_WALL_MS = 30_000;
@@ -62,13 +63,15 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   const wallMs = request.limits?.wallMs ?? DEFAULT_WALL_MS;
   const cpuMs = request.limits?.cpuMs ?? DEFAULT_CPU_MS;
   const dir = `${CODE_DIR}/${callId}`;
-  const attempt = async (): Promise<HelperResult | Failure> => {
-    const spec = await shell.stage(JSON.stringify({ trees: [{ root: `${dir}/code`, replace: true, mode: "ro", files }] }));
-    const laid = await shell.run("load", [spec]);
-    if (laid.exitCode !== 0) return fail("code_runner_unavailable", `could not stage the code in the container: ${laid.stderr.trim()}`);
-    return shell.run(
+  const attempt = async (): Promise<FramedResult | Failure> => {
+    // One command: the helper lays the files out and runs them. A small spec travels inline as a
+    // quoted argument (base64 and newlines only); a large one is staged first (one argument is at most 128 KiB).
+    const text = codeSpec(files);
+    const spec = text.length <= INLINE_SPEC_MAX ? `inline:${text}` : await shell.stage(text);
+    return shell.runFramed(
       "code",
       [
+        spec,
         dir,
         String(Math.max(1, Math.ceil(wallMs / 1000))),
         String(Math.max(1, Math.ceil(cpuMs / 1000))),
@@ -80,7 +83,7 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
       wallMs,
     );
   };
-  let answer: HelperResult | Failure;
+  let answer: FramedResult | Failure;
   try {
     // A container that restarted between calls lost the helper: it is installed again, once.
     answer = await attempt().catch((error: unknown) => {
@@ -101,22 +104,27 @@ export async function runCodeInContainer(shell: HelperShell, request: RunCodeReq
   return { ...result, durationMs };
 }
 
-/** Maps what the helper printed (exit code line, runner result; the code's own output on stderr). */
-export function interpretAnswer(
-  answer: { exitCode: number; stdout: string; stderr: string },
-  limits: { wallMs: number; cpuMs: number; elapsedMs: number },
-): Interpreted {
+/** Largest spec sent inline on the command line (Linux caps one argument at 128 KiB). */
+export const INLINE_SPEC_MAX = 64 * 1024;
+
+/** The files of a code run as the helper's `code` subcommand reads them: one `<base64 path> <base64 content>` line each. */
+export function codeSpec(files: Readonly<Record<string, string>>): string {
+  return Object.entries(files)
+    .map(([path, content]) => `${textToBase64(path)} ${textToBase64(content)}\n`)
+    .join("");
+}
+
+/** Maps what the helper answered: the frame's exit code, the runner's result (its stdout) and the code's own output (its stderr). */
+export function interpretAnswer(answer: FramedResult, limits: { wallMs: number; cpuMs: number; elapsedMs: number }): Interpreted {
   const { wallMs, cpuMs } = limits;
-  const newline = answer.stdout.indexOf("\n");
-  const exit = Number(newline < 0 ? Number.NaN : answer.stdout.slice(0, newline));
-  const resultText = newline < 0 ? "" : answer.stdout.slice(newline + 1);
-  const output = outputLines(answer.stderr);
-  if (answer.exitCode !== 0 || !Number.isInteger(exit))
+  if (!answer.framed)
     return {
       ok: false,
       error: { code: "code_runner_unavailable", message: `the container's helper failed: ${answer.stderr.trim().slice(0, 2_000)}` },
       logs: [],
     };
+  const { exit, stdout: resultText } = answer;
+  const output = outputLines(answer.stderr);
   // A SIGKILL before the wall limit came from the hard CPU limit (the code ignored SIGXCPU).
   if (exit === WALL_TIMEOUT_EXIT || (exit === KILLED_EXIT && limits.elapsedMs >= wallMs))
     return {

@@ -19,7 +19,7 @@ import { skillFilePath, skillFileText } from "../../ports/skill-files.ts";
 import type { MountedMemory } from "../sandbox-isolate/mounted-memory.ts";
 import { MAX_EXEC_OUTPUT, MAX_SCRATCH_BYTES } from "./container-layout.ts";
 import { ContainerSandboxError } from "./container-sandbox-error.ts";
-import { ContainerRestarted, type HelperResult, type HelperShell } from "./helper-shell.ts";
+import { ContainerRestarted, type HelperShell } from "./helper-shell.ts";
 
 const DEFAULT_EXEC_TIMEOUT_MS = 30_000;
 /** Scratch entries that are not the session's own work (as the isolate sandbox skips them). */
@@ -55,8 +55,11 @@ export class ContainerSession implements SandboxSession {
     if (host) return host.command.run(host.args, { stdin: "", readFile: (path) => this.readFile(path) });
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     try {
-      const r = await this.inContainer(() => this.shell.run("exec", [String(Math.max(1, Math.ceil(timeoutMs / 1000))), script], timeoutMs));
-      return { exitCode: r.exitCode, stdout: clip(r.stdout), stderr: clip(r.stderr) };
+      const r = await this.inContainer(() =>
+        this.shell.runFramed("exec", [String(Math.max(1, Math.ceil(timeoutMs / 1000))), script], timeoutMs),
+      );
+      if (!r.framed) return { exitCode: r.exitCode, stdout: clip(r.stdout), stderr: clip(r.stderr) };
+      return { exitCode: r.exit, stdout: clip(r.stdout), stderr: clip(r.stderr) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // 124 as `timeout` reports it, like the isolate sandbox; any other failure is a plain 1.
@@ -74,8 +77,8 @@ export class ContainerSession implements SandboxSession {
   }
 
   async readFile(path: string): Promise<string | null> {
-    const r = await this.inContainer(() => this.shell.run("read", [absolute(path)]));
-    return r.exitCode === 0 ? r.stdout : null;
+    const r = await this.inContainer(() => this.shell.runFramed("read", [absolute(path)]));
+    return r.framed ? r.stdout : null;
   }
 
   async writeFile(path: string, content: string): Promise<void> {
@@ -116,7 +119,7 @@ export class ContainerSession implements SandboxSession {
    * laid out again from the latest scratch snapshot and the stores' last saved state (what the
    * session wrote after those is lost), and the call runs once more.
    */
-  private async inContainer(call: () => Promise<HelperResult>): Promise<HelperResult> {
+  private async inContainer<R>(call: () => Promise<R>): Promise<R> {
     await this.layOut();
     try {
       return await call();

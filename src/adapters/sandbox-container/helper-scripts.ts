@@ -1,11 +1,12 @@
 import { SCRATCH_DIR } from "../../ports/sandbox.ts";
-import { CODE_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
+import { CODE_RUNNER_REMEDY } from "../../ports/sandbox-check.ts";
+import { CODE_DIR, HELPER_DIR, HELPER_FS, MAX_EXEC_OUTPUT, SANDBOX_UID, STAGE_DIR } from "./container-layout.ts";
+import { FRAME_TAG } from "./output-frame.ts";
 
 /** Exit status of the helper when it cannot give the sandbox user its own network namespace. */
 export const NO_NETWORK_NAMESPACE_EXIT = 125;
 /** What the helper prints then (the adapter and the docs quote it). */
-export const NO_NETWORK_NAMESPACE_MESSAGE =
-  "little.sh: cannot give the sandbox user its own network namespace (unshare --net failed); refusing to run its commands, which could otherwise reach the sandbox's control API on this container's loopback";
+export const NO_NETWORK_NAMESPACE_MESSAGE = `little.sh: cannot give the sandbox user its own network namespace (unshare --net failed); refusing to run its commands, which could otherwise reach the sandbox's control API on this container's loopback. Remedy: ${CODE_RUNNER_REMEDY}`;
 
 /**
  * The shell helper the adapter installs in each container: every command the adapter sends is
@@ -33,11 +34,16 @@ PATH_USER=/usr/local/bin:/usr/bin:/bin
 # loopback only. 'ip' may be missing or refused: a loopback left down isolates just as well.
 NET_UP='ip link set lo up 2>/dev/null; exec "$@"'
 OWN_NET=(unshare --net -- /bin/sh -c "$NET_UP" own-net)
+# Checked once per container: the marker is root's (HELPER_DIR is not the user's to write).
 require_own_net() {
-  unshare --net -- true 2>/dev/null && return 0
+  [ -e ${HELPER_DIR}/own-net-ok ] && return 0
+  unshare --net -- true 2>/dev/null && : > ${HELPER_DIR}/own-net-ok && return 0
   echo "${NO_NETWORK_NAMESPACE_MESSAGE}" >&2
   exit ${NO_NETWORK_NAMESPACE_EXIT}
 }
+# frame <exit> <out-file> <err-file> <max-out> <max-err>: the one line the adapter reads back
+# (output-frame.ts). Base64, so no byte of the command's output is trimmed or re-decoded on the way.
+frame() { printf '%s %s %s %s\\n' ${FRAME_TAG} "$1" "$(head -c "$4" "$2" | base64 -w0)" "$(head -c "$5" "$3" | base64 -w0)"; }
 as_user() { "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} LANG=C.UTF-8 "$@"; }
 sub=$1; shift
 case "$sub" in
@@ -49,12 +55,14 @@ case "$sub" in
     out=$(mktemp -p ${STAGE_DIR}) err=$(mktemp -p ${STAGE_DIR})
     (cd ${SCRATCH_DIR} && timeout -k 2 "$1" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env -i PATH=$PATH_USER HOME=${SCRATCH_DIR} PWD=${SCRATCH_DIR} LANG=C.UTF-8 bash -c "$2") >"$out" 2>"$err" </dev/null
     code=$?
-    head -c ${MAX_EXEC_OUTPUT + 1} "$out"; head -c ${MAX_EXEC_OUTPUT + 1} "$err" >&2
+    frame "$code" "$out" "$err" ${MAX_EXEC_OUTPUT + 1} ${MAX_EXEC_OUTPUT + 1}
     rm -f "$out" "$err"
-    exit $code ;;
+    exit 0 ;;
   read)
-    # read <path>: the file as the sandbox user sees it (exit 66 when it cannot be read).
-    as_user cat -- "$1" 2>/dev/null || exit 66 ;;
+    # read <path>: the file as the sandbox user sees it, framed (exit 66 when it cannot be read).
+    out=$(mktemp -p ${STAGE_DIR})
+    as_user cat -- "$1" >"$out" 2>/dev/null || { rm -f "$out"; exit 66; }
+    frame 0 "$out" /dev/null $(stat -c %s "$out") 0; rm -f "$out" ;;
   write)
     # write <path> <staged file>: copies a staged host write into place as the sandbox user.
     as_user sh -c 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"' sh "$1" <"$2"; code=$?
@@ -66,17 +74,30 @@ case "$sub" in
     # load <staged spec>: lays out trees (scratch, memory, references) as root, then hands rw trees to the user.
     node ${HELPER_FS} load "$1" $USER_ID; code=$?; rm -f -- "$1"; exit $code ;;
   code)
-    # code <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>: prints
-    # the exit code on the first line, then what the runner wrote to fd 3; the code's own output goes
-    # to stderr. CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    # code <staged spec | inline:spec> <dir> <wall-s> <cpu-s> <heap-mb> <fs allow|deny> <env allow|deny> <max-result-bytes>:
+    # lays the code out as root (read-only to the user) from the spec, one "<base64 path> <base64
+    # content>" line per file — bash and base64, no second node — then runs it and prints a frame of
+    # the exit code, what the runner wrote to fd 3 (as stdout) and the code's own output (as stderr).
+    # CPU: SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    spec=$1; shift
+    # A small spec comes inline ("inline:<lines>", base64 and newlines only): no staged write first.
+    if [ "\${spec#inline:}" != "$spec" ]; then
+      inline=\${spec#inline:}; spec=$(mktemp -p ${STAGE_DIR}); printf '%s' "$inline" > "$spec"
+    fi
     dir=$1 wall=$2 cpu=$3 heap=$4 fs=$5 envp=$6
-    mkdir -p "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp"
+    mkdir -p "$dir/code" "$dir/out" "$dir/tmp" && chown $USER_ID:$USER_ID "$dir/tmp" || exit 1
+    while read -r p c; do
+      rel=$(printf %s "$p" | base64 -d)
+      case "/$rel/" in */../*|*/./*|*//*) echo "little.sh: refusing the path $rel" >&2; rm -rf -- "$dir" "$spec"; exit 65 ;; esac
+      mkdir -p "$(dirname -- "$dir/code/$rel")" && printf %s "$c" | base64 -d > "$dir/code/$rel" || { rm -rf -- "$dir" "$spec"; exit 1; }
+    done < "$spec"
+    rm -f -- "$spec"
     if [ "$fs" = allow ]; then perm=(--permission "--allow-fs-read=*" "--allow-fs-write=$dir/tmp"); else perm=(--permission "--allow-fs-read=$dir/code"); fi
     # Never the container's environment, whatever the policy: declared variables come as a file (code-runner-source.ts).
     envv=(-i PATH=$PATH_USER HOME="$dir/tmp" LANG=C.UTF-8)
     (cd "$dir/code" && ulimit -S -t "$cpu" && ulimit -H -t $((cpu + 1)) && timeout -k 1 "$wall" "\${OWN_NET[@]}" setpriv --reuid=$USER_ID --regid=$USER_ID --clear-groups -- env "\${envv[@]}" node --max-old-space-size="$heap" "\${perm[@]}" "$dir/code/__little_runner.mjs") 3>"$dir/out/result" >"$dir/out/log" 2>&1 </dev/null
     code=$?
-    echo "$code"; head -c "$7" "$dir/out/result"; head -c ${MAX_EXEC_OUTPUT} "$dir/out/log" >&2
+    frame "$code" "$dir/out/result" "$dir/out/log" "$7" ${MAX_EXEC_OUTPUT}
     rm -rf -- "$dir"; exit 0 ;;
   *) echo "little.sh: unknown subcommand $sub" >&2; exit 64 ;;
 esac

@@ -2,6 +2,7 @@ import type { ContainerClient } from "./container-client.ts";
 import { HELPER_DIR, HELPER_FS, HELPER_SH, STAGE_DIR } from "./container-layout.ts";
 import { ContainerSandboxError } from "./container-sandbox-error.ts";
 import { HELPER_FS_SOURCE, HELPER_SH_SOURCE } from "./helper-scripts.ts";
+import { type Framed, parseFrame } from "./output-frame.ts";
 import { shellCommand } from "./shell-quote.ts";
 
 /** Slack the SDK's own timeout gets over the helper's, so the helper's `timeout` decides. */
@@ -10,6 +11,8 @@ const SDK_TIMEOUT_SLACK_MS = 15_000;
 export const HOUSEKEEPING_TIMEOUT_MS = 60_000;
 
 export type HelperResult = { readonly exitCode: number; readonly stdout: string; readonly stderr: string };
+/** A framed subcommand's answer: the command's frame, or the helper's own failure when it printed none. */
+export type FramedResult = ({ readonly framed: true } & Framed) | ({ readonly framed: false } & HelperResult);
 
 /**
  * One container as the adapter drives it: the helper scripts installed on first use, then every
@@ -39,6 +42,17 @@ export class HelperShell {
       throw new ContainerRestarted();
     }
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /**
+   * Runs a subcommand that frames its command's output (`exec`, `read`, `code`): the bytes come
+   * back exactly ({@link parseFrame}); without a frame, the helper itself failed (no network
+   * namespace, a missing file) and its raw answer says why.
+   */
+  async runFramed(subcommand: string, args: readonly string[], timeoutMs = HOUSEKEEPING_TIMEOUT_MS): Promise<FramedResult> {
+    const r = await this.run(subcommand, args, timeoutMs);
+    const frame = r.exitCode === 0 ? parseFrame(r.stdout) : null;
+    return frame ? { framed: true, ...frame } : { framed: false, ...r };
   }
 
   /** Writes host text to a fresh root-only file and returns its path (the helper removes it). */

@@ -10,8 +10,9 @@ import { runProcess } from "../run-process.ts";
 import { DEPLOY_USAGE } from "../usage.ts";
 
 /**
- * `little deploy [--sandbox container|isolate] [--dry-run] [--secret NAME]…`: deploys the Worker
- * project in the current directory (docs/deploy.md).
+ * `little deploy [--sandbox container|isolate] [--dry-run] [--secret NAME]… [--url URL]`: deploys the
+ * Worker project in the current directory, then (container sandbox) smoke-checks the deployed
+ * sandbox at URL, or at the workers.dev URL wrangler printed (docs/deploy.md).
  *
  * @example
  * little deploy --sandbox isolate --secret OPENAI_API_KEY --dry-run
@@ -25,6 +26,7 @@ export async function deployCommand(args: readonly string[]): Promise<number> {
       "dry-run": { type: "boolean" },
       secret: { type: "string", multiple: true },
       config: { type: "string", short: "c" },
+      url: { type: "string" },
     },
     { min: 0, max: 0, names: "" },
   );
@@ -58,6 +60,7 @@ export async function deployCommand(args: readonly string[]): Promise<number> {
       sandbox: sandbox as SandboxChoice,
       dryRun: values["dry-run"] === true,
       secrets,
+      ...(values.url ? { url: values.url } : {}),
     },
     {
       run: runProcess,

@@ -9,10 +9,12 @@ import {
   withDatabaseId,
 } from "./deploy-config.ts";
 import { parseJsonc } from "./jsonc.ts";
+import { deployedUrl, smokeCheck } from "./sandbox-smoke-check.ts";
 
 /** One command's result; `inherit` hands the terminal to it (migrations and deploy print progress). */
 export type CommandResult = { code: number; stdout: string; stderr: string };
-export type Runner = (command: string, args: readonly string[], mode: "capture" | "inherit") => Promise<CommandResult>;
+/** `tee` prints the output as it comes and captures it too (wrangler deploy: its progress, then its URL). */
+export type Runner = (command: string, args: readonly string[], mode: "capture" | "inherit" | "tee") => Promise<CommandResult>;
 
 /** What the deploy touches outside itself: injected, so tests drive it with a fake account. */
 export type DeployIO = {
@@ -20,6 +22,9 @@ export type DeployIO = {
   readonly readText: (path: string) => string;
   readonly writeText: (path: string, text: string) => void;
   readonly log: (line: string) => void;
+  /** For the container sandbox's smoke check through the deployed Worker (global fetch unless given). */
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
 };
 
 export type DeployOptions = {
@@ -31,6 +36,8 @@ export type DeployOptions = {
   readonly dryRun: boolean;
   /** Secrets the Worker needs beyond the base two and the overrides' provider keys. */
   readonly secrets: readonly string[];
+  /** The deployed Worker's URL for the smoke check; otherwise read from `wrangler deploy`'s output. */
+  readonly url?: string;
 };
 
 /** What happened (or, in a dry run, would), step by step. */
@@ -50,7 +57,7 @@ export async function runDeploy(options: DeployOptions, io: DeployIO): Promise<D
     steps.push(step);
     io.log(`${step.step}: ${step.outcome}${step.command ? `\n    $ ${step.command}` : ""}`);
   };
-  const wrangler = async (args: readonly string[], mode: "capture" | "inherit" = "capture") => io.run("wrangler", args, mode);
+  const wrangler = async (args: readonly string[], mode: "capture" | "inherit" | "tee" = "capture") => io.run("wrangler", args, mode);
   const baseText = io.readText(options.config);
   const base = parseJsonc(baseText, options.config) as WranglerConfig;
   const config = deployConfig(base, options.sandbox);
@@ -99,14 +106,34 @@ export async function runDeploy(options: DeployOptions, io: DeployIO): Promise<D
     note({ step: "migrations", outcome: "applied remotely" });
   }
   const deploy = ["deploy", ...deployArgs, ...(options.dryRun ? ["--dry-run"] : [])];
-  const deployed = await wrangler(deploy, "inherit");
+  const deployed = await wrangler(deploy, "tee");
   if (deployed.code !== 0) throw new CliInputError("deploy_step_failed", `little deploy: wrangler ${deploy.join(" ")} failed (see above)`);
   note({
     step: "deploy",
     outcome: options.dryRun ? "dry run: bundled, nothing uploaded" : "deployed",
     command: `wrangler ${deploy.join(" ")}`,
   });
+  if (options.sandbox === "container" && !options.dryRun) await checkDeployedSandbox(options.url ?? deployedUrl(deployed.stdout), io, note);
   return steps;
+}
+
+/**
+ * The container sandbox's smoke check through the deployed Worker (a bash command and a code.run,
+ * `GET /v1/health/sandbox`): a runtime where the sandbox cannot run commands fails the deploy
+ * loudly, with the remedy, instead of failing every run later (docs/sandbox.md, "Network namespaces").
+ */
+async function checkDeployedSandbox(url: string | undefined, io: DeployIO, note: Note): Promise<void> {
+  if (!url) {
+    note({ step: "smoke check", outcome: "skipped: no workers.dev URL in wrangler's output; run it with --url <the Worker's URL>" });
+    return;
+  }
+  const report = await smokeCheck(url, { fetch: io.fetch ?? fetch, ...(io.sleep ? { sleep: io.sleep } : {}) });
+  if (!report.ok)
+    throw new CliInputError(
+      "code_runner_unavailable",
+      `little deploy: deployed, but the container sandbox cannot run commands (code_runner_unavailable): ${report.message}\n  remedy: ${report.remedy}`,
+    );
+  note({ step: "smoke check", outcome: `bash ${report.bashMs} ms and code.run ${report.codeRunMs} ms in the container sandbox (${url})` });
 }
 
 type Wrangler = (args: readonly string[], mode?: "capture" | "inherit") => Promise<CommandResult>;

@@ -9,7 +9,7 @@ import { HELPER_SH_SOURCE } from "../../../src/adapters/sandbox-container/helper
 import { shellQuote } from "../../../src/adapters/sandbox-container/shell-quote.ts";
 import { digestText } from "../../../src/json/digest.ts";
 import type { RunCodeRequest } from "../../../src/ports/sandbox.ts";
-import { type CodeCall, FakeContainer, parseQuotedWords } from "./support/fake-container.ts";
+import { type CodeCall, FakeContainer, framed, parseQuotedWords } from "./support/fake-container.ts";
 
 const DENY = { network: "deny", env: "deny", fs: "deny" } as const;
 const file = (content: string) => ({ content, sha256: digestText(content) });
@@ -41,11 +41,7 @@ const request = (over: Partial<RunCodeRequest> = {}): RunCodeRequest => ({
   ...over,
 });
 
-const answer = (exit: number, result?: unknown, output = "") => ({
-  exitCode: 0,
-  stdout: `${exit}\n${result === undefined ? "" : JSON.stringify(result)}`,
-  stderr: output,
-});
+const answer = (exit: number, result?: unknown, output = "") => framed(exit, result === undefined ? "" : JSON.stringify(result), output);
 
 describe("shellQuote", () => {
   it("round-trips any text through a bash parser as one word", async () => {
@@ -265,7 +261,7 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
       ok: false,
       error: { code: "code_output_too_large" },
     });
-    expect(await run(() => ({ exitCode: 0, stdout: "0\n{not json", stderr: "" }))).toMatchObject({
+    expect(await run(() => framed(0, "{not json"))).toMatchObject({
       ok: false,
       error: { code: "code_output_not_json" },
     });
@@ -313,6 +309,20 @@ describe("ContainerSandbox code.run (over a fake @cloudflare/sandbox client)", (
       throw new Error("Container failed to start");
     };
     expect(await sandbox.runCode(request())).toMatchObject({ ok: false, error: { code: "code_runner_unavailable" } });
+  });
+
+  it("small code travels inline with the command (one SDK call), large code is staged first; both arrive whole", async () => {
+    const { sandbox, container } = setup();
+    await sandbox.runCode(request());
+    const fake = container("code");
+    const writes = fake.writes.length;
+    await sandbox.runCode(request());
+    expect(fake.codeCalls.at(-1)).toMatchObject({ inline: true });
+    expect(fake.writes.length).toBe(writes);
+    const big = `export const s = ${JSON.stringify("é".repeat(70_000))};\nexport function run() { return 1; }`;
+    await sandbox.runCode(request({ files: { "m.ts": file(big) } }));
+    expect(fake.codeCalls.at(-1)).toMatchObject({ inline: false, files: { "m.ts": big } });
+    expect(fake.writes.length).toBe(writes + 1);
   });
 
   it("passes the policy's fs and env choices to the helper; a network allowance is logged as unavailable", async () => {

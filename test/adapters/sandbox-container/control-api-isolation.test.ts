@@ -46,7 +46,7 @@ describe("the sandbox user's own network namespace (issue 15, item 10)", () => {
     for (const [sub, args] of [
       ["exec", "5 'echo ran > /tmp/ran'"],
       ["read", "/etc/passwd"],
-      ["code", "/tmp/little-code/x 1 1 64 deny deny 100"],
+      ["code", "/opt/little/stage/s /tmp/little-code/x 1 1 64 deny deny 100"],
     ] as const) {
       const r = await bash.exec(`bash ${HELPER_SH} ${sub} ${args}`);
       expect(r.exitCode, `${sub}: ${r.stderr}`).toBe(NO_NETWORK_NAMESPACE_EXIT);

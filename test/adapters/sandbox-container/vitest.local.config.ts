@@ -14,5 +14,7 @@ export default defineConfig({
     environment: "node",
     include: ["test/adapters/sandbox-container/**/*.local.ts"],
     testTimeout: 60_000,
+    // Real-container files each start a wrangler dev and containers: one at a time on small machines.
+    fileParallelism: false,
   },
 });

@@ -55,6 +55,8 @@ export type WranglerDevOptions = {
    * instead of wrangler.toml's `main`: a test wraps the Worker, e.g. with a route that sends to a queue.
    */
   readonly entry?: string;
+  /** `--enable-containers`: the container sandbox on Docker (test/adapters/sandbox-container/container-worker.local.ts). */
+  readonly enableContainers?: boolean;
 };
 
 export type WranglerDev = {
@@ -114,6 +116,7 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
     "dev",
     ...(options.entry ? [options.entry] : []),
     ...(options.testScheduled ? ["--test-scheduled"] : []),
+    ...(options.enableContainers ? ["--enable-containers"] : []),
     // The AI binding (Workers AI) is remote-only: --local keeps wrangler from opening a remote
     // session, which needs a Cloudflare login and fails offline. Workers AI calls then fail; tests don't make any.
     "--local",

@@ -25,7 +25,11 @@ export async function containerRunUnavailable(): Promise<string | null> {
 
 export type ContractDev = { readonly url: string; readonly logs: () => string; stop(): Promise<void> };
 
-export async function startContractWorker(): Promise<ContractDev> {
+/**
+ * `dockerHost` overrides `WRANGLER_DOCKER_HOST` for this worker only (scripts/test-containers.sh
+ * runs one Docker API proxy that adds capabilities and one that passes Docker's defaults).
+ */
+export async function startContractWorker(options: { dockerHost?: string } = {}): Promise<ContractDev> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = "";
@@ -45,7 +49,12 @@ export async function startContractWorker(): Promise<ContractDev> {
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        ...(options.dockerHost ? { WRANGLER_DOCKER_HOST: options.dockerHost } : {}),
+        WRANGLER_SEND_METRICS: "false",
+        NO_COLOR: "1",
+      },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -1,9 +1,16 @@
 import { Bash, InMemoryFs } from "just-bash";
 import type { ContainerClient } from "../../../../src/adapters/sandbox-container/container-client.ts";
 import { HELPER_SH, STAGE_DIR } from "../../../../src/adapters/sandbox-container/container-layout.ts";
+import { FRAME_TAG } from "../../../../src/adapters/sandbox-container/output-frame.ts";
 import { SCRATCH_DIR } from "../../../../src/ports/sandbox.ts";
 
 type Answer = { exitCode: number; stdout: string; stderr: string };
+
+/** What the helper prints for a command that ran (output-frame.ts): the exit code and both outputs, base64. */
+export function framed(exit: number, stdout: string, stderr = ""): Answer {
+  const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+  return { exitCode: 0, stdout: `${FRAME_TAG} ${exit} ${b64(stdout)} ${b64(stderr)}\n`, stderr: "" };
+}
 
 /** What a `code` subcommand received: its arguments, and the files the adapter staged for it. */
 export type CodeCall = {
@@ -15,6 +22,8 @@ export type CodeCall = {
   readonly env: string;
   readonly maxResultBytes: number;
   readonly files: Readonly<Record<string, string>>;
+  /** Whether the spec came inline on the command line (small code) or as a staged file. */
+  readonly inline: boolean;
 };
 
 /**
@@ -32,8 +41,8 @@ export class FakeContainer implements ContainerClient {
   readonly codeCalls: CodeCall[] = [];
   /** The mode each laid-out tree got (`rw` trees are handed to the sandbox user). */
   readonly modes = new Map<string, string>();
-  /** The answer of the next `code` run: by default the exit code line and no result. */
-  onCode: (call: CodeCall) => Answer | Promise<Answer> = () => ({ exitCode: 0, stdout: "1\n", stderr: "" });
+  /** The answer of the next `code` run: by default exit code 1 and no result. */
+  onCode: (call: CodeCall) => Answer | Promise<Answer> = () => framed(1, "");
   /** Makes the next SDK call throw (e.g. a timeout of the SDK itself, or an unavailable container). */
   failNext: Error | null = null;
   private readonly bash = new Bash({ fs: this.fs, cwd: "/" });
@@ -58,11 +67,13 @@ export class FakeContainer implements ContainerClient {
     if (!(await this.fs.exists(HELPER_SH))) return { exitCode: 127, stdout: "", stderr: `bash: ${HELPER_SH}: No such file or directory\n` };
     const [subcommand, ...args] = words.slice(2);
     switch (subcommand) {
-      case "exec":
-        return this.bash.exec(args[1] ?? "", { cwd: SCRATCH_DIR });
+      case "exec": {
+        const r = await this.bash.exec(args[1] ?? "", { cwd: SCRATCH_DIR });
+        return framed(r.exitCode, r.stdout, r.stderr);
+      }
       case "read":
         return (await this.fs.exists(args[0] ?? ""))
-          ? { exitCode: 0, stdout: await this.fs.readFile(args[0] ?? ""), stderr: "" }
+          ? framed(0, await this.fs.readFile(args[0] ?? ""))
           : { exitCode: 66, stdout: "", stderr: "" };
       case "write": {
         const [path = "", staged = ""] = args;
@@ -126,7 +137,19 @@ export class FakeContainer implements ContainerClient {
   }
 
   private async code(args: readonly string[]): Promise<Answer> {
-    const [dir = "", wall, cpu, heap, fs = "", env = "", max] = args;
+    const [spec = "", dir = "", wall, cpu, heap, fs = "", env = "", max] = args;
+    // The staged spec: one `<base64 path> <base64 content>` line per file (container-code-run.ts).
+    let text = spec.startsWith("inline:") ? spec.slice("inline:".length) : null;
+    if (text === null) {
+      text = await this.fs.readFile(spec);
+      await this.fs.rm(spec);
+    }
+    const unb64 = (b: string) => Buffer.from(b, "base64").toString("utf8");
+    const files: Record<string, string> = {};
+    for (const line of text.split("\n").filter(Boolean)) {
+      const [path = "", content = ""] = line.split(" ");
+      files[unb64(path)] = unb64(content);
+    }
     const call: CodeCall = {
       dir,
       wallS: Number(wall),
@@ -135,10 +158,10 @@ export class FakeContainer implements ContainerClient {
       fs,
       env,
       maxResultBytes: Number(max),
-      files: await this.filesUnder(`${dir}/code`),
+      files,
+      inline: spec.startsWith("inline:"),
     };
     this.codeCalls.push(call);
-    await this.fs.rm(dir, { recursive: true });
     return this.onCode(call);
   }
 }

@@ -9,7 +9,7 @@ import type {
   SandboxSessionOptions,
   ScratchFiles,
 } from "../../../../src/ports/sandbox.ts";
-import type { ContractCall } from "./contract-worker.ts";
+import type { BoxKind, ContractCall } from "./contract-worker.ts";
 
 let counter = 0;
 
@@ -24,16 +24,19 @@ export class RemoteSandbox implements Sandbox {
   private readonly memory: MemoryStore;
   private readonly box = `box${Date.now().toString(36)}${++counter}`;
 
-  constructor(url: string, memory: MemoryStore) {
+  private readonly kind: BoxKind;
+
+  constructor(url: string, memory: MemoryStore, kind: BoxKind = "container") {
     this.url = url;
     this.memory = memory;
+    this.kind = kind;
   }
 
   async openSession(options: SandboxSessionOptions): Promise<SandboxSession> {
     const stores: Record<string, MemoryFiles> = {};
     for (const mount of options.memory ?? []) stores[mount.storeId] = await this.memory.load(mount.storeId);
     const session = `${this.box}/${options.sessionId}/${++counter}`;
-    await call(this.url, { op: "open", box: this.box, session, options, stores });
+    await call(this.url, { op: "open", box: this.box, kind: this.kind, session, options, stores });
     const url = this.url;
     const memory = this.memory;
     return {
@@ -58,7 +61,7 @@ export class RemoteSandbox implements Sandbox {
   }
 
   runCode(request: RunCodeRequest): Promise<RunCodeResult> {
-    return call<RunCodeResult>(this.url, { op: "runCode", box: this.box, request });
+    return call<RunCodeResult>(this.url, { op: "runCode", box: this.box, kind: this.kind, request });
   }
 }
 
