@@ -121,6 +121,8 @@ export type RunEventPayloads = {
     schemaNormalizer?: SchemaNormalizerId;
     /** The LWIR validator the run keeps for life; absent in logs from before it: `little-workflow-lwir-validator@1` (docs/identity.md). */
     lwirValidator?: LwirValidatorId;
+    /** The caller's W3C `traceparent` (normalized), when the start carried one: the run's trace is a child of that span (docs/observability.md). */
+    traceparent?: string;
   };
   "harness.session.started": {
     sessionId: string;
