@@ -31,6 +31,8 @@ export class RunSpanBuilder implements SpanFold {
   readonly approvals = new Map<string, OpenSpan>();
   readonly occurrences = new Map<string, OpenSpan>();
   triggerWait: OpenSpan | null = null;
+  readonly stepKinds = new Map<string, string>();
+  readonly drafts = new Map<string, unknown>();
   lastSeq = 0;
   /** Attributes every span of the run carries (run id; the workflow once the request is folded). */
   scope: Attributes;

@@ -25,6 +25,10 @@ export interface SpanFold {
   readonly approvals: Map<string, OpenSpan>;
   readonly occurrences: Map<string, OpenSpan>;
   triggerWait: OpenSpan | null;
+  /** Step kinds by step id, from the LWIR the log holds (an authored plan, an accepted `submit_lwir`). */
+  readonly stepKinds: Map<string, string>;
+  /** LWIR drafts submitted and not yet answered, by call id. */
+  readonly drafts: Map<string, unknown>;
   adoptParent(parent: TraceParent | null): void;
   open(
     event: RunEvent,
@@ -62,4 +66,16 @@ export function enclosingPaths(stepPath: string): string[] {
     out.push(next);
     path = next;
   }
+}
+
+/** Records `uses` of every step in an LWIR document (nested step lists included) as its kind. */
+export function learnStepKinds(into: Map<string, string>, lwir: unknown, depth = 0): void {
+  if (depth > 8 || lwir === null || typeof lwir !== "object") return;
+  if (Array.isArray(lwir)) {
+    for (const item of lwir) learnStepKinds(into, item, depth + 1);
+    return;
+  }
+  const node = lwir as Record<string, unknown>;
+  if (typeof node.id === "string" && typeof node.uses === "string") into.set(node.id, node.uses);
+  for (const value of Object.values(node)) if (value !== null && typeof value === "object") learnStepKinds(into, value, depth + 1);
 }

@@ -4,16 +4,18 @@
  * and step kinds fit without a change here; a new kind of wait gets a span by adding its pair here.
  */
 
+import { SUBMIT_LWIR_TOOL } from "../../ports/planner-protocol.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { TraceSpan } from "../../ports/span-exporter.ts";
 import { type Attributes, errorEnd, jsonAttribute, type OpenSpan } from "./open-spans.ts";
-import type { SpanFold, SpanHandlers } from "./span-fold.ts";
+import { learnStepKinds, type SpanFold, type SpanHandlers } from "./span-fold.ts";
 import { STEP_HANDLERS } from "./step-span-handlers.ts";
 import { parseTraceparent } from "./trace-context.ts";
 
 const RUN: SpanHandlers = {
   RunRequested: (b, e) => {
     const parent = parseTraceparent(e.payload.traceparent);
+    learnStepKinds(b.stepKinds, e.payload.lwir);
     b.adoptParent(parent);
     b.scope = { ...b.scope, "little.workflow_id": e.payload.workflowId, "little.tenant": e.payload.tenant };
     const root = b.open(e, `run ${e.payload.workflowId}`, { "little.trigger": e.payload.trigger.kind }, null, "server");
@@ -119,6 +121,7 @@ const CALLS: SpanHandlers = {
   },
   "harness.tool_call.started": (b, e) => {
     const { sessionId, callId, tool, args } = e.payload;
+    if (tool === SUBMIT_LWIR_TOOL && args !== null && typeof args === "object") b.drafts.set(callId, (args as { lwir?: unknown }).lwir);
     const attributes = {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": tool,
@@ -129,6 +132,9 @@ const CALLS: SpanHandlers = {
   },
   "harness.tool_call.succeeded": (b, e) => {
     const open = b.take(b.calls, e.payload.callId);
+    const draft = b.drafts.get(e.payload.callId);
+    b.drafts.delete(e.payload.callId);
+    if ((e.payload.result as { accepted?: unknown } | null)?.accepted === true) learnStepKinds(b.stepKinds, draft);
     const attributes: Attributes = b.options.recordContent ? { "gen_ai.tool.call.result": jsonAttribute(e.payload.result) } : {};
     return open ? [b.close(open, { atMs: e.at, seq: e.seq, status: { code: "ok" }, attributes })] : [];
   },

@@ -10,7 +10,7 @@ import { type SpanFold, type SpanHandlers, stepIdOf } from "./span-fold.ts";
 
 function stepAttributes(b: SpanFold, stepPath: string, attempt: number) {
   const stepId = stepIdOf(stepPath);
-  const kind = b.options.stepKindOf?.(stepId);
+  const kind = b.stepKinds.get(stepId) ?? b.options.stepKindOf?.(stepId);
   return {
     "little.step_path": stepPath,
     "little.step_id": stepId,

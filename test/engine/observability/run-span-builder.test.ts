@@ -87,11 +87,10 @@ describe("spans of a saved history (golden composite: planner, ai.generate, tool
     expect(byName(withContent, "execute_tool bash").attributes["gen_ai.tool.call.arguments"]).toContain("mkdir");
   });
 
-  it("names step kinds when the version's LWIR is known", () => {
-    const kinds: Record<string, string> = { score: "code.run", notify: "tool.call" };
-    const named = spansOfLog(h.runId, events, { stepKindOf: (id) => kinds[id] });
-    expect(byName(named, "step c1/score").attributes["little.step_kind"]).toBe("code.run");
-    expect(byName(named, "step c1/notify[3]").attributes["little.step_kind"]).toBe("tool.call");
+  it("names each step's kind from the LWIR the planner submitted", () => {
+    expect(byName(spans, "step c1/score").attributes["little.step_kind"]).toBe("code.run");
+    expect(byName(spans, "step c1/classify").attributes["little.step_kind"]).toBe("ai.generate");
+    expect(byName(spans, "step c1/notify[3]").attributes["little.step_kind"]).toBe("tool.call");
   });
 });
 
