@@ -37,6 +37,7 @@ import type { RunIndex } from "../src/ports/run-index.ts";
 import { isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
+import { RunTelemetry } from "./run-telemetry.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -47,6 +48,8 @@ import { eventStream } from "./event-stream.ts";
  */
 export class RunObject extends DurableObject<Env> implements RunHandle {
   private log: RunObjectLog | null = null;
+  /** Log lines and spans of this run, fed after each append (docs/observability.md). */
+  private telemetry: RunTelemetry | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
@@ -243,9 +246,17 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
         this.setMeta("runId", runId);
         if (tenant) this.setMeta("tenant", tenant);
       }
-      this.log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
+      const log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
         for (const subscriber of [...this.subscribers]) subscriber(events);
+        telemetry.afterAppend(events);
       });
+      const cursor = {
+        read: () => Number(this.getMeta("otlpCursor") ?? "0"),
+        write: (seq: number) => this.setMeta("otlpCursor", String(seq)),
+      };
+      const telemetry = new RunTelemetry(this.ctx, this.env, runId, log, cursor);
+      this.log = log;
+      this.telemetry = telemetry;
     }
     return this.log;
   }

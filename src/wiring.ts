@@ -40,10 +40,12 @@ import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
+import type { SpanExporter } from "./ports/span-exporter.ts";
 import type { StartLimits, StartQuota } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
+import { spanExporterFromVars } from "./wiring/span-exporter.ts";
 
 /** Replaceable pieces. The append hooks let crash tests abort the object at an event boundary. */
 export type WiringOverrides = {
@@ -67,6 +69,8 @@ export type WiringOverrides = {
   runHandles?: (handles: RunHandles) => RunHandles;
   /** Wraps the D1 binding every D1 adapter uses: the global-latency bench puts the database far away. */
   database?: (db: D1Database) => D1Database;
+  /** Instead of the OTLP exporter from `LITTLE_OTLP_*` (null: tracing off). */
+  spans?: SpanExporter | null;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -116,6 +120,8 @@ export type Wiring = {
   readonly startQuota: StartQuota;
   /** `LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`, read once here. */
   readonly startLimits: StartLimits;
+  /** Where runs' spans go (`LITTLE_OTLP_ENDPOINT`); null when unset: no tracing work at all. */
+  readonly spans: SpanExporter | null;
 };
 
 /**
@@ -186,6 +192,7 @@ function build(env: Env): Wiring {
     deliveries: new D1WebhookDeliveries(db),
     startQuota: new D1StartQuota(db),
     startLimits: startLimits(vars),
+    spans: overrides.spans !== undefined ? overrides.spans : spanExporterFromVars(vars),
   };
 }
 

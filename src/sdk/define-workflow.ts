@@ -98,7 +98,15 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly schedule?: ScheduleInput;
   /** The plan you expect, as LWIR: the offline model runs it, a real planner is shown it as your suggestion (docs/testing.md). */
   readonly plan?: AuthoredPlan;
+  /**
+   * What the run's OpenTelemetry spans may carry (docs/observability.md). `recordContent: true`
+   * adds model outputs and tool arguments and results (redacted as the log is; secrets never).
+   * Not part of the definition hash: it changes what is exported, never what a run does.
+   */
+  readonly telemetry?: TelemetryConfig;
 };
+
+export type TelemetryConfig = { readonly recordContent?: boolean };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
 export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
@@ -131,6 +139,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   readonly onTrigger: OnTriggerConfig | null;
   readonly schedule?: readonly Schedule[];
   readonly plan?: AuthoredPlan;
+  readonly telemetry?: TelemetryConfig;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -193,6 +202,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     onTrigger: definition.onTrigger ? { ...definition.onTrigger } : null,
     ...(schedule ? { schedule } : {}),
     ...(definition.plan !== undefined ? { plan: definition.plan } : {}),
+    ...(definition.telemetry !== undefined ? { telemetry: { recordContent: definition.telemetry.recordContent === true } } : {}),
   };
 }
 
