@@ -48,8 +48,6 @@ import { RunTelemetry } from "./run-telemetry.ts";
  */
 export class RunObject extends DurableObject<Env> implements RunHandle {
   private log: RunObjectLog | null = null;
-  /** Log lines and spans of this run, fed after each append (docs/observability.md). */
-  private telemetry: RunTelemetry | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */

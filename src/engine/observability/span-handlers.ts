@@ -5,10 +5,8 @@
  */
 
 import { SUBMIT_LWIR_TOOL } from "../../ports/planner-protocol.ts";
-import type { RunEvent } from "../../ports/run-events.ts";
-import type { TraceSpan } from "../../ports/span-exporter.ts";
 import { type Attributes, errorEnd, jsonAttribute, type OpenSpan } from "./open-spans.ts";
-import { learnStepKinds, type SpanFold, type SpanHandlers } from "./span-fold.ts";
+import { learnStepKinds, type SpanHandlers } from "./span-fold.ts";
 import { STEP_HANDLERS } from "./step-span-handlers.ts";
 import { parseTraceparent } from "./trace-context.ts";
 

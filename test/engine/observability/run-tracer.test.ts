@@ -38,7 +38,13 @@ function recordingExporter(script: SpanExportResult[] = []): SpanExporter & { ba
 
 function memoryCursor() {
   let seq = 0;
-  return { read: () => seq, write: (s: number) => void (seq = s), get: () => seq };
+  return {
+    read: () => seq,
+    write: (s: number) => {
+      seq = s;
+    },
+    get: () => seq,
+  };
 }
 
 const noSleep = async () => {};
