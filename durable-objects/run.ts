@@ -254,7 +254,6 @@ export class RunObject extends DurableObject<Env> implements RunHandle {
       };
       const telemetry = new RunTelemetry(this.ctx, this.env, runId, log, cursor);
       this.log = log;
-      this.telemetry = telemetry;
     }
     return this.log;
   }
