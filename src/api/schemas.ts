@@ -81,6 +81,10 @@ export const Run = z
         description:
           "A completed run whose output, stored by reference in R2, cannot be read back: its blob is gone (`output_missing`) or no longer matches its digest (`output_integrity`). `output` is then absent.",
       }),
+    traceId: z.string().optional().openapi({
+      description:
+        "The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md).",
+    }),
   })
   .openapi("Run");
 

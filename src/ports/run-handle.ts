@@ -25,6 +25,8 @@ export type StartRunRequest = {
   startWindow?: number;
   /** Answer when the run has ended (or a section waits), or after this many ms: a start with `wait` is one call. */
   waitMs?: number;
+  /** The caller's W3C `traceparent`, normalized by the start service (recorded on `RunRequested`). */
+  traceparent?: string;
 };
 
 /**
@@ -55,6 +57,8 @@ export type RunView = RunResult & {
    * absent; the run and its log are as they were.
    */
   outputError?: { code: "output_missing" | "output_integrity"; message: string };
+  /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */
+  traceId?: string;
 };
 
 export type OccurrencesView = {

@@ -53,6 +53,7 @@ export async function startRun(
         ...(request.pinnedVersionHash !== undefined ? { pinnedVersionHash: request.pinnedVersionHash } : {}),
         schemaNormalizer: SCHEMA_NORMALIZER,
         lwirValidator: LWIR_VALIDATOR_ID,
+        ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
       },
     },
   ]);

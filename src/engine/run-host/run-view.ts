@@ -2,6 +2,7 @@ import { decodeTagged } from "../../identity/tagged-json.ts";
 import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { ApprovalView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
+import { parseTraceparent, traceIdOf } from "../observability/trace-context.ts";
 import { RunFailure } from "../run-failure.ts";
 import { readRunResultOfState, runResultOfState } from "../run-result.ts";
 import { type ApprovalProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
@@ -49,6 +50,7 @@ export async function viewRunState(
     ...(state.section ? { occurrences: occurrencesView(state) } : {}),
     ...(state.approvals.size > 0 ? { approvals: [...state.approvals.values()].map((a) => approvalView(a, now)) } : {}),
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
+    ...(state.request ? { traceId: traceIdOf(runId, parseTraceparent(state.request.traceparent)) } : {}),
   };
 }
 

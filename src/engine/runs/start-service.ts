@@ -16,6 +16,7 @@ import { QuotaExceededError } from "../../sdk/errors/quota-exceeded-error.ts";
 import { type StartConflictCode, StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import { definitionCapabilities } from "../definition-capabilities.ts";
+import { formatTraceparent, parseTraceparent } from "../observability/trace-context.ts";
 import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts";
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
@@ -72,6 +73,8 @@ export type StartCommand = {
   readonly callerRunId?: boolean;
   /** Answer when the run has ended (or a section waits), or after this many ms: the run object waits, no second call. */
   readonly waitMs?: number | undefined;
+  /** The caller's W3C `traceparent` (HTTP or webhook header, RPC option, queue field): the run's trace joins it; a malformed one is ignored, as W3C asks. */
+  readonly traceparent?: string | undefined;
 };
 
 export type StartedRun = {
@@ -265,6 +268,7 @@ async function askRunObject(
       ...(admitted.pinnedVersionId && command.lwir === undefined ? { pinnedVersionId: admitted.pinnedVersionId } : {}),
       ...(admitted.pinnedVersionHash && command.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
       ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
+      ...traceparentOf(command),
     })
     .catch((error: unknown) => {
       if (LittleError.is(error)) throw error;
@@ -287,4 +291,10 @@ async function askRunObject(
 
 function runNotFound(runId: string): StartRefusedError {
   return new StartRefusedError("run_not_found", `No run "${runId}"`);
+}
+
+/** The start's `traceparent`, normalized, when it is well-formed (docs/observability.md). */
+function traceparentOf(command: StartCommand): { traceparent?: string } {
+  const parent = parseTraceparent(command.traceparent);
+  return parent ? { traceparent: formatTraceparent(parent) } : {};
 }
