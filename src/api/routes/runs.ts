@@ -37,14 +37,9 @@ const startRoute = createRoute({
     query: z.object({ wait: z.coerce.number().min(0).max(60).optional() }),
     headers: z.object({
       "idempotency-key": z.string().min(1).max(255).optional(),
-      traceparent: z
-        .string()
-        .max(256)
-        .optional()
-        .openapi({
-          description:
-            "W3C Trace Context: the run's trace becomes a child of this span (docs/observability.md); a malformed one is ignored",
-        }),
+      traceparent: z.string().max(256).optional().openapi({
+        description: "W3C Trace Context: the run's trace becomes a child of this span (docs/observability.md); a malformed one is ignored",
+      }),
     }),
     body: { content: { "application/json": { schema: StartRunBody } }, required: true },
   },
