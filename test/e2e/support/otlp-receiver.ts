@@ -12,7 +12,12 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 
 const require = createRequire(import.meta.url);
-type ProtoMessage = { decode(bytes: Uint8Array): unknown; toObject(m: unknown, o: object): unknown; verify(o: unknown): string | null };
+type ProtoMessage = {
+  decode(bytes: Uint8Array): unknown;
+  toObject(m: unknown, o: object): unknown;
+  fromObject(o: unknown): unknown;
+  verify(o: unknown): string | null;
+};
 const root = require("otlp-proto-0.57/build/src/generated/root.js") as {
   opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: ProtoMessage } } } } };
 };
@@ -92,9 +97,10 @@ export function decodeOtlpRequest(contentType: string, body: Buffer): ReceivedSp
   }
   if (contentType.includes("application/json")) {
     const object = JSON.parse(body.toString("utf8")) as Decoded;
-    // OTLP/JSON carries ids as hex, not base64: verify against the message type with them blanked.
+    // OTLP/JSON carries ids as hex, not base64, and 64-bit numbers as strings: read it into the
+    // message type (ids left out) and verify that.
     const checked = JSON.parse(JSON.stringify(object, (k, v) => (["traceId", "spanId", "parentSpanId"].includes(k) ? undefined : v)));
-    const problem = Request.verify(checked);
+    const problem = Request.verify(Request.fromObject(checked));
     if (problem) throw new Error(`not an OTLP ExportTraceServiceRequest: ${problem}`);
     return spansOf(object, (v) => String(v ?? ""));
   }
