@@ -12,6 +12,7 @@ import { planOnce } from "./plan-once.ts";
 import { replay } from "./replay.ts";
 import { stepOverhead } from "./step-overhead.ts";
 import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
+import { tracingOverhead } from "./tracing-overhead.ts";
 import { triggerThroughput } from "./trigger-throughput.ts";
 
 const ALL: readonly Scenario[] = [
@@ -25,6 +26,7 @@ const ALL: readonly Scenario[] = [
   codeRun,
   coldStart,
   globalLatency,
+  tracingOverhead,
 ];
 
 const { ids, reps } = parseArgs(process.argv.slice(2));
