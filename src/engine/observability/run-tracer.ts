@@ -34,9 +34,16 @@ export type RunTracerLimits = {
   readonly batchSize: number;
   /** Waits before each retry of a retriable failure; its length is the number of retries. */
   readonly backoffMs: readonly number[];
+  /** Waits this long before a pass, so the appends of a burst (a slice's steps) go in one request. */
+  readonly coalesceMs: number;
 };
 
-export const DEFAULT_TRACER_LIMITS: RunTracerLimits = { maxBuffered: 2_048, batchSize: 512, backoffMs: [250, 1_000, 4_000] };
+export const DEFAULT_TRACER_LIMITS: RunTracerLimits = {
+  maxBuffered: 2_048,
+  batchSize: 512,
+  backoffMs: [250, 1_000, 4_000],
+  coalesceMs: 100,
+};
 
 const PAGE = 500;
 
@@ -68,6 +75,7 @@ export class RunTracer {
     }
     const run = async () => {
       do {
+        if (this.limits.coalesceMs > 0) await this.sleep(this.limits.coalesceMs);
         this.again = false;
         await this.pass().catch((error: unknown) => this.drop(this.buffer.splice(0).length, `export failed: ${messageOf(error)}`));
       } while (this.again);
@@ -113,14 +121,17 @@ export class RunTracer {
 
   /** null when the collector took the batch, else why it was given up. */
   private async exportWithRetries(batch: readonly TraceSpan[]): Promise<string | null> {
-    const sleep = this.ports.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     for (let attempt = 0; ; attempt++) {
       const result = await this.ports.exporter.export(batch);
       if (result.ok) return null;
       const wait = this.limits.backoffMs[attempt];
       if (!result.retriable || wait === undefined) return result.message;
-      await sleep(wait);
+      await this.sleep(wait);
     }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return this.ports.sleep ? this.ports.sleep(ms) : new Promise<void>((resolve) => setTimeout(resolve, ms));
   }
 
   private drop(count: number, reason: string): void {

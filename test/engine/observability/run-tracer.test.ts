@@ -90,7 +90,7 @@ describe("RunTracer", () => {
         sleep: async (ms) => void waits.push(ms),
         onDropped: (n, why) => void dropped.push(`${n}:${why}`),
       },
-      { maxBuffered: 1_000, batchSize: 1_000, backoffMs: [10, 20, 30] },
+      { maxBuffered: 1_000, batchSize: 1_000, backoffMs: [10, 20, 30], coalesceMs: 0 },
     );
     await tracer.schedule();
     expect(waits).toEqual([10, 20, 30]);
@@ -105,7 +105,7 @@ describe("RunTracer", () => {
     const exporter = recordingExporter();
     const tracer = new RunTracer(
       { runId: golden.runId, log, exporter, cursor: memoryCursor(), sleep: noSleep, onDropped: () => {} },
-      { maxBuffered: 10, batchSize: 4, backoffMs: [] },
+      { maxBuffered: 10, batchSize: 4, backoffMs: [], coalesceMs: 0 },
     );
     await tracer.schedule();
     const total = spansOfLog(golden.runId, all).length;
