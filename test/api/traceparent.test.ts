@@ -5,6 +5,7 @@
  */
 import { createMessageBatch } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { traceIdOf } from "../../src/engine/observability/trace-context.ts";
@@ -15,6 +16,8 @@ import { call, runEvents } from "./support/api-call.ts";
 const INPUT = { ticketId: "T-TP", transcript: "The export button does nothing." };
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = `00-${TRACE.toUpperCase()}-00f067aa0ba902b7-01`;
+/** LITTLE_WEBHOOK_SECRET in vitest.config.ts (tenant dev). */
+const WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 beforeEach(() => overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }) }));
 afterEach(() => overrideWiring({}));
@@ -47,6 +50,26 @@ describe("traceparent in", () => {
     const run = r.json.run as { runId: string; traceId?: string };
     expect(run.traceId).toBe(traceIdOf(run.runId, null));
     expect((await requested(run.runId))?.traceparent).toBeUndefined();
+  });
+
+  it("webhooks: the delivery's traceparent header is recorded", async () => {
+    const body = JSON.stringify(INPUT);
+    const at = new Date();
+    const id = `msg_tp_${Date.now()}`;
+    const res = await exports.default.fetch("http://little.test/v1/hooks/support.summarize-ticket", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": new Webhook(WEBHOOK_SECRET).sign(id, at, body),
+        traceparent: PARENT,
+      },
+      body,
+    });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const run = ((await res.json()) as { run: { runId: string; traceId?: string } }).run;
+    expect(run.traceId).toBe(TRACE);
   });
 
   it("RPC: the option is recorded", async () => {
