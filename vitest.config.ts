@@ -38,6 +38,8 @@ export default defineConfig({
                 LITTLE_TORTURE_SEEDS: process.env.LITTLE_TORTURE_SEEDS ?? "20",
                 // `node test/histories/record.ts` sets it to re-record the saved histories.
                 LITTLE_RECORD_HISTORIES: process.env.VITE_LITTLE_RECORD_HISTORIES ?? "0",
+                // One JSON line per run transition (docs/observability.md) is for deployed Workers, not thousands of test runs.
+                LITTLE_RUN_LOGS: "off",
               },
             },
           })),

@@ -16,6 +16,7 @@ import { replay } from "./replay.ts";
 import { stepOverhead } from "./step-overhead.ts";
 import { dockerAnswers } from "./support/docker.ts";
 import { parseArgs, runScenarios, type Scenario } from "./support/scenario.ts";
+import { tracingOverhead } from "./tracing-overhead.ts";
 import { triggerThroughput } from "./trigger-throughput.ts";
 import { signalRoundTrip, sleepers } from "./waits.ts";
 
@@ -35,6 +36,7 @@ const ALL: readonly Scenario[] = [
   childOverhead,
   flowControl,
   containerSandbox,
+  tracingOverhead,
 ];
 /** Scenarios a default run (no ids) leaves out, and why: real containers need a Docker engine. */
 const NEEDS_DOCKER = new Set([containerSandbox.id]);

@@ -46,6 +46,7 @@ import type { RunIndex } from "../src/ports/run-index.ts";
 import { isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
+import { RunTelemetry } from "./run-telemetry.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -313,9 +314,16 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
         this.setMeta("runId", runId);
         if (tenant) this.setMeta("tenant", tenant);
       }
-      this.log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
+      const log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
         for (const subscriber of [...this.subscribers]) subscriber(events);
+        telemetry.afterAppend(events);
       });
+      const cursor = {
+        read: () => Number(this.getMeta("otlpCursor") ?? "0"),
+        write: (seq: number) => this.setMeta("otlpCursor", String(seq)),
+      };
+      const telemetry = new RunTelemetry(this.ctx, this.env, runId, log, cursor);
+      this.log = log;
     }
     return this.log;
   }

@@ -45,10 +45,12 @@ import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
+import type { SpanExporter } from "./ports/span-exporter.ts";
 import type { StartLimits, StartQuota } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
+import { spanExporterFromVars } from "./wiring/span-exporter.ts";
 
 /** Replaceable pieces. The append hooks let crash tests abort the object at an event boundary. */
 export type WiringOverrides = {
@@ -78,6 +80,8 @@ export type WiringOverrides = {
   flow?: (limiters: FlowLimiters) => FlowLimiters;
   /** Wraps the shared model limiters. */
   modelLimits?: (limiters: ModelLimiters) => ModelLimiters;
+  /** Instead of the OTLP exporter from `LITTLE_OTLP_*` (null: tracing off). */
+  spans?: SpanExporter | null;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
@@ -137,6 +141,8 @@ export type Wiring = {
   readonly flowLeaseMs: number;
   /** Shared model limits (a slot's `limits`), one object per (tenant, provider, model); absent without `FLOW`. */
   readonly modelLimits?: ModelLimiters;
+  /** Where runs' spans go (`LITTLE_OTLP_ENDPOINT`); null when unset: no tracing work at all. */
+  readonly spans: SpanExporter | null;
 };
 
 /** A held flow-control slot's lease when LITTLE_FLOW_LEASE_MS is unset. */
@@ -214,6 +220,7 @@ function build(env: Env): Wiring {
     flowRuns: flowRunHandles(env.RUNS),
     flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
     ...modelLimitsOf(env),
+    spans: overrides.spans !== undefined ? overrides.spans : spanExporterFromVars(vars),
   };
   return { ...ports, children: childRunsOf(ports) };
 }

@@ -33,6 +33,8 @@ export type RpcStartOptions = {
   readonly location?: z.infer<typeof StartRunBody>["location"];
   /** Seconds (at most 60) to wait for the run to end before answering. */
   readonly wait?: number;
+  /** The caller's W3C `traceparent`: the run's trace becomes a child of that span (docs/observability.md). */
+  readonly traceparent?: string;
 };
 
 // Every argument object is strict: a misspelled option (`{ waitt: 30 }`) is refused with
@@ -45,6 +47,7 @@ const StartOptions = z.strictObject({
   ...TriggerOptions.shape,
   runId: StartRunBody.shape.runId,
   location: StartRunBody.shape.location,
+  traceparent: z.string().max(256).optional(),
 });
 const RunId = z.string().min(1).max(255);
 const ListQuery = z.strictObject({
@@ -99,6 +102,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         idempotencyKey: rest.idempotencyKey,
         wait: rest.wait,
         triggerKind: "programmatic",
+        traceparent: rest.traceparent,
       });
       return asJson<RpcRun>({ ...toRun(started.view), placement: started.placement });
     });

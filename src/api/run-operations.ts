@@ -27,6 +27,8 @@ export type StartRequest = {
   /** Seconds to wait for the run to end before answering (0: answer at once). */
   readonly wait?: number | undefined;
   readonly triggerKind: RunTrigger["kind"];
+  /** The caller's W3C `traceparent` (header, RPC option). */
+  readonly traceparent?: string | undefined;
 };
 
 export type StartedTenantRun = {
@@ -50,6 +52,7 @@ export async function startTenantRun(services: ApiServices, tenant: string, requ
     conflictCode: key && request.runId === undefined ? "idempotency_conflict" : "run_id_conflict",
     callerRunId: request.runId !== undefined,
     waitMs: request.wait ? request.wait * 1_000 : undefined,
+    traceparent: request.traceparent,
   });
   return { runId, view: started.view, placement: started.placement };
 }

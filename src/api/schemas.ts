@@ -142,6 +142,10 @@ export const Run = z
       description:
         "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
     }),
+    traceId: z.string().optional().openapi({
+      description:
+        "The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md).",
+    }),
   })
   .openapi("Run");
 

@@ -42,6 +42,8 @@ export type StartOptions = CallOptions & {
   readonly wait?: number;
   /** Where to create the run object (a Durable Object location hint); default: near the caller. */
   readonly location?: "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
+  /** A W3C `traceparent` (your current span): the run's trace becomes its child (docs/observability.md). */
+  readonly traceparent?: string;
 };
 
 export type TriggerOptions = CallOptions & { readonly idempotencyKey?: string; readonly wait?: number };
@@ -76,7 +78,7 @@ export class LittleClient {
       method: "POST",
       path: `/v1/workflows/${segment(workflowId)}/runs`,
       query: { wait: options.wait },
-      headers: { "idempotency-key": options.idempotencyKey },
+      headers: { "idempotency-key": options.idempotencyKey, traceparent: options.traceparent },
       body: {
         input,
         ...(options.runId !== undefined ? { runId: options.runId } : {}),

@@ -663,6 +663,8 @@ export interface components {
             /** @description The child runs this run's workflow.run steps started, in start order. */
             children?: components["schemas"]["ChildRun"][];
             queue?: components["schemas"]["QueuePlace"];
+            /** @description The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md). */
+            traceId?: string;
         };
         Usage: {
             inputTokens: number;
@@ -1003,6 +1005,8 @@ export interface operations {
             };
             header?: {
                 "idempotency-key"?: string;
+                /** @description W3C Trace Context: the run's trace becomes a child of this span (docs/observability.md); a malformed one is ignored */
+                traceparent?: string;
             };
             path: {
                 workflowId: string;

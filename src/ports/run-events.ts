@@ -147,6 +147,8 @@ export type RunEventPayloads = {
     parent?: ParentRef;
     /** The flow-control gates the run passes before it is driven, in order (docs/flow-control.md); absent when the workflow has none. */
     flow?: FlowGate[];
+    /** The caller's W3C `traceparent` (normalized), when the start carried one: the run's trace is a child of that span (docs/observability.md). */
+    traceparent?: string;
   };
   "harness.session.started": {
     sessionId: string;

@@ -30,6 +30,8 @@ export type StartRunRequest = {
   parent?: ParentRef;
   /** The flow-control gates the run passes before it is driven (the start service renders their keys). */
   flow?: FlowGate[];
+  /** The caller's W3C `traceparent`, normalized by the start service (recorded on `RunRequested`). */
+  traceparent?: string;
 };
 
 /**
@@ -70,6 +72,8 @@ export type RunView = RunResult & {
   children?: ChildView[];
   /** A run queued by flow control (`waitReason` `concurrency` or `throttle`): its key and its place in the key's queue (1 = next). */
   queue?: QueueView;
+  /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */
+  traceId?: string;
 };
 
 /** A signal as the API shows it; `receivedAt` is ISO-8601. */

@@ -118,7 +118,15 @@ export type WorkflowDefinitionInput<TInputSchema = unknown, TOutputSchema = unkn
   readonly concurrency?: ConcurrencyInput;
   /** Run starts per window per key, `{ limit, periodMs, key? }`; the rest queue (docs/flow-control.md). */
   readonly throttle?: ThrottleLimit;
+  /**
+   * What the run's OpenTelemetry spans may carry (docs/observability.md). `recordContent: true`
+   * adds model outputs and tool arguments and results (redacted as the log is; secrets never).
+   * Not part of the definition hash: it changes what is exported, never what a run does.
+   */
+  readonly telemetry?: TelemetryConfig;
 };
+
+export type TelemetryConfig = { readonly recordContent?: boolean };
 
 /** A defined workflow: the input with defaults applied. Pass it to `runWorkflow`. */
 export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
@@ -158,6 +166,7 @@ export type WorkflowDefinition<TInput = unknown, TOutput = unknown> = {
   /** Concurrency limits, as a list; absent when none (not hashed: docs/identity.md). */
   readonly concurrency?: readonly ConcurrencyLimit[];
   readonly throttle?: ThrottleLimit;
+  readonly telemetry?: TelemetryConfig;
   /** Phantom types for inference only; never set at runtime. */
   readonly __types?: { input: TInput; output: TOutput };
 };
@@ -224,6 +233,7 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     ...(definition.workflows?.length ? { workflows: calleeIds(definition.workflows) } : {}),
     ...(definition.concurrency !== undefined ? { concurrency: concurrencyLimitsOf(definition.concurrency).map((c) => ({ ...c })) } : {}),
     ...(definition.throttle !== undefined ? { throttle: { ...definition.throttle } } : {}),
+    ...(definition.telemetry !== undefined ? { telemetry: { recordContent: definition.telemetry.recordContent === true } } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ export type {
   MemoryMode,
   PlannerConfig,
   SandboxConfig,
+  TelemetryConfig,
   WorkerConfig,
   WorkflowDefinition,
   WorkflowDefinitionInput,

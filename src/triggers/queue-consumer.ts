@@ -69,6 +69,7 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
       runId,
       trigger: { kind: "queue", id: key ?? message.id },
       conflictCode: "idempotency_conflict",
+      traceparent: parsed.traceparent,
     });
     message.ack();
     return { messageId: message.id, outcome: started.created ? "started" : "already_started", runId, tenant };

@@ -13,10 +13,19 @@ export type RunMessage = {
   readonly tenant?: string;
   /** Replaces the message id as the idempotency key: a producer that sends one start twice gets one run. */
   readonly idempotencyKey?: string;
+  /** The producer's W3C `traceparent`: the run's trace joins the producer's (docs/observability.md). */
+  readonly traceparent?: string;
 };
 
 export type ParsedRunMessage =
-  | { readonly ok: true; readonly workflowId: string; readonly input: unknown; readonly tenant?: string; readonly idempotencyKey?: string }
+  | {
+      readonly ok: true;
+      readonly workflowId: string;
+      readonly input: unknown;
+      readonly tenant?: string;
+      readonly idempotencyKey?: string;
+      readonly traceparent?: string;
+    }
   | { readonly ok: false; readonly message: string };
 
 /** Reads a message body as a {@link RunMessage}; a text body holding JSON is parsed first. */
@@ -31,7 +40,7 @@ export function parseRunMessage(body: unknown): ParsedRunMessage {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return { ok: false, message: "The message body is not an object { workflowId, input?, tenant? }" };
-  const { workflowId, input, tenant, idempotencyKey } = value as Record<string, unknown>;
+  const { workflowId, input, tenant, idempotencyKey, traceparent } = value as Record<string, unknown>;
   if (typeof workflowId !== "string" || workflowId === "") return { ok: false, message: "The message body names no workflowId (a string)" };
   if (tenant !== undefined && (typeof tenant !== "string" || !TENANT_PATTERN.test(tenant)))
     return { ok: false, message: "The message's tenant is not a tenant name (1–63 of a-z, 0-9, '_' or '-')" };
@@ -43,5 +52,7 @@ export function parseRunMessage(body: unknown): ParsedRunMessage {
     input: input === undefined ? {} : input,
     ...(tenant !== undefined ? { tenant: tenant as string } : {}),
     ...(idempotencyKey !== undefined ? { idempotencyKey: idempotencyKey as string } : {}),
+    // A malformed traceparent is ignored (W3C), never a reason to refuse the start.
+    ...(typeof traceparent === "string" && traceparent.length <= 256 ? { traceparent } : {}),
   };
 }

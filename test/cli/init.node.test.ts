@@ -83,6 +83,7 @@ describe("little init", () => {
       vars: { LITTLE_SANDBOX: "isolate" },
       triggers: { crons: ["0 8 * * MON-FRI"] },
       queues: { consumers: [{ queue: "my-workflows-runs", dead_letter_queue: "my-workflows-dead-letters" }] },
+      observability: { enabled: true },
     });
     expect(config.containers).toBeUndefined();
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain(".dev.vars");

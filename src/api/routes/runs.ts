@@ -35,7 +35,12 @@ const startRoute = createRoute({
   request: {
     params: z.object({ workflowId: z.string() }),
     query: z.object({ wait: z.coerce.number().min(0).max(60).optional() }),
-    headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
+    headers: z.object({
+      "idempotency-key": z.string().min(1).max(255).optional(),
+      traceparent: z.string().max(256).optional().openapi({
+        description: "W3C Trace Context: the run's trace becomes a child of this span (docs/observability.md); a malformed one is ignored",
+      }),
+    }),
     body: { content: { "application/json": { schema: StartRunBody } }, required: true },
   },
   responses: {
@@ -69,6 +74,7 @@ runRoutes.openapi(startRoute, async (c) => {
     continent,
     wait,
     triggerKind: "http",
+    traceparent: c.req.valid("header").traceparent,
   });
   const origin = new URL(c.req.url).origin;
   const response = { run: { ...toRun(view), placement }, links: runLinks(origin, runId) };

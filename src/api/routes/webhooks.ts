@@ -87,6 +87,7 @@ webhookRoutes.openapi(
         runId,
         trigger: { kind: "webhook", id: webhookId },
         conflictCode: "webhook_id_conflict",
+        traceparent: c.req.header("traceparent"),
       }),
     );
     const body = { run: { ...toRun(started.view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };

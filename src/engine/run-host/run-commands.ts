@@ -57,6 +57,7 @@ export async function startRun(
         schemaNormalizer: SCHEMA_NORMALIZER,
         lwirValidator: LWIR_VALIDATOR_ID,
         ...(request.flow?.length ? { flow: request.flow } : {}),
+        ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
       },
     },
   ]);

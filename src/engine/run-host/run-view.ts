@@ -2,6 +2,7 @@ import { decodeTagged } from "../../identity/tagged-json.ts";
 import type { BlobOwner, BlobStore } from "../../ports/blob-store.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { ApprovalView, AwaitedSignalView, ChildView, OccurrencesView, RunView } from "../../ports/run-handle.ts";
+import { parseTraceparent, traceIdOf } from "../observability/trace-context.ts";
 import { RunFailure } from "../run-failure.ts";
 import { readRunResultOfState, runResultOfState } from "../run-result.ts";
 import { type ApprovalProgress, type ChildProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
@@ -55,6 +56,7 @@ export async function viewRunState(
     ...(state.request?.parent ? { parent: { runId: state.request.parent.runId, stepPath: state.request.parent.stepPath } } : {}),
     ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
     ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
+    ...(state.request ? { traceId: traceIdOf(runId, parseTraceparent(state.request.traceparent)) } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { type StartConflictCode, StartRefusedError } from "../../sdk/errors/star
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import { definitionCapabilities } from "../definition-capabilities.ts";
 import { flowGatesOf } from "../flow/flow-gates.ts";
+import { formatTraceparent, parseTraceparent } from "../observability/trace-context.ts";
 import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts";
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
@@ -76,6 +77,8 @@ export type StartCommand = {
   readonly waitMs?: number | undefined;
   /** A child run (a parent's `workflow.run` step): the parent its run object tells when it ends. */
   readonly parent?: ParentRef;
+  /** The caller's W3C `traceparent` (HTTP or webhook header, RPC option, queue field): the run's trace joins it; a malformed one is ignored, as W3C asks. */
+  readonly traceparent?: string | undefined;
 };
 
 export type StartedRun = {
@@ -276,6 +279,7 @@ async function askRunObject(
       ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
       ...(command.parent ? { parent: command.parent } : {}),
       ...(flow.length > 0 ? { flow } : {}),
+      ...traceparentOf(command),
     })
     .catch((error: unknown) => {
       if (LittleError.is(error)) throw error;
@@ -298,4 +302,10 @@ async function askRunObject(
 
 function runNotFound(runId: string): StartRefusedError {
   return new StartRefusedError("run_not_found", `No run "${runId}"`);
+}
+
+/** The start's `traceparent`, normalized, when it is well-formed (docs/observability.md). */
+function traceparentOf(command: StartCommand): { traceparent?: string } {
+  const parent = parseTraceparent(command.traceparent);
+  return parent ? { traceparent: formatTraceparent(parent) } : {};
 }
