@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { ZodType } from "zod";
 import { type AuthoredPlan, checkAuthoredPlan } from "./authored-plan.ts";
+import { calleeIds, checkCallees } from "./callees.ts";
 import {
   type AttachedMemory,
   checkHarnesses,
@@ -235,31 +236,6 @@ export function defineWorkflow<TInputSchema, TOutputSchema>(
     ...(definition.throttle !== undefined ? { throttle: { ...definition.throttle } } : {}),
     ...(definition.telemetry !== undefined ? { telemetry: { recordContent: definition.telemetry.recordContent === true } } : {}),
   };
-}
-
-/** The callees' ids, sorted and once each. */
-function calleeIds(workflows: readonly (WorkflowDefinition | string)[]): string[] {
-  return [...new Set(workflows.map((w) => (typeof w === "string" ? w : w.id)))].sort();
-}
-
-function checkCallees(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail): void {
-  if (def.workflows === undefined) return;
-  if (!Array.isArray(def.workflows)) {
-    fail("$.workflows", "definition.invalid_workflows", "workflows lists the workflows it may call: [otherWorkflow, …]");
-    return;
-  }
-  def.workflows.forEach((w: unknown, i) => {
-    const id =
-      typeof w === "string"
-        ? w
-        : (w as { kind?: unknown; id?: unknown } | null)?.kind === "little.workflow"
-          ? (w as { id: unknown }).id
-          : undefined;
-    if (typeof id !== "string" || !WORKFLOW_ID_PATTERN.test(id))
-      fail(childPath("$.workflows", i), "definition.invalid_workflows", "each entry is a defineWorkflow() result or a workflow id");
-    else if (id === def.id)
-      fail(childPath("$.workflows", i), "definition.calls_itself", `workflow "${id}" may not call itself (a call cycle)`);
-  });
 }
 
 function checkDefinition(def: WorkflowDefinitionInput<unknown, unknown>): Finding[] {

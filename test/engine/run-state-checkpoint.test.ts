@@ -198,7 +198,7 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
       version: 2,
-      digest: "sha256:0a64da4dace2229d70a91bdd406310a17321a99076e61f530755eb8f7166eede",
+      digest: "sha256:ec2a061f46237f85edd1d32b588589c99cc4dce773c8f7892e3e7f8c73db8fef",
     });
   });
 });

@@ -7,6 +7,7 @@ import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
+import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
 
 const STATUSES = ["pending", "scheduled", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "stopped"];
@@ -171,45 +172,6 @@ const WAIT_LABELS = {
   throttle: "its throttle window",
   rate_limit: "its model's rate limit",
 };
-
-/** A link to another run's page (a parent or a child: workflow.run). */
-const runLink = (runId, id) => h("a", { href: `/runs/${encodeURIComponent(runId)}`, ...(id ? { id } : {}) }, runId);
-
-/** The run's parent (a workflow.run step started it) and its children, each linking to its page. */
-function familyItems(view, item) {
-  const parent = view.state.request?.parent;
-  const children = view.state.children ?? [];
-  return [
-    parent ? item("Parent", runLink(parent.runId, "parent-link"), ` (step ${parent.stepPath})`) : null,
-    children.length > 0
-      ? item(
-          "Children",
-          h(
-            "ul",
-            { id: "children" },
-            children.map((c) =>
-              h(
-                "li",
-                { "data-child": c.childRunId },
-                runLink(c.childRunId),
-                ` ${c.workflowId} `,
-                h("span", { class: `badge status-${c.ended?.status ?? "running"}` }, c.ended?.status ?? "running"),
-                ` step ${c.stepPath}`,
-              ),
-            ),
-          ),
-        )
-      : null,
-  ];
-}
-
-/** A queued run's key (from the fold) and place (from the run as the API last showed it). */
-function queueLabel(view, run) {
-  const queued = view.state.flow?.queued;
-  if (!queued || (view.waitReason !== "concurrency" && view.waitReason !== "throttle")) return null;
-  const place = run?.queue && run.queue.key === queued.key ? run.queue.position : queued.position;
-  return h("span", { id: "queue-place", "data-key": queued.key }, ` (key ${queued.key}, position ${place ?? "?"})`);
-}
 
 function renderSummary(list, live, page) {
   const { view, run } = page;
