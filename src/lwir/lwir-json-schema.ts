@@ -1,5 +1,5 @@
 import { documentShape, type SchemaNode, shapeSchema } from "./lwir-spec.ts";
-import { LWIR_API_VERSION, STEP_KINDS, type StepKind } from "./types.ts";
+import { LWIR_API_VERSION, promptedKinds, STEP_KINDS, type StepKind } from "./types.ts";
 
 /** A JSON Schema document (2020-12) as plain JSON. */
 export type LwirJsonSchema = SchemaNode & { readonly $schema: string; readonly $id: string; readonly title: string };
@@ -50,8 +50,11 @@ const PROVIDER_KEYWORDS: ReadonlySet<string> = new Set([
   "anyOf",
 ]);
 
-/** The LWIR schema in the form providers accept as a tool's parameters (`submit_lwir`). */
-export function providerLwirSchema(kinds: readonly StepKind[] = STEP_KINDS): SchemaNode {
+/**
+ * The LWIR schema in the form providers accept as a tool's parameters (`submit_lwir`). By default
+ * the kinds a planner under the newest validator is shown for a definition without callees.
+ */
+export function providerLwirSchema(kinds: readonly StepKind[] = promptedKinds(3)): SchemaNode {
   const key = kinds.join(",");
   const known = provider.get(key);
   if (known) return known;

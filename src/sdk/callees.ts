@@ -1,15 +1,14 @@
 import type { Fail } from "./check-runtime-config.ts";
-import type { WorkflowDefinition, WorkflowDefinitionInput } from "./define-workflow.ts";
 import { childPath } from "./json-path.ts";
 import { WORKFLOW_ID_PATTERN } from "./names.ts";
 
 /** The callees' ids, sorted and once each. */
-export function calleeIds(workflows: readonly (WorkflowDefinition | string)[]): string[] {
+export function calleeIds(workflows: readonly ({ readonly id: string } | string)[]): string[] {
   return [...new Set(workflows.map((w) => (typeof w === "string" ? w : w.id)))].sort();
 }
 
 /** Each `workflows` entry is a definition or a workflow id, and not the workflow itself. */
-export function checkCallees(def: WorkflowDefinitionInput<unknown, unknown>, fail: Fail): void {
+export function checkCallees(def: { readonly id: string; readonly workflows?: readonly unknown[] }, fail: Fail): void {
   if (def.workflows === undefined) return;
   if (!Array.isArray(def.workflows)) {
     fail("$.workflows", "definition.invalid_workflows", "workflows lists the workflows it may call: [otherWorkflow, …]");

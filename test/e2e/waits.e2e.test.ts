@@ -14,7 +14,8 @@ import { client, type Run, type RunEvent, runOf } from "./support/api.ts";
 import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
 
 const WORKFLOW = "billing.refund-review";
-const SLEEP_MS = 15_000;
+// Long enough for a restart of wrangler dev while the node project runs four files at once (it took over 15 s in CI).
+const SLEEP_MS = 30_000;
 let dev: WranglerDev;
 let api: ReturnType<typeof client>;
 let browser: Browser;
