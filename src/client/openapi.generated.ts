@@ -806,6 +806,18 @@ export interface components {
             placement: {
                 jurisdiction?: string;
             };
+            /** @description The signals a run may wait for (`wait.signal`, docs/waits.md), sorted by name, each with its normalized payload JSON Schema: what `POST /v1/runs/{runId}/signals` accepts. [] when none are declared. */
+            signals: {
+                name: string;
+                description: string;
+                schema?: unknown;
+                schemaHash: string;
+            }[];
+            /** @description The workflows it may call (`workflow.run`), sorted by id, each with the definition hash its own hash includes. [] when it calls none. */
+            workflows: {
+                id: string;
+                definitionHash: string;
+            }[];
             /** @description The workflow's flow control (docs/flow-control.md): `concurrency` and `throttle` (keys are templates over the input) and the model slots' shared `limits`. Not part of the definition hash. */
             flowControl?: {
                 concurrency?: {

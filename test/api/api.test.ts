@@ -194,9 +194,24 @@ describe("runs, events and versions", () => {
     expect(r.json.workflows).toEqual([
       expect.objectContaining({ id: "billing.invoice-totals", definitionHash: hash }),
       expect.objectContaining({ id: "billing.refund", definitionHash: hash }),
-      expect.objectContaining({ id: "billing.refund-review", definitionHash: hash }),
-      expect.objectContaining({ id: "ops.daily-digest", definitionHash: hash }),
-      expect.objectContaining({ id: "support.escalate", definitionHash: hash }),
+      expect.objectContaining({
+        id: "billing.refund-review",
+        definitionHash: hash,
+        signals: [
+          expect.objectContaining({
+            name: "manager.decision",
+            schemaHash: hash,
+            schema: expect.objectContaining({ type: "object", required: ["approved"] }),
+          }),
+        ],
+        workflows: [],
+      }),
+      expect.objectContaining({ id: "ops.daily-digest", definitionHash: hash, signals: [] }),
+      expect.objectContaining({
+        id: "support.escalate",
+        definitionHash: hash,
+        workflows: [{ id: "billing.refund", definitionHash: hash }],
+      }),
       expect.objectContaining({
         id: "support.reply-draft",
         definitionHash: hash,

@@ -44,6 +44,14 @@ const Workflow = z
     }),
     tools: z.array(z.object({ id: z.string(), description: z.string(), descriptorHash: z.string() })),
     placement: z.object({ jurisdiction: z.string().optional() }),
+    signals: z.array(z.object({ name: z.string(), description: z.string(), schema: z.unknown(), schemaHash: z.string() })).openapi({
+      description:
+        "The signals a run may wait for (`wait.signal`, docs/waits.md), sorted by name, each with its normalized payload JSON Schema: what `POST /v1/runs/{runId}/signals` accepts. [] when none are declared.",
+    }),
+    workflows: z.array(z.object({ id: z.string(), definitionHash: z.string() })).openapi({
+      description:
+        "The workflows it may call (`workflow.run`), sorted by id, each with the definition hash its own hash includes. [] when it calls none.",
+    }),
     flowControl: z
       .object({
         concurrency: z.array(z.object({ limit: z.number().int(), key: z.string().optional() })).optional(),
@@ -98,6 +106,8 @@ catalogRoutes.openapi(
           models: slotReadiness(services.models, registered, caps),
           tools: s.tools.map((t) => ({ id: t.id, description: t.description, descriptorHash: t.descriptorHash })),
           placement: s.placement,
+          signals: [...(s.signals ?? [])],
+          workflows: [...(s.workflows ?? [])],
           ...flowControlOf(registered.definition, s.modelSlots),
         };
       }),
