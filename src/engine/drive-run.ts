@@ -97,7 +97,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     // A quota ended the slice (its abort surfaces as whatever the call in flight threw); a cancel wins.
     if (quota.exceeded && !(error instanceof RunTerminatedError) && !env.signal?.aborted)
       return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt, error.untilMessage);
+    if (error instanceof SliceYieldSignal) return yielded(env, state, error.wakeAt, error.untilMessage, runDeadline);
     // A cancel appended RunCancelled (and aborted the calls in flight): the slice just stops.
     if (error instanceof RunTerminatedError || env.signal?.aborted) return { status: (await run.current()).status, yielded: false };
     const failure =
@@ -196,9 +196,16 @@ async function yielded(
   state: RunState,
   thrownWakeAt: number | undefined,
   untilMessage: boolean,
+  runDeadline: number | undefined,
 ): Promise<DriveResult> {
   const now = await env.run.current();
-  const wakeAt = nextWake(env, now, thrownWakeAt, untilMessage);
+  const waitWake = nextWake(env, now, thrownWakeAt, untilMessage);
+  // A wait never outlives the run's timeout: the alarm fires at the run's deadline at the latest (a
+  // child that has not ended, a sleep or signal wait longer than the run may live), and that slice
+  // fails the run as `run_timeout` (cancelling its children), instead of the run noticing only when
+  // something else wakes it.
+  const wakeAt =
+    runDeadline === undefined || (waitWake === undefined && !untilMessage) ? waitWake : Math.min(waitWake ?? runDeadline, runDeadline);
   if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {
     status: now.status,

@@ -3,6 +3,7 @@ import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
 import { recordable } from "./blob-refs.ts";
+import { cancelAttemptChild } from "./children/cancel-attempt-child.ts";
 import { appendOrHold, type HeldEvents } from "./held-events.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { StepProgress } from "./run-state.ts";
@@ -92,6 +93,8 @@ export async function runStep(
       return output;
     } catch (error) {
       if (!(error instanceof StepAttemptError)) throw error;
+      if (error.attemptCode === "step_timeout" && step.uses === "workflow.run")
+        await cancelAttemptChild(base.env, stepPath, attempt, error.message);
       if (error.retriable && attempt < maxAttempts) {
         const next = ctx.clock.now() + backoffMs(step, ctx.runId, stepPath, attempt);
         await appendEvents(ctx, [{ type: "StepRetried", payload: { stepPath, attempt, retryAt: next, error: error.toRecorded() } }]);

@@ -63,10 +63,11 @@ export const approvalChild = defineWorkflow({
   requiredTools: ["approve"],
 });
 
-/** A parent that calls `callee` (the offline planner plans a workflow.run for it). */
-export function parentOf(id: string, callee: string): WorkflowDefinition {
+/** A parent that calls `callee` (the offline planner plans a workflow.run for it), with a run `timeoutMs` when given. */
+export function parentOf(id: string, callee: string, timeoutMs?: number): WorkflowDefinition {
   return defineWorkflow({
     id,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     description: `Run ${callee} on the text and report what it echoed.`,
     input: text,
     output: echoed,
