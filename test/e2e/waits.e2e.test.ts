@@ -125,6 +125,34 @@ describe("waits in the inspector", () => {
   });
 });
 
+describe("parent and child runs in the inspector", () => {
+  it("a parent waiting for its child links to it, and the child's page links back to the parent", async () => {
+    const r = await api.call("POST", "/v1/workflows/support.escalate/runs", {
+      body: { input: { ticketId: "T-ui", transcript: "Order o-ui was charged twice; please refund 1200 cents." } },
+    });
+    expect(r.status, r.text).toBe(202);
+    const runId = runOf(r).runId;
+    const waiting = await until(runId, (run) => run.waitReason === "child");
+    const childId = (waiting.children as { runId: string }[])[0]?.runId as string;
+    expect(childId).toMatch(/^run_child_/);
+    const page = await context.newPage();
+    await page.goto(`${dev.url}/runs/${runId}`);
+    const link = page.locator(`#children li[data-child="${childId}"] a`);
+    await link.waitFor({ timeout: 15_000 });
+    expect(await page.locator(`#children li[data-child="${childId}"]`).textContent()).toContain("billing.refund");
+    await screenshot(page, "waits-parent-children");
+    await link.click();
+    await page.waitForURL(`**/runs/${childId}`);
+    const back = page.locator("#parent-link");
+    await back.waitFor({ timeout: 15_000 });
+    expect(await back.getAttribute("href")).toBe(`/runs/${runId}`);
+    await back.click();
+    await page.waitForURL(`**/runs/${runId}`);
+    await page.close();
+    await api.call("POST", `/v1/runs/${runId}/cancel`, { body: { reason: "seen" } });
+  });
+});
+
 describe("a sleep across a crash", () => {
   it("SIGKILL during a sleep; restarted on the same state, the step wakes within 1 s of its deadline", async () => {
     // Long enough that wrangler dev is back up (several seconds on a loaded machine) before the deadline.
