@@ -1,7 +1,6 @@
 import { digestText } from "../json/digest.ts";
 import { LWIR_API_VERSION, LWIR_KIND } from "../lwir/types.ts";
-import type { CallableWorkflow } from "../ports/planner-protocol.ts";
-import type { PlanTask } from "./planner-prompt.ts";
+import type { CallableWorkflow, PlanTask } from "../ports/planner-protocol.ts";
 
 type Json = Record<string, unknown>;
 
