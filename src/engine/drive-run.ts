@@ -22,6 +22,7 @@ import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import { indexRun, latestRegistration } from "./run-host/index-run.ts";
+import { writeBehindIndex } from "./run-host/write-behind-index.ts";
 import { RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
 import { deliverableSignal, deriveRunState, earliestWaitDeadline, type RunState, SliceState } from "./run-state.ts";
@@ -47,6 +48,20 @@ export type DriveResult = {
  * Durable Object alarm and in plain Node. Every failure becomes exactly one `RunFailed`.
  */
 export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
+  // The run's own index row is written behind the slice and flushed before it answers (write-behind-index.ts).
+  const runs = writeBehindIndex(given.runs, given.runId);
+  let result: DriveResult;
+  try {
+    result = await driveOver({ ...given, runs });
+  } catch (error) {
+    await runs.flush().catch(() => {});
+    throw error;
+  }
+  await runs.flush();
+  return result;
+}
+
+async function driveOver(given: RunEnvironment): Promise<DriveResult> {
   const events = await given.log.all();
   const state = deriveRunState(events);
   if (state.terminal) return { status: state.status, yielded: false };
@@ -132,7 +147,9 @@ async function drive(env: SliceEnvironment, ctx: HarnessContext, state: RunState
   const pinned = request.pinnedVersionHash ?? request.pinnedVersionId;
   const givenLwir = request.lwir ?? (pinned !== undefined ? await pinnedLwir(env, pinned) : undefined);
   // `compiling` is a planner at work: a run given its plan (LWIR, a pinned version) goes from `pending` to `running`.
-  if (givenLwir === undefined) await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
+  // A planner at work, not a resumed run whose cycle is compiled already (it would flap `running` → `compiling` on every wake).
+  if (givenLwir === undefined && !state.registered.has(state.cycle))
+    await indexRun(env, state, "compiling", { definitionHash: capabilities.definitionHash });
   return runOuterLoop({ env, ctx, workflow, capabilities, state, ...(givenLwir !== undefined ? { givenLwir } : {}) });
 }
 

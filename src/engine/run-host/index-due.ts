@@ -24,7 +24,7 @@ export interface IndexDueStore {
  */
 export function settlingIndex(runs: RunIndex, due: IndexDueStore): RunIndex {
   return {
-    ...bound(runs),
+    ...boundIndex(runs),
     async upsert(entry, options) {
       const pending = due.read();
       if (!pending) return runs.upsert(entry, options);
@@ -52,8 +52,8 @@ export async function indexStarted(ports: Pick<RunHostPorts, "runId" | "log" | "
   });
 }
 
-/** The index's methods bound to it, so spreading them keeps `this`. */
-function bound(runs: RunIndex): RunIndex {
+/** The index's methods bound to it, so spreading them keeps `this` (a wrapper spreads them and overrides one). */
+export function boundIndex(runs: RunIndex): RunIndex {
   return {
     upsert: runs.upsert.bind(runs),
     get: runs.get.bind(runs),
