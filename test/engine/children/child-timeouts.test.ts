@@ -57,7 +57,7 @@ describe("a workflow.run step's deadlines reach its child", () => {
     const parent = await until(runId, (v) => v.status === "failed");
     expect(parent.cause?.code).toBe("run_timeout");
     const childId = parent.children?.[0]?.runId as string;
-    const child = await until(childId, (v) => v.status === "cancelled");
+    expect((await until(childId, (v) => v.status === "cancelled")).status).toBe("cancelled");
     expect(JSON.stringify((await runEvents(childId)).at(-1))).toContain(`its parent run ${runId} ended: `);
   }, 120_000);
 });
