@@ -15,6 +15,7 @@ import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
 import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
+import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
 import { DurableObjectEventLog } from "./adapters/do-sqlite/do-event-log.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
@@ -26,7 +27,11 @@ import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { childRunsOf } from "./engine/children/child-runs.ts";
+import { sourceRunsOver } from "./engine/memo/source-runs-over.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
+import { MODEL_OVERRIDE_PREFIX, type ModelOverrides, slotOverrideKey } from "./identity/model-overrides.ts";
+import type { RunLinks } from "./ports/run-links.ts";
+import type { SourceRuns } from "./ports/source-runs.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
@@ -143,6 +148,12 @@ export type Wiring = {
   readonly modelLimits?: ModelLimiters;
   /** Where runs' spans go (`LITTLE_OTLP_ENDPOINT`); null when unset: no tracing work at all. */
   readonly spans: SpanExporter | null;
+  /** Where a restart or fork reads its source run's log and blobs (docs/runs.md, "Restart and forks"). */
+  readonly sourceRuns: SourceRuns;
+  /** Restarts and forks by the run they came from. */
+  readonly runLinks: RunLinks;
+  /** A fork's `models: { slot: "provider:model" }` as model overrides (unknown providers kept as invalid entries). */
+  readonly parseModels: (models: Readonly<Record<string, string>>) => ModelOverrides;
 };
 
 /** A held flow-control slot's lease when LITTLE_FLOW_LEASE_MS is unset. */
@@ -221,6 +232,10 @@ function build(env: Env): Wiring {
     flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
     ...modelLimitsOf(env),
     spans: overrides.spans !== undefined ? overrides.spans : spanExporterFromVars(vars),
+    sourceRuns: sourceRunsOver(overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS), (owner) => new R2BlobStore(env.BLOBS, owner)),
+    runLinks: new D1RunLinks(db),
+    parseModels: (models) =>
+      modelOverridesFromEnv(Object.fromEntries(Object.entries(models).map(([slot, value]) => [`${MODEL_OVERRIDE_PREFIX}${slotOverrideKey(slot)}`, value]))),
   };
   return { ...ports, children: childRunsOf(ports) };
 }

@@ -17,6 +17,7 @@ import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
 import { cancelChildren } from "./children/child-messages.ts";
 import { definitionCapabilities } from "./definition-capabilities.ts";
+import { withRunModelOverrides } from "./run-model-overrides.ts";
 import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run-environment.ts";
@@ -109,8 +110,10 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
 
 async function drive(env: SliceEnvironment, ctx: HarnessContext, state: RunState): Promise<unknown> {
   const request = state.request as NonNullable<RunState["request"]>;
-  const workflow = env.workflows.get(request.workflowId);
-  if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
+  const registered = env.workflows.get(request.workflowId);
+  if (!registered) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
+  // A fork's model changes are part of this run's definition (and its hash).
+  const workflow = withRunModelOverrides(registered, request.modelOverrides);
   // The normalizer the run started with, for life: a run from before `@2` keeps its hashes.
   const live = await capabilitiesOf(workflow, request.schemaNormalizer ?? LEGACY_SCHEMA_NORMALIZER);
   // And the validator it started with: a run from before `@2` re-derives its lock without the type pass.

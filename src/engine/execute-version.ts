@@ -15,6 +15,7 @@ import { runStep } from "./run-step.ts";
 import { skipReason } from "./steps/decision.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { VersionProgress } from "./version-progress.ts";
+import { reusedResult } from "./memo/reuse-step.ts";
 
 /** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
 export const DEFAULT_MAX_CONCURRENCY = 6;
@@ -122,6 +123,13 @@ async function startReady(
     // logged in the same batch as the step's first StepStarted (one sync, same order), after any
     // held StepSucceeded: the step appends them synchronously when called below, before any await.
     const scheduling: NewRunEvent[] = state.scheduled.has(stepPath) ? [] : [{ type: "StepScheduled", payload: { stepPath } }];
+    // A restart or fork: the source's recorded result when the step's content key is unchanged.
+    const reused = state.request?.memo ? await reusedResult({ ...args, redact: ctx.redact?.value }, step, stepPath, progress.outputs) : null;
+    if (reused) {
+      await appendEvents(ctx, [...held.take(), ...scheduling, reused.event]);
+      progress.complete(step, reused.output);
+      continue;
+    }
     const batching = { leading: [...held.take(), ...scheduling], held };
     const base = {
       env: args.env,
