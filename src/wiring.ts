@@ -11,11 +11,11 @@ import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
+import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
 import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
-import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
 import { DurableObjectEventLog } from "./adapters/do-sqlite/do-event-log.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
@@ -29,13 +29,11 @@ import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { childRunsOf } from "./engine/children/child-runs.ts";
 import { sourceRunsOver } from "./engine/memo/source-runs-over.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
-import { MODEL_OVERRIDE_PREFIX, type ModelOverrides, slotOverrideKey } from "./identity/model-overrides.ts";
-import type { RunLinks } from "./ports/run-links.ts";
-import type { SourceRuns } from "./ports/source-runs.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import { startLimits } from "./engine/runs/start-limits.ts";
+import { MODEL_OVERRIDE_PREFIX, type ModelOverrides, slotOverrideKey } from "./identity/model-overrides.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { ChildRuns } from "./ports/child-runs.ts";
 import type { Clock } from "./ports/clock.ts";
@@ -48,8 +46,10 @@ import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
+import type { RunLinks } from "./ports/run-links.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
+import type { SourceRuns } from "./ports/source-runs.ts";
 import type { SpanExporter } from "./ports/span-exporter.ts";
 import type { StartLimits, StartQuota } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
@@ -232,10 +232,15 @@ function build(env: Env): Wiring {
     flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
     ...modelLimitsOf(env),
     spans: overrides.spans !== undefined ? overrides.spans : spanExporterFromVars(vars),
-    sourceRuns: sourceRunsOver(overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS), (owner) => new R2BlobStore(env.BLOBS, owner)),
+    sourceRuns: sourceRunsOver(
+      overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS),
+      (owner) => new R2BlobStore(env.BLOBS, owner),
+    ),
     runLinks: new D1RunLinks(db),
     parseModels: (models) =>
-      modelOverridesFromEnv(Object.fromEntries(Object.entries(models).map(([slot, value]) => [`${MODEL_OVERRIDE_PREFIX}${slotOverrideKey(slot)}`, value]))),
+      modelOverridesFromEnv(
+        Object.fromEntries(Object.entries(models).map(([slot, value]) => [`${MODEL_OVERRIDE_PREFIX}${slotOverrideKey(slot)}`, value])),
+      ),
   };
   return { ...ports, children: childRunsOf(ports) };
 }

@@ -8,6 +8,7 @@ import type { NewRunEvent } from "../ports/run-events.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { runFanOut } from "./fan-out.ts";
 import { HeldEvents } from "./held-events.ts";
+import { reusedResult } from "./memo/reuse-step.ts";
 import type { RegisteredWorkflow, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
@@ -15,7 +16,6 @@ import { runStep } from "./run-step.ts";
 import { skipReason } from "./steps/decision.ts";
 import type { StepAttempt } from "./steps/step-context.ts";
 import { VersionProgress } from "./version-progress.ts";
-import { reusedResult } from "./memo/reuse-step.ts";
 
 /** Steps in flight at once unless the definition says otherwise (production allows 6 connections per invocation). */
 export const DEFAULT_MAX_CONCURRENCY = 6;
@@ -124,7 +124,9 @@ async function startReady(
     // held StepSucceeded: the step appends them synchronously when called below, before any await.
     const scheduling: NewRunEvent[] = state.scheduled.has(stepPath) ? [] : [{ type: "StepScheduled", payload: { stepPath } }];
     // A restart or fork: the source's recorded result when the step's content key is unchanged.
-    const reused = state.request?.memo ? await reusedResult({ ...args, redact: ctx.redact?.value }, step, stepPath, progress.outputs) : null;
+    const reused = state.request?.memo
+      ? await reusedResult({ ...args, redact: ctx.redact?.value }, step, stepPath, progress.outputs)
+      : null;
     if (reused) {
       await appendEvents(ctx, [...held.take(), ...scheduling, reused.event]);
       progress.complete(step, reused.output);

@@ -1,6 +1,6 @@
+import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { Digest } from "../json/digest.ts";
 import type { FlowGate, FlowGateKind, FlowProbe } from "./flow-limiter.ts";
-import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { ChildOutcome, ParentRef, RunEvent, RunMemo, RunPlacement, RunTrigger } from "./run-events.ts";
 import type { RunResult } from "./world.ts";
 

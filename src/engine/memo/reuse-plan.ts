@@ -67,7 +67,9 @@ export function planReuse(p: PlanInput): ReusePlan {
   return {
     steps,
     estimate: rerun.reduce((sum, s) => addStepUsage(sum, s.sourceUsage), NO_USAGE),
-    sideEffects: p.steps.flatMap((s) => (s.uses === "tool.call" && actions.get(s.id)?.action === "rerun" ? [{ stepId: s.id, tool: s.with.tool }] : [])),
+    sideEffects: p.steps.flatMap((s) =>
+      s.uses === "tool.call" && actions.get(s.id)?.action === "rerun" ? [{ stepId: s.id, tool: s.with.tool }] : [],
+    ),
   };
 }
 

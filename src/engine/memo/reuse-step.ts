@@ -12,7 +12,7 @@ import { recordable } from "../blob-refs.ts";
 import type { SliceEnvironment } from "../run-environment.ts";
 import type { RunState } from "../run-state.ts";
 import { stepContentKey } from "./content-key.ts";
-import { memoTable, type MemoTable } from "./memo-table.ts";
+import { type MemoTable, memoTable } from "./memo-table.ts";
 import { readSourceRun } from "./source-run.ts";
 
 /** One memo per slice (the slice's state object): the source's log is read once, not once per step. */

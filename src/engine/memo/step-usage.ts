@@ -5,7 +5,12 @@
  */
 import type { RunEvent } from "../../ports/run-events.ts";
 
-export type StepUsage = { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number; readonly costUsd: number | null };
+export type StepUsage = {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+  readonly costUsd: number | null;
+};
 
 export const NO_USAGE: StepUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 };
 

@@ -60,7 +60,15 @@ export async function compareRuns(ports: ComparePorts, tenant: string, a: string
   for (const step of steps) {
     const [sa, sb] = await Promise.all([stepSide(ports, tenant, left, step.id), stepSide(ports, tenant, right, step.id)]);
     const diff = sa.output === undefined && sb.output === undefined ? { changes: [], omitted: 0 } : jsonDiff(sa.output, sb.output);
-    compared.push({ stepId: step.id, uses: step.uses, a: sa, b: sb, changed: diff.changes.length > 0, diff: diff.changes, diffOmitted: diff.omitted });
+    compared.push({
+      stepId: step.id,
+      uses: step.uses,
+      a: sa,
+      b: sb,
+      changed: diff.changes.length > 0,
+      diff: diff.changes,
+      diffOmitted: diff.omitted,
+    });
   }
   return { a: runSide(left), b: runSide(right), steps: compared };
 }

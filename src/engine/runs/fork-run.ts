@@ -59,7 +59,11 @@ export async function forkRun(ports: ForkRunPorts, tenant: string, runId: string
   const overrides = modelEdits(ports, request.models ?? {}, new Set(base.snapshot.modelSlots.map((s) => s.id)), findings);
   const lwir = stepEdits(request.lwir ?? source.lwir, request.steps ?? {}, findings);
   if (!hasNoErrors(findings))
-    throw new RunForkRefusedError("fork_edit_invalid", `The fork's edits are invalid: ${findings.map((f) => f.message).join("; ")}`, findings);
+    throw new RunForkRefusedError(
+      "fork_edit_invalid",
+      `The fork's edits are invalid: ${findings.map((f) => f.message).join("; ")}`,
+      findings,
+    );
   const workflow = withRunModelOverrides(registered, overrides);
   const capabilities = await definitionCapabilities(workflow, SCHEMA_NORMALIZER);
   const checked = checkLwir(lwir, capabilities);
@@ -109,7 +113,8 @@ function modelEdits(
       });
   const overrides = ports.parseModels(models);
   for (const [key, entry] of Object.entries(overrides))
-    if ("invalid" in entry) findings.push({ severity: "error", code: "fork.model_invalid", path: `$.models.${key}`, message: entry.invalid });
+    if ("invalid" in entry)
+      findings.push({ severity: "error", code: "fork.model_invalid", path: `$.models.${key}`, message: entry.invalid });
   return overrides;
 }
 

@@ -57,6 +57,12 @@ export function forkRunId(tenant: string, sourceRunId: string, relation: RunRela
 }
 
 /** Links the new run to its source (best effort after the start: the new run's own log names its source either way). */
-export async function linkToSource(ports: ForkPorts, tenant: string, sourceRunId: string, runId: string, relation: RunRelation): Promise<void> {
+export async function linkToSource(
+  ports: ForkPorts,
+  tenant: string,
+  sourceRunId: string,
+  runId: string,
+  relation: RunRelation,
+): Promise<void> {
   await ports.runLinks.add({ tenant, sourceRunId, runId, relation, createdAt: ports.clock.now() }).catch(() => undefined);
 }

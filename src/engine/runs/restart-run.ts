@@ -44,11 +44,14 @@ export async function restartRun(ports: ForkPorts, tenant: string, runId: string
     throw new RunForkRefusedError("restart_no_failed_step", `No step of run "${runId}" failed; name the step to restart from (fromStep)`);
   if (!steps.some((s) => s.id === fromStep)) {
     const ids = steps.map((s) => s.id);
-    throw new RunForkRefusedError(
-      "restart_step_unknown",
-      `Run "${runId}" has no step "${fromStep}"; its steps are ${ids.join(", ")}`,
-      [{ severity: "error", code: "restart.step_unknown", path: "$.fromStep", message: `unknown step "${fromStep}"; known: ${ids.join(", ")}` }],
-    );
+    throw new RunForkRefusedError("restart_step_unknown", `Run "${runId}" has no step "${fromStep}"; its steps are ${ids.join(", ")}`, [
+      {
+        severity: "error",
+        code: "restart.step_unknown",
+        path: "$.fromStep",
+        message: `unknown step "${fromStep}"; known: ${ids.join(", ")}`,
+      },
+    ]);
   }
   const rerun = downstreamOf(steps, fromStep);
   const plan = planReuse({ steps, snapshot: source.snapshot, input: source.input, memo: loaded.memo, rerun, usageOf: loaded.usageOf });

@@ -1,10 +1,10 @@
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import type { ModelOverrides } from "../../identity/model-overrides.ts";
 import { assertCanonicalizable } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DefinitionApprovals } from "../../ports/definition-approvals.ts";
 import type { FlowGate } from "../../ports/flow-limiter.ts";
 import type { ModelResolver } from "../../ports/model-resolver.ts";
-import type { ModelOverrides } from "../../identity/model-overrides.ts";
 import type { ParentRef, RunMemo, RunTrigger } from "../../ports/run-events.ts";
 import type { RunHandles, RunView } from "../../ports/run-handle.ts";
 import type { RunIndex, RunPlacement } from "../../ports/run-index.ts";
