@@ -61,6 +61,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   // The run inspector's pages read runs (its data comes from the routes above).
   "GET /runs": "runs:read",
   "GET /runs/{runId}": "runs:read",
+  "GET /runs/{runId}/compare/{otherRunId}": "runs:read",
   // One fixed bash command and code.run in one fixed scope (app.ts): the deploy's smoke check.
   "GET /v1/health/sandbox": "public",
 };
