@@ -128,7 +128,8 @@ async function startReady(
       ? await reusedResult({ ...args, redact: ctx.redact?.value }, step, stepPath, progress.outputs)
       : null;
     if (reused) {
-      await appendEvents(ctx, [...held.take(), ...scheduling, reused.event]);
+      // Held like a finished step's result: a crash that loses it costs only another lookup (nothing was called).
+      await held.appendOrHold(ctx, [...scheduling, reused.event]);
       progress.complete(step, reused.output);
       continue;
     }
