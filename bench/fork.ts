@@ -40,13 +40,19 @@ export const fork: Scenario = {
     for (let i = 0; i < ctx.reps; i++) {
       const original = await api.ok<BenchRun>("POST", "/bench/run", { shape, input: { topic: `fork ${i}` } });
       if (original.status !== "completed") throw new Error(`run ${original.runId} ended ${original.status}`);
+      const dry = await api.call<ForkAnswer>("POST", `/v1/runs/${original.runId}/fork?dryRun=true`, {
+        steps: { [`s${STEPS}`]: { with: { prompt: `The last step, rewritten, about {{ input.topic }} (${i}).` } } },
+      });
       const before = await api.ok<ModelCalls>("GET", "/bench/model-calls");
       const edit = { steps: { [`s${STEPS}`]: { with: { prompt: `The last step, rewritten, about {{ input.topic }} (${i}).` } } } };
       const answer = await api.call<ForkAnswer>("POST", `/v1/runs/${original.runId}/fork?wait=60`, edit);
       const after = await api.ok<ModelCalls>("GET", "/bench/model-calls");
       if (!answer.body.run) throw new Error(`fork of ${original.runId} → ${answer.status}: ${JSON.stringify(answer.body.error)}`);
+      const events = await api.ok<{ events: { at: number }[] }>("GET", `/v1/runs/${answer.body.run.runId}/events?limit=1000`);
       const rep: ForkRep = {
         ms: answer.ms,
+        planMs: dry.ms,
+        inObjectMs: (events.events.at(-1)?.at ?? 0) - (events.events[0]?.at ?? 0),
         status: answer.body.run.status,
         modelCalls: after.total - before.total,
         tokens: tokensOf(after) - tokensOf(before),
@@ -57,7 +63,7 @@ export const fork: Scenario = {
       if (rep.status !== "completed") notes.push(`fork of ${original.runId} ended ${rep.status}`);
       reps.push(rep);
       ctx.log(
-        `rep ${i + 1}: original ${original.wallMs} ms, ${original.modelCalls} calls; fork ${rep.ms.toFixed(0)} ms, ${rep.modelCalls} calls, ${rep.reused} reused`,
+        `rep ${i + 1}: original ${original.wallMs} ms, ${original.modelCalls} calls; fork ${rep.ms.toFixed(0)} ms (plan ${rep.planMs.toFixed(0)}, in object ${rep.inObjectMs}), ${rep.modelCalls} calls, ${rep.reused} reused`,
       );
     }
     const timeShare = summarize(reps.map((r) => r.ms / r.originalMs));
@@ -68,6 +74,8 @@ export const fork: Scenario = {
       { figure: "original: ms from trigger to end", ours: cell(summarize(reps.map((r) => r.originalMs)), 0) },
       { figure: "original: model tokens", ours: cell(summarize(reps.map((r) => r.originalTokens)), 0) },
       { figure: "fork (POST …/fork?wait=60, answered at its end): ms", ours: cell(summarize(reps.map((r) => r.ms)), 0) },
+      { figure: "of which: the plan alone (?dryRun=true): ms", ours: cell(summarize(reps.map((r) => r.planMs)), 0) },
+      { figure: "of which: the fork run inside its object, first to last event: ms", ours: cell(summarize(reps.map((r) => r.inObjectMs)), 0) },
       {
         figure: "fork: model calls",
         ours: cell(summarize(reps.map((r) => r.modelCalls)), 0),
