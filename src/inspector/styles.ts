@@ -89,8 +89,8 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
 #dag-a .node rect.box, #dag-b .node rect.box { fill: var(--bg-s); stroke: var(--line-s); stroke-width: 2; }
 #dag-a .label, #dag-b .label { font-weight: 600; font-size: 13px; fill: var(--text); }
 #dag-a .kind, #dag-a .state, #dag-b .kind, #dag-b .state { font-size: 12px; fill: #374151; }
-.node.compare-reused rect.box { stroke-dasharray: 3 3; fill: #eef2ff; }
-.node.compare-changed rect.box { stroke: #b45309; stroke-width: 4; fill: #fffbeb; }
+#dag-a .node.compare-reused rect.box, #dag-b .node.compare-reused rect.box { stroke-dasharray: 3 3; fill: #eef2ff; }
+#dag-a .node.compare-changed rect.box, #dag-b .node.compare-changed rect.box { stroke: #b45309; stroke-width: 4; fill: #fffbeb; }
 .badge.compare-reused { background: #eef2ff; } .badge.compare-changed { background: #fffbeb; border-color: #b45309; } .badge.compare-same { background: #f0fdf4; }
 #fork-actions form { margin: 0.5rem 0; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.4rem; list-style: none; padding: 0; margin: 0.5rem 0 0; }

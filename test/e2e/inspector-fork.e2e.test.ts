@@ -105,6 +105,7 @@ describe("inspector: restart, fork, compare", () => {
     await Promise.all([page.waitForURL(/\/compare\//), page.click("#compare-link")]);
     await expect.poll(() => page.locator('#dag-b g.node[data-compare="reused"]').count()).toBe(2);
     expect(await page.locator('#dag-b g.node[data-step="report"]').getAttribute("data-compare")).not.toBe("reused");
+    expect(await page.locator('#dag-b g.node[data-step="extract"] text.state').textContent()).toBe("reused");
     await screenshot(page, "compare-fork");
     await page.close();
   }, 90_000);

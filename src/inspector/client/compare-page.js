@@ -36,6 +36,10 @@ async function drawSide(svg, run, comparison, side) {
     node.setAttribute("data-compare", mark);
     node.setAttribute("data-status", mine.status === "succeeded" ? "succeeded" : mine.status);
     node.classList.add(`compare-${mark}`);
+    const label = mine.reused ? "reused" : step.changed ? `${mine.status} · changed` : mine.status;
+    const state = node.querySelector("text.state");
+    if (state) state.textContent = label;
+    node.setAttribute("aria-label", `${step.stepId}, ${step.uses}, ${label}`);
   }
 }
 
