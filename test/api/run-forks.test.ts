@@ -2,10 +2,13 @@
  * Restart from a step, forks and compare over the real path: HTTP into the Worker, real D1, real
  * run objects driven by their alarms. Model calls are counted at the model (countingOfflineModels).
  */
+import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import { summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
+import { tool } from "../../src/sdk/tool.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { runStub } from "../support/drive.ts";
 import { countingOfflineModels, threeStepLwir } from "../support/three-step-lwir.ts";
@@ -14,10 +17,30 @@ import { call, runEvents } from "./support/api-call.ts";
 const seed: RegisteredWorkflow = { definition: defineWorkflow(summarizeTicketDefinition), tools: {} };
 const INPUT = { ticketId: "T-7", transcript: "I was charged twice for my plan." };
 let counter: ReturnType<typeof countingOfflineModels>;
+/** While true, the `check` tool fails (a step that fails for good: tool errors are not retried without a policy). */
+let checkFails = false;
+const checked: RegisteredWorkflow = {
+  definition: defineWorkflow({
+    ...summarizeTicketDefinition,
+    id: "test.fork-check",
+    tools: {
+      check: tool({
+        description: "Checks the facts",
+        inputSchema: z.object({ facts: z.string() }),
+        execute: async ({ facts }: { facts: string }) => {
+          if (checkFails) throw new Error("the checker is down (test)");
+          return { ok: facts.length > 0 };
+        },
+      }),
+    },
+  }),
+  tools: {},
+};
 
 beforeEach(() => {
+  checkFails = false;
   counter = countingOfflineModels();
-  overrideWiring({ models: counter.resolver, workflows: catalogOf([seed]) });
+  overrideWiring({ models: counter.resolver, workflows: catalogOf([seed, checked]) });
 });
 afterEach(() => overrideWiring({}));
 
@@ -171,6 +194,72 @@ describe("restart", () => {
     expect(restart.json.error?.code).toBe("run_active");
     expect((await call("POST", `/v1/runs/${runId}/fork`, { body: {} })).json.error?.code).toBe("run_active");
     await call("POST", `/v1/runs/${runId}/cancel`, {});
+  });
+});
+
+describe("restart of a failed run", () => {
+  it("defaults to the first failed step: the steps before it are reused, it and what follows run again", async () => {
+    const base = (await threeStepLwir(checked)) as { steps: Record<string, unknown>[] } & Record<string, unknown>;
+    const [extract, classify, report] = base.steps as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+    const check = {
+      id: "check",
+      uses: "tool.call",
+      needs: ["extract"],
+      with: { tool: "check", input: { facts: "{{ steps.extract.output.text }}" } },
+      output: { mode: "json" },
+    };
+    const lwir = {
+      ...base,
+      metadata: { name: checked.definition.id, version: "0.1.0" },
+      permissions: { models: ["gpt-4o-mini"], tools: ["check"], secrets: [], network: [] },
+      steps: [extract, classify, check, { ...report, needs: ["check", "classify"] }],
+    };
+    checkFails = true;
+    const r = await call("POST", "/v1/lwir/runs?wait=20", { body: { lwir, input: INPUT } });
+    const sourceId = (r.json.run as Run).runId;
+    expect((r.json.run as Run).status, r.text).toBe("failed");
+    checkFails = false;
+    const before = counter.calls();
+    const restart = await call("POST", `/v1/runs/${sourceId}/restart`, {});
+    expect(restart.status, restart.text).toBe(202);
+    expect((restart.json.run as Run).restartOf).toEqual({ runId: sourceId, fromStep: "check" });
+    const plan = restart.json.plan as Plan & { sideEffects: { stepId: string; tool: string }[] };
+    expect(actions(plan)).toEqual({ extract: "reuse", classify: "reuse", check: "rerun:restarted", report: "rerun:restarted" });
+    expect(plan.sideEffects).toEqual([{ stepId: "check", tool: "check" }]);
+    const { reused } = await finish((restart.json.run as Run).runId, before);
+    // Counted in the new run's own log: the source's aborted sibling may still be answering at the shared model.
+    const called = (await runEvents((restart.json.run as Run).runId)).filter((e) => e.type === "harness.model.called");
+    expect(called.map((e) => e.payload.sessionId)).toEqual(["worker:c1/report:a1"]);
+    expect(Object.keys(reused).sort()).toEqual(["classify", "extract"]);
+  });
+});
+
+describe("over RPC (service binding)", () => {
+  it("restartRun, forkRun and compareRuns answer as the HTTP routes do", async () => {
+    const source = await completedSource();
+    const rpc = exports.LittleWorkflowEntrypoint({ props: { tenant: "dev" } });
+    const forked = await rpc.forkRun(
+      source.runId,
+      { steps: { report: { with: { prompt: "In short: {{ steps.extract.output.text }}" } } } },
+      { wait: 20 },
+    );
+    expect(forked.run?.status).toBe("completed");
+    expect(forked.plan.steps.map((s) => s.action)).toEqual(["reuse", "reuse", "rerun"]);
+    const dry = await rpc.forkRun(source.runId, { input: { ...INPUT, ticketId: "T-8" } }, { dryRun: true });
+    expect(dry.run).toBeUndefined();
+    const restarted = await rpc.restartRun(source.runId, { fromStep: "report", wait: 20 });
+    expect(restarted.run?.status).toBe("completed");
+    const compared = await rpc.compareRuns(source.runId, forked.run?.runId as string);
+    expect(compared.steps.map((s) => [s.stepId, s.b.reused?.runId ?? null])).toEqual([
+      ["extract", source.runId],
+      ["classify", source.runId],
+      ["report", null],
+    ]);
+    const refused = await rpc.restartRun(source.runId, { fromStep: "nope" }).then(
+      () => null,
+      (error: unknown) => error as { code: string; status: number },
+    );
+    expect(refused).toMatchObject({ code: "restart_step_unknown", status: 422 });
   });
 });
 
