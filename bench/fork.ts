@@ -19,6 +19,10 @@ type ForkAnswer = {
 };
 type ForkRep = {
   ms: number;
+  /** The same fork with `?dryRun=true`: the route's own work (read the source, edit, validate, plan) without the run. */
+  planMs: number;
+  /** The fork's first to last event, inside its run object. */
+  inObjectMs: number;
   status: string;
   modelCalls: number;
   tokens: number;
@@ -75,7 +79,10 @@ export const fork: Scenario = {
       { figure: "original: model tokens", ours: cell(summarize(reps.map((r) => r.originalTokens)), 0) },
       { figure: "fork (POST …/fork?wait=60, answered at its end): ms", ours: cell(summarize(reps.map((r) => r.ms)), 0) },
       { figure: "of which: the plan alone (?dryRun=true): ms", ours: cell(summarize(reps.map((r) => r.planMs)), 0) },
-      { figure: "of which: the fork run inside its object, first to last event: ms", ours: cell(summarize(reps.map((r) => r.inObjectMs)), 0) },
+      {
+        figure: "of which: the fork run inside its object, first to last event: ms",
+        ours: cell(summarize(reps.map((r) => r.inObjectMs)), 0),
+      },
       {
         figure: "fork: model calls",
         ours: cell(summarize(reps.map((r) => r.modelCalls)), 0),

@@ -49,9 +49,9 @@ export async function sourceWorld(source: readonly RunEvent[]): Promise<{ source
   const registered = source.find((e) => e.type === "WorkflowVersionRegistered");
   if (requested?.type !== "RunRequested" || registered?.type !== "WorkflowVersionRegistered")
     throw new Error(`not a source log: ${JSON.stringify(source.slice(-2))}`);
-  await versions.putVersion(contentAddress(requested.payload.lwir), 0);
+  await versions.putVersion(contentAddress(requested.payload.lwir));
   const { snapshot } = await snapshotDefinition(seedWorkflow.definition, seedWorkflow.tools);
-  await versions.putDefinition(snapshot, registered.payload.definitionHash, 0);
+  await versions.putDefinition(snapshot, registered.payload.definitionHash);
   const blobs = new MemoryBlobStore();
   return { sourceRuns: { events: async () => [...source], blobs: () => blobs }, versions };
 }
