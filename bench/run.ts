@@ -10,6 +10,7 @@ import { containerSandbox } from "./container-sandbox.ts";
 import { eventLog } from "./event-log.ts";
 import { fanOut } from "./fan-out.ts";
 import { flowControl } from "./flow-control.ts";
+import { fork } from "./fork.ts";
 import { globalLatency } from "./global-latency.ts";
 import { planOnce } from "./plan-once.ts";
 import { replay } from "./replay.ts";
@@ -37,6 +38,7 @@ const ALL: readonly Scenario[] = [
   flowControl,
   containerSandbox,
   tracingOverhead,
+  fork,
 ];
 /** Scenarios a default run (no ids) leaves out, and why: real containers need a Docker engine. */
 const NEEDS_DOCKER = new Set([containerSandbox.id]);

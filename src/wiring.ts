@@ -11,6 +11,7 @@ import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
+import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
 import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
@@ -26,11 +27,13 @@ import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
 import { IsolateSandbox } from "./adapters/sandbox-isolate/isolate-sandbox.ts";
 import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { childRunsOf } from "./engine/children/child-runs.ts";
+import { sourceRunsOver } from "./engine/memo/source-runs-over.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
 import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import { startLimits } from "./engine/runs/start-limits.ts";
+import { MODEL_OVERRIDE_PREFIX, type ModelOverrides, slotOverrideKey } from "./identity/model-overrides.ts";
 import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
 import type { ChildRuns } from "./ports/child-runs.ts";
 import type { Clock } from "./ports/clock.ts";
@@ -43,8 +46,10 @@ import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
+import type { RunLinks } from "./ports/run-links.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
+import type { SourceRuns } from "./ports/source-runs.ts";
 import type { SpanExporter } from "./ports/span-exporter.ts";
 import type { StartLimits, StartQuota } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
@@ -143,6 +148,12 @@ export type Wiring = {
   readonly modelLimits?: ModelLimiters;
   /** Where runs' spans go (`LITTLE_OTLP_ENDPOINT`); null when unset: no tracing work at all. */
   readonly spans: SpanExporter | null;
+  /** Where a restart or fork reads its source run's log and blobs (docs/runs.md, "Restart and forks"). */
+  readonly sourceRuns: SourceRuns;
+  /** Restarts and forks by the run they came from. */
+  readonly runLinks: RunLinks;
+  /** A fork's `models: { slot: "provider:model" }` as model overrides (unknown providers kept as invalid entries). */
+  readonly parseModels: (models: Readonly<Record<string, string>>) => ModelOverrides;
 };
 
 /** A held flow-control slot's lease when LITTLE_FLOW_LEASE_MS is unset. */
@@ -221,6 +232,15 @@ function build(env: Env): Wiring {
     flowLeaseMs: overrides.flowLeaseMs ?? (Number(stringVar(vars.LITTLE_FLOW_LEASE_MS)) || DEFAULT_FLOW_LEASE_MS),
     ...modelLimitsOf(env),
     spans: overrides.spans !== undefined ? overrides.spans : spanExporterFromVars(vars),
+    sourceRuns: sourceRunsOver(
+      overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS),
+      (owner) => new R2BlobStore(env.BLOBS, owner),
+    ),
+    runLinks: new D1RunLinks(db),
+    parseModels: (models) =>
+      modelOverridesFromEnv(
+        Object.fromEntries(Object.entries(models).map(([slot, value]) => [`${MODEL_OVERRIDE_PREFIX}${slotOverrideKey(slot)}`, value])),
+      ),
   };
   return { ...ports, children: childRunsOf(ports) };
 }

@@ -111,6 +111,12 @@ export const ERROR_STATUS = {
   step_attempt_failed: 500,
   memory_change_invalid: 500,
   internal_error: 500,
+  // Restarts and forks (POST /v1/runs/:runId/restart, /fork): refused, nothing stored.
+  run_active: 409,
+  run_not_forkable: 409,
+  restart_step_unknown: 422,
+  restart_no_failed_step: 422,
+  fork_edit_invalid: 422,
   // Signals sent to a run (POST /v1/runs/:runId/signals): refused, nothing stored.
   signal_unknown: 422,
   signal_payload_invalid: 422,

@@ -35,6 +35,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "POST /v1/workflows/{workflowId}/anchors": "runs:write",
   "POST /v1/lwir/runs": "runs:write",
   "POST /v1/runs/{runId}/cancel": "runs:write",
+  "POST /v1/runs/{runId}/restart": "runs:write",
+  "POST /v1/runs/{runId}/fork": "runs:write",
+  "GET /v1/runs/{runId}/compare/{otherRunId}": "runs:read",
   "POST /v1/runs/{runId}/triggers": "runs:write",
   "POST /v1/runs/{runId}/supersede": "runs:write",
   "GET /v1/runs/{runId}/signals": "runs:read",
@@ -58,6 +61,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   // The run inspector's pages read runs (its data comes from the routes above).
   "GET /runs": "runs:read",
   "GET /runs/{runId}": "runs:read",
+  "GET /runs/{runId}/compare/{otherRunId}": "runs:read",
   // One fixed bash command and code.run in one fixed scope (app.ts): the deploy's smoke check.
   "GET /v1/health/sandbox": "public",
 };

@@ -1,17 +1,23 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
+import { compareRuns } from "../engine/runs/compare-runs.ts";
+import { forkRun } from "../engine/runs/fork-run.ts";
+import { restartRun } from "../engine/runs/restart-run.ts";
 import { isSettledStatus, RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 import { TENANT_PATTERN } from "../sdk/names.ts";
 import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import { wire } from "../wiring.ts";
 import type { ApiServices, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import { ForkBody, RestartBody } from "./routes/run-fork-schemas.ts";
 import { toRpcError } from "./rpc-error.ts";
 import {
   asJson,
   type RpcApproval,
+  type RpcComparison,
   type RpcDecision,
   type RpcEventsPage,
+  type RpcForked,
   type RpcOccurrence,
   type RpcRun,
   type RpcRunsPage,
@@ -50,6 +56,7 @@ const StartOptions = z.strictObject({
   traceparent: z.string().max(256).optional(),
 });
 const RunId = z.string().min(1).max(255);
+const ForkOptions = z.strictObject({ ...TriggerOptions.shape, dryRun: z.boolean().optional() });
 const ListQuery = z.strictObject({
   workflow: z.string().optional(),
   status: z.enum(RUN_STATUSES).optional(),
@@ -210,6 +217,46 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
       });
       return asJson<RpcSignal>(sent);
     });
+  }
+
+  /** Restarts an ended run from a step (default its first failed step), as `POST /v1/runs/:runId/restart`. */
+  async restartRun(runId: string, options: z.input<typeof RestartBody> & z.input<typeof TriggerOptions> = {}): Promise<RpcForked> {
+    return this.call(async (services, tenant) => {
+      const { fromStep, ...rest } = parse(RestartBody.extend(TriggerOptions.shape).strict(), options, "options");
+      const restarted = await restartRun(services, tenant, parse(RunId, runId, "runId"), {
+        fromStep,
+        idempotencyKey: rest.idempotencyKey,
+        waitMs: rest.wait ? rest.wait * 1_000 : undefined,
+      });
+      return asJson<RpcForked>({
+        run: toRun(restarted.view),
+        plan: { ...restarted.plan, sourceRunId: runId, fromStep: restarted.fromStep },
+      });
+    });
+  }
+
+  /** Forks an ended run with edits (`input`, `models`, `steps`, `lwir`), as `POST /v1/runs/:runId/fork`; `dryRun` plans only. */
+  async forkRun(runId: string, edits: z.input<typeof ForkBody>, options: z.input<typeof ForkOptions> = {}): Promise<RpcForked> {
+    return this.call(async (services, tenant) => {
+      const body = parse(ForkBody, edits, "edits");
+      const rest = parse(ForkOptions, options, "options");
+      const forked = await forkRun(services, tenant, parse(RunId, runId, "runId"), {
+        ...body,
+        idempotencyKey: rest.idempotencyKey,
+        dryRun: rest.dryRun,
+        waitMs: rest.wait ? rest.wait * 1_000 : undefined,
+      });
+      const { steps, estimate, sideEffects, sourceRunId, versionId } = forked;
+      const plan = { steps, estimate, sideEffects, sourceRunId, versionId };
+      return asJson<RpcForked>(forked.dryRun ? { plan } : { run: toRun(forked.view), plan });
+    });
+  }
+
+  /** Two runs step by step, as `GET /v1/runs/:a/compare/:b`. */
+  async compareRuns(runId: string, otherRunId: string): Promise<RpcComparison> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcComparison>(await compareRuns(services, tenant, parse(RunId, runId, "runId"), parse(RunId, otherRunId, "otherRunId"))),
+    );
   }
 
   /** The tenant the binding acts for: its `props.tenant`, else LITTLE_RPC_TENANT, else `default`. */

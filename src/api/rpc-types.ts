@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { ApprovalView, SignalView } from "../ports/run-handle.ts";
+import type { ForkPlan, RunComparison } from "./routes/run-fork-schemas.ts";
 import type { Run, RunEventSchema, RunSummary } from "./schemas.ts";
 
 /**
@@ -33,6 +34,11 @@ export type RpcDecision = { approval: RpcApproval; created: boolean; run: RpcRun
 export type RpcOccurrence = { occurrenceId: string; created: boolean; run: RpcRun };
 /** A signal sent to a run (`POST /v1/runs/:runId/signals`). */
 export type RpcSignal = { signal: Jsonify<SignalView>; created: boolean };
+
+/** A restart or fork: the new run and its plan (`POST /v1/runs/:runId/restart`, `/fork`); a dry run has no `run`. */
+export type RpcForked = { run?: RpcRun; plan: Jsonify<z.infer<typeof ForkPlan>> };
+/** Two runs side by side (`GET /v1/runs/:a/compare/:b`). */
+export type RpcComparison = Jsonify<z.infer<typeof RunComparison>>;
 
 /** The values are JSON by construction; this is the one place their static type says so. */
 export const asJson = <T>(value: unknown): T => value as T;

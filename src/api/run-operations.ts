@@ -70,7 +70,15 @@ export async function readRun(
     live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
       ? live
       : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
-  return { view, entry, client };
+  return { view: { ...view, ...(await linkedRuns(services, tenant, runId)) }, entry, client };
+}
+
+/** The restarts and forks started from a run (its log cannot list them once it has ended). */
+async function linkedRuns(services: ApiServices, tenant: string, runId: string): Promise<Pick<RunView, "restarts" | "forks">> {
+  const links = await services.runLinks.of(tenant, runId);
+  const restarts = links.filter((l) => l.relation === "restart").map((l) => l.runId);
+  const forks = links.filter((l) => l.relation === "fork").map((l) => l.runId);
+  return { ...(restarts.length > 0 ? { restarts } : {}), ...(forks.length > 0 ? { forks } : {}) };
 }
 
 /**

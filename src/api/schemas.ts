@@ -146,6 +146,12 @@ export const Run = z
       description:
         "The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md).",
     }),
+    restartOf: z.object({ runId: z.string(), fromStep: z.string().optional() }).optional().openapi({
+      description: "A restart (`POST /v1/runs/{runId}/restart`): the run it restarts and the first step it ran afresh.",
+    }),
+    forkOf: z.object({ runId: z.string() }).optional().openapi({ description: "A fork (`POST /v1/runs/{runId}/fork`): the run it forks." }),
+    restarts: z.array(z.string()).optional().openapi({ description: "The restarts of this run, oldest first." }),
+    forks: z.array(z.string()).optional().openapi({ description: "The forks of this run, oldest first." }),
   })
   .openapi("Run");
 

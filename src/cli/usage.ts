@@ -6,6 +6,10 @@ export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--wait-re
 export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
+export const RESTART_USAGE = "restart <run-id> [--from <step>] [--idempotency-key <k>] [--wait <seconds>] [--json]";
+export const FORK_USAGE =
+  "fork <run-id> [--input <json|@file>] [--model <slot>=<provider:model>]… [--step <id>=<json|@with.json>]… [--lwir @file] [--dry-run] [--wait <seconds>] [--json]";
+export const COMPARE_USAGE = "compare <run-id> <other-run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
@@ -59,6 +63,14 @@ API commands (human output; --json for machines):
                            show a workflow version: hash, locks and LWIR steps
   ${CANCEL_USAGE}
                            cancel a run
+  ${RESTART_USAGE}
+                           restart an ended run from a step (default its first failed step): the steps
+                           before it reuse their recorded results, it and everything after run afresh
+  ${FORK_USAGE}
+                           fork an ended run with another input, model or step \`with\`; steps whose
+                           content key is unchanged reuse their results; --dry-run prints the plan only
+  ${COMPARE_USAGE}
+                           two runs step by step: reused or re-run, output diff, duration, tokens
   ${TRIGGER_USAGE}
                            queue an occurrence of a section run (onTrigger)
   ${SECTIONS_USAGE}

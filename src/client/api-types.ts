@@ -51,6 +51,11 @@ export type LwirValidation = ResponseOf<"validateLwir">;
 export type Signal = Schemas["Signal"];
 export type SendSignalResponse = ResponseOf<"sendSignal">;
 export type SignalsList = ResponseOf<"listSignals">;
+export type ForkPlan = Schemas["ForkPlan"];
+export type ForkRequest = BodyOf<"forkRun">;
+export type RestartResponse = ResponseOf<"restartRun">;
+export type ForkResponse = ResponseOf<"forkRun">;
+export type RunComparison = Schemas["RunComparison"];
 
 /**
  * One event of a run's log, typed by `type` (narrow on it: `if (event.type === "RunCompleted")

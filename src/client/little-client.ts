@@ -4,11 +4,15 @@ import type {
   CreateTokenBody,
   DecisionResponse,
   EventsPage,
+  ForkRequest,
+  ForkResponse,
   ListEventsQuery,
   ListRunsQuery,
   LwirValidation,
   OccurrenceResponse,
   ResponseOf,
+  RestartResponse,
+  RunComparison,
   RunEvent,
   RunResponse,
   RunsPage,
@@ -112,6 +116,42 @@ export class LittleClient {
   /** Cancels a run (`cancelRun`); a run that has ended is answered unchanged. */
   cancel(runId: string, options: CallOptions = {}): Promise<RunResponse> {
     return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/cancel`, body: {} });
+  }
+
+  /**
+   * Restarts an ended run from a step (`restartRun`; default its first failed step): a new run of
+   * the same version that reuses the recorded results of every step not downstream of it.
+   */
+  restartRun(runId: string, options: TriggerOptions & { readonly fromStep?: string } = {}): Promise<RestartResponse> {
+    return this.transport.json<RestartResponse>({
+      ...withTimeout(options, waitTimeout(options)),
+      method: "POST",
+      path: `/v1/runs/${segment(runId)}/restart`,
+      query: { wait: options.wait },
+      headers: { "idempotency-key": options.idempotencyKey },
+      body: options.fromStep !== undefined ? { fromStep: options.fromStep } : {},
+    });
+  }
+
+  /** Forks an ended run with edits (`forkRun`): steps whose content key is unchanged reuse its results; `dryRun` answers the plan only. */
+  forkRun(runId: string, edits: ForkRequest, options: TriggerOptions & { readonly dryRun?: boolean } = {}): Promise<ForkResponse> {
+    return this.transport.json<ForkResponse>({
+      ...withTimeout(options, waitTimeout(options)),
+      method: "POST",
+      path: `/v1/runs/${segment(runId)}/fork`,
+      query: { wait: options.wait, ...(options.dryRun ? { dryRun: "true" } : {}) },
+      headers: { "idempotency-key": options.idempotencyKey },
+      body: edits,
+    });
+  }
+
+  /** Two runs step by step (`compareRuns`): reused or re-run, outputs with a JSON diff, duration, tokens and cost. */
+  compareRuns(runId: string, otherRunId: string, options: CallOptions = {}): Promise<RunComparison> {
+    return this.transport.json<RunComparison>({
+      ...options,
+      method: "GET",
+      path: `/v1/runs/${segment(runId)}/compare/${segment(otherRunId)}`,
+    });
   }
 
   /** One page of a run's logged events (`listRunEvents`); `type` filters (`harness.*`). */

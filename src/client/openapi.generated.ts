@@ -104,6 +104,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{runId}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restart an ended run from a step
+         * @description Starts a new run of the same version and input. Steps not downstream of `fromStep` (default: the first failed step) take the original's recorded results (no model, tool or sandbox call; their `StepSucceeded` carries `reused: { runId, seq }`); `fromStep` and everything downstream run afresh. The new run has `restartOf`, the original lists it in `restarts`. `Idempotency-Key`: a retry returns the same run.
+         */
+        post: operations["restartRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{runId}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork an ended run with another input, model or prompt
+         * @description Applies the edits to the run's LWIR (or takes the given `lwir`), validates, binds and locks it as a version (no planner) and starts a new run with `forkOf`. A step reuses the original's recorded result exactly when its content key is unchanged: its definition (kind, `with`, `output`, the slot's provider and model, the tool's descriptor hash, code file hashes) and its resolved inputs. The answer lists each step as reused or re-run, the estimated model usage (from the original's) and `sideEffects`: tool calls that would run again. `?dryRun=true` answers the plan and starts nothing.
+         */
+        post: operations["forkRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{runId}/compare/{otherRunId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two runs step by step
+         * @description Per step (of both versions): whether it was reused or ran, both outputs with a JSON diff, duration, tokens and cost, side by side. Any two of the tenant's runs; made for a fork or restart and its original.
+         */
+        get: operations["compareRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{runId}/events": {
         parameters: {
             query?: never;
@@ -665,6 +725,19 @@ export interface components {
             queue?: components["schemas"]["QueuePlace"];
             /** @description The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md). */
             traceId?: string;
+            /** @description A restart (`POST /v1/runs/{runId}/restart`): the run it restarts and the first step it ran afresh. */
+            restartOf?: {
+                runId: string;
+                fromStep?: string;
+            };
+            /** @description A fork (`POST /v1/runs/{runId}/fork`): the run it forks. */
+            forkOf?: {
+                runId: string;
+            };
+            /** @description The restarts of this run, oldest first. */
+            restarts?: string[];
+            /** @description The forks of this run, oldest first. */
+            forks?: string[];
         };
         Usage: {
             inputTokens: number;
@@ -752,7 +825,7 @@ export interface components {
         StartRun: {
             /** @description The run input; validated against the workflow's input schema. */
             input?: unknown;
-            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
+            /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_, run_restart_, run_fork_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
             runId?: string;
             /**
              * @description Where to create the run object; defaults to near the caller.
@@ -776,6 +849,135 @@ export interface components {
             createdAt: number;
             updatedAt: number;
             queue?: components["schemas"]["QueuePlace"] & unknown;
+        };
+        ForkPlan: {
+            sourceRunId: string;
+            versionId?: string;
+            fromStep?: string;
+            steps: {
+                stepId: string;
+                uses: string;
+                /** @enum {string} */
+                action: "reuse" | "rerun";
+                /** @enum {string} */
+                reason?: "restarted" | "changed" | "reads_rerun" | "not_in_source";
+                sourceSeq?: number;
+                sourceUsage: {
+                    inputTokens: number;
+                    outputTokens: number;
+                    totalTokens: number;
+                    costUsd: number | null;
+                };
+            }[];
+            /** @description Estimated model usage: the original's usage of the steps that re-run */
+            estimate: {
+                inputTokens: number;
+                outputTokens: number;
+                totalTokens: number;
+                costUsd: number | null;
+            };
+            /** @description tool.call steps that would run again (their side effects happen again) */
+            sideEffects: {
+                stepId: string;
+                tool: string;
+            }[];
+        };
+        RestartRequest: {
+            /** @description The first step to run afresh; default the first failed step */
+            fromStep?: string;
+        };
+        ForkRequest: {
+            /** @description Another input (default the original's) */
+            input?: unknown;
+            /**
+             * @description Model slot → "provider:model", for this run only
+             * @example {
+             *       "gpt-5": "anthropic:claude-sonnet-4-5"
+             *     }
+             */
+            models?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Step id → fields of its `with` to replace (a shallow merge)
+             * @example {
+             *       "summarize": {
+             *         "with": {
+             *           "prompt": "…"
+             *         }
+             *       }
+             *     }
+             */
+            steps?: {
+                [key: string]: {
+                    with: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A whole LWIR to run instead of the original's */
+            lwir?: unknown;
+        };
+        RunComparison: {
+            a: {
+                runId: string;
+                status: string;
+                versionId: string | null;
+                usage: components["schemas"]["Usage"];
+                restartOf?: string;
+                forkOf?: string;
+            };
+            b: {
+                runId: string;
+                status: string;
+                versionId: string | null;
+                usage: components["schemas"]["Usage"];
+                restartOf?: string;
+                forkOf?: string;
+            };
+            steps: {
+                stepId: string;
+                uses: string;
+                a: {
+                    /** @enum {string} */
+                    status: "succeeded" | "failed" | "skipped" | "running" | "not_run";
+                    reused?: {
+                        runId: string;
+                        seq: number;
+                    };
+                    output?: unknown;
+                    durationMs: number | null;
+                    usage: {
+                        inputTokens: number;
+                        outputTokens: number;
+                        totalTokens: number;
+                        costUsd: number | null;
+                    };
+                };
+                b: {
+                    /** @enum {string} */
+                    status: "succeeded" | "failed" | "skipped" | "running" | "not_run";
+                    reused?: {
+                        runId: string;
+                        seq: number;
+                    };
+                    output?: unknown;
+                    durationMs: number | null;
+                    usage: {
+                        inputTokens: number;
+                        outputTokens: number;
+                        totalTokens: number;
+                        costUsd: number | null;
+                    };
+                };
+                changed: boolean;
+                diff: {
+                    path: string;
+                    a?: unknown;
+                    b?: unknown;
+                }[];
+                diffOmitted: number;
+            }[];
         };
         RunEvent: {
             seq: number;
@@ -1323,6 +1525,282 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restartRun: {
+        parameters: {
+            query?: {
+                wait?: number | null;
+            };
+            header?: {
+                /** @description A retry with the same key returns the same new run */
+                "idempotency-key"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestartRequest"];
+            };
+        };
+        responses: {
+            /** @description The new run ended within the wait */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"] & {
+                        plan: components["schemas"]["ForkPlan"];
+                    };
+                };
+            };
+            /** @description The new run is started (or was, by the same Idempotency-Key) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"] & {
+                        plan: components["schemas"]["ForkPlan"];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `run_active` (the run has not ended), `run_not_forkable` (it never ran a version), or an `idempotency_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    forkRun: {
+        parameters: {
+            query?: {
+                wait?: number | null;
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description A retry with the same key returns the same new run */
+                "idempotency-key"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForkRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan (`dryRun=true`, nothing started), or the new run ended within the wait */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run?: components["schemas"]["Run"];
+                        links?: components["schemas"]["RunLinks"];
+                        plan: components["schemas"]["ForkPlan"];
+                    };
+                };
+            };
+            /** @description The new run is started (or was, by the same Idempotency-Key) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"] & {
+                        plan: components["schemas"]["ForkPlan"];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `run_active` (the run has not ended), `run_not_forkable` (it never ran a version), or an `idempotency_conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compareRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+                otherRunId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunComparison"];
                 };
             };
             /** @description Bad request */
@@ -2135,7 +2613,7 @@ export interface operations {
                 "application/json": {
                     lwir?: unknown;
                     input?: unknown;
-                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
+                    /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_, run_restart_, run_fork_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
                     runId?: string;
                 };
             };

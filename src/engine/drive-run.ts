@@ -23,6 +23,7 @@ import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run
 import { RunFailure } from "./run-failure.ts";
 import { indexRun, latestRegistration } from "./run-host/index-run.ts";
 import { writeBehindIndex } from "./run-host/write-behind-index.ts";
+import { withRunModelOverrides } from "./run-model-overrides.ts";
 import { RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
 import { deliverableSignal, deriveRunState, earliestWaitDeadline, type RunState, SliceState } from "./run-state.ts";
@@ -124,8 +125,10 @@ async function driveOver(given: RunEnvironment): Promise<DriveResult> {
 
 async function drive(env: SliceEnvironment, ctx: HarnessContext, state: RunState): Promise<unknown> {
   const request = state.request as NonNullable<RunState["request"]>;
-  const workflow = env.workflows.get(request.workflowId);
-  if (!workflow) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
+  const registered = env.workflows.get(request.workflowId);
+  if (!registered) throw new RunFailure("workflow_not_found", `No workflow "${request.workflowId}" is registered in this Worker`);
+  // A fork's model changes are part of this run's definition (and its hash).
+  const workflow = withRunModelOverrides(registered, request.modelOverrides);
   // The normalizer the run started with, for life: a run from before `@2` keeps its hashes.
   const live = await capabilitiesOf(workflow, request.schemaNormalizer ?? LEGACY_SCHEMA_NORMALIZER);
   // And the validator it started with: a run from before `@2` re-derives its lock without the type pass.

@@ -8,6 +8,7 @@ import type { NewRunEvent } from "../ports/run-events.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { runFanOut } from "./fan-out.ts";
 import { HeldEvents } from "./held-events.ts";
+import { reusedResult } from "./memo/reuse-step.ts";
 import type { RegisteredWorkflow, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
 import type { RunState } from "./run-state.ts";
@@ -122,6 +123,16 @@ async function startReady(
     // logged in the same batch as the step's first StepStarted (one sync, same order), after any
     // held StepSucceeded: the step appends them synchronously when called below, before any await.
     const scheduling: NewRunEvent[] = state.scheduled.has(stepPath) ? [] : [{ type: "StepScheduled", payload: { stepPath } }];
+    // A restart or fork: the source's recorded result when the step's content key is unchanged.
+    const reused = state.request?.memo
+      ? await reusedResult({ ...args, redact: ctx.redact?.value }, step, stepPath, progress.outputs)
+      : null;
+    if (reused) {
+      // Held like a finished step's result: a crash that loses it costs only another lookup (nothing was called).
+      await held.appendOrHold(ctx, [...scheduling, reused.event]);
+      progress.complete(step, reused.output);
+      continue;
+    }
     const batching = { leading: [...held.take(), ...scheduling], held };
     const base = {
       env: args.env,

@@ -9,6 +9,7 @@ import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
 import type { Sandbox } from "../ports/sandbox.ts";
 import type { SecretStore } from "../ports/secret-store.ts";
+import type { SourceRuns } from "../ports/source-runs.ts";
 import type { VersionStore } from "../ports/version-store.ts";
 import type { WorkflowDefinition } from "../sdk/define-workflow.ts";
 import type { ToolRegistry } from "../sdk/tool.ts";
@@ -68,6 +69,8 @@ export type RunEnvironment = {
   readonly children: ChildRuns;
   /** Shared model limits (a slot's `limits`), per tenant; absent where the host has no limiters. */
   readonly modelLimits?: { readonly limiters: ModelLimiters; readonly tenant: string };
+  /** Where a restart or fork reads its source run (memo/reuse-step.ts); absent: every step runs. */
+  readonly sourceRuns?: SourceRuns;
 };
 
 /**
@@ -90,6 +93,7 @@ export type RunWiring = {
   readonly runQuotas: RunQuotas;
   readonly children: ChildRuns;
   readonly modelLimits?: ModelLimiters;
+  readonly sourceRuns?: SourceRuns;
 };
 
 /** The one run a slice drives, and what its host adds for it. */
@@ -136,6 +140,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     ...(run.bindings !== undefined ? { bindings: run.bindings } : {}),
     children: wiring.children,
     ...(wiring.modelLimits ? { modelLimits: { limiters: wiring.modelLimits, tenant: run.tenant } } : {}),
+    ...(wiring.sourceRuns ? { sourceRuns: wiring.sourceRuns } : {}),
   };
 }
 

@@ -91,15 +91,17 @@ export function runsPage(tenant: string, filters: { workflow: string; status: st
 }
 
 /** One run: its summary, then its DAG and step details (in the first screenful), result, timeline and version. */
-export function runPage(tenant: string, runId: string): string {
+export function runPage(tenant: string, runId: string, scopes: readonly string[] = []): string {
   return shell({
     title: `Run ${runId}`,
     page: "run",
     tenant,
-    data: { "run-id": runId },
+    // What the page's token may do: actions it may not take are not shown (the API refuses them anyway).
+    data: { "run-id": runId, scopes: scopes.join(" ") },
     main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
+<section id="fork-actions" aria-labelledby="fork-actions-h" hidden><h2 id="fork-actions-h">Restart, fork, compare</h2><div class="body"></div></section>
 <section id="waits" aria-labelledby="waits-h" hidden><h2 id="waits-h">Waiting</h2><div id="waits-body"></div></section>
 <div class="run-grid">
 <section id="dag-section" aria-labelledby="dag-h"><h2 id="dag-h">Steps</h2>
@@ -113,6 +115,26 @@ export function runPage(tenant: string, runId: string): string {
 <section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps above show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <section id="timeline-section" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2><ol id="timeline" class="timeline"></ol></section>
 <section id="version" aria-labelledby="version-h"><h2 id="version-h">Version</h2><div id="version-body"><p>Not compiled yet.</p></div></section>`,
+  });
+}
+
+/** Two runs side by side (`/runs/{a}/compare/{b}`): their DAGs with each step marked, and a table; filled by the client. */
+export function comparePage(tenant: string, a: string, b: string): string {
+  const link = (id: string) => `<a href="/runs/${encodeURIComponent(id)}"><code>${escapeHtml(id)}</code></a>`;
+  return shell({
+    title: `Compare ${a} and ${b}`,
+    page: "compare",
+    tenant,
+    data: { a, b },
+    main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
+<h1>Compare ${link(a)} and ${link(b)}</h1>
+<p role="status" id="compare-state">Loading…</p>
+<p class="hint">Marked on each DAG: <span class="badge compare-reused">reused</span> (taken from the source run, nothing called), <span class="badge compare-changed">changed</span> (ran, output differs), <span class="badge compare-same">same</span> (ran, same output).</p>
+<div class="run-grid">
+<section aria-labelledby="dag-a-h"><h2 id="dag-a-h">A</h2><div class="dag-scroll"><svg id="dag-a" role="group" aria-label="Steps of run A" xmlns="http://www.w3.org/2000/svg"></svg></div></section>
+<section aria-labelledby="dag-b-h"><h2 id="dag-b-h">B</h2><div class="dag-scroll"><svg id="dag-b" role="group" aria-label="Steps of run B" xmlns="http://www.w3.org/2000/svg"></svg></div></section>
+</div>
+<section aria-labelledby="compare-h"><h2 id="compare-h">Step by step</h2><div id="compare-body"></div></section>`,
   });
 }
 

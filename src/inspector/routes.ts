@@ -9,7 +9,7 @@ import { digestText } from "../json/digest.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
 import { LOGIN_FORM_INVALID, readLoginForm } from "./login-form.ts";
-import { ASSET_PATHS, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
+import { ASSET_PATHS, comparePage, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
 import { INSPECTOR_CSS } from "./styles.ts";
 
 /** The largest login form accepted. */
@@ -24,7 +24,7 @@ const SESSION_SECONDS = 12 * 60 * 60;
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string } };
+type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string; scopes: readonly string[] } };
 
 /**
  * The run inspector: `/login`, `/logout`, `/runs` and `/runs/:runId` (HTML), and its two bundled
@@ -97,6 +97,7 @@ const requirePageTenant: MiddlewareHandler<InspectorEnv> = async (c, next) => {
   if (needed !== "public" && !scopesAllow(principal.scopes, needed))
     return html(c, loginPage("/runs", `That token lacks the "${needed}" scope this page needs.`), 403);
   c.set("tenant", principal.tenant);
+  c.set("scopes", principal.scopes);
   await next();
 };
 
@@ -119,8 +120,12 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
   // Another tenant's run is a 404 like any missing run: its id says nothing about who owns it.
   const entry = await wire(c.env).runs.get(c.var.tenant, runId);
   if (!entry) return html(c, notFoundPage(c.var.tenant, runId), 404);
-  return html(c, runPage(c.var.tenant, runId));
+  return html(c, runPage(c.var.tenant, runId, c.var.scopes));
 });
+
+inspectorRoutes.get("/runs/:runId/compare/:otherRunId", (c) =>
+  html(c, comparePage(c.var.tenant, c.req.param("runId"), c.req.param("otherRunId"))),
+);
 
 function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 413 = 200): Response {
   return c.html(body, status, {

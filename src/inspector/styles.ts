@@ -85,6 +85,14 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
   #dag .node.status-running rect.box, #dag .node.status-retrying rect.box { stroke-dasharray: 8 4; animation: march 1s linear infinite; }
 }
 @keyframes march { to { stroke-dashoffset: -12; } }
+#dag-a .edge, #dag-b .edge { fill: none; stroke: #4b5563; stroke-width: 1.5; }
+#dag-a .node rect.box, #dag-b .node rect.box { fill: var(--bg-s); stroke: var(--line-s); stroke-width: 2; }
+#dag-a .label, #dag-b .label { font-weight: 600; font-size: 13px; fill: var(--text); }
+#dag-a .kind, #dag-a .state, #dag-b .kind, #dag-b .state { font-size: 12px; fill: #374151; }
+#dag-a .node.compare-reused rect.box, #dag-b .node.compare-reused rect.box { stroke-dasharray: 3 3; fill: #eef2ff; }
+#dag-a .node.compare-changed rect.box, #dag-b .node.compare-changed rect.box { stroke: #b45309; stroke-width: 4; fill: #fffbeb; }
+.badge.compare-reused { background: #eef2ff; } .badge.compare-changed { background: #fffbeb; border-color: #b45309; } .badge.compare-same { background: #f0fdf4; }
+#fork-actions form { margin: 0.5rem 0; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.4rem; list-style: none; padding: 0; margin: 0.5rem 0 0; }
 #details { border: 1px solid var(--line); border-radius: 6px; padding: 0 0.75rem 0.75rem; background: var(--panel); min-width: 0; }
 #details:focus { outline: none; }

@@ -1,4 +1,5 @@
 import type { LwirValidatorId } from "../identity/lwir-validator-id.ts";
+import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { Digest } from "../json/digest.ts";
 import type { SchemaNormalizerId } from "../schema/normalize-schema.ts";
 import { RunTerminatedError } from "../sdk/errors/run-terminated-error.ts";
@@ -14,7 +15,7 @@ export type RunPlacement = { readonly jurisdiction?: string; readonly locationHi
 
 /** What started a run; `id` is the trigger's own key (idempotency key, webhook id, cron tick, queue message id). */
 export type RunTrigger = {
-  readonly kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue" | "child";
+  readonly kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue" | "child" | "restart" | "fork";
   readonly id?: string;
 };
 
@@ -29,6 +30,19 @@ export type ParentRef = {
   readonly tenant: string;
   readonly placement?: RunPlacement;
   readonly depth: number;
+};
+
+/**
+ * A restart's or a fork's source (docs/runs.md, "Restart and forks"): the ended run whose recorded
+ * step results this run reuses where a step's content key matches, read from that run's own log.
+ * `rerun` (a restart's `fromStep` and everything downstream of it) runs afresh whatever its key.
+ */
+export type RunMemo = {
+  readonly relation: "restart" | "fork";
+  readonly sourceRunId: string;
+  readonly placement?: RunPlacement;
+  readonly fromStep?: string;
+  readonly rerun?: readonly string[];
 };
 
 /** How a child run ended, as its parent records it (`ChildRunEnded`). */
@@ -149,6 +163,10 @@ export type RunEventPayloads = {
     flow?: FlowGate[];
     /** The caller's W3C `traceparent` (normalized), when the start carried one: the run's trace is a child of that span (docs/observability.md). */
     traceparent?: string;
+    /** A restart or a fork: the run whose recorded step results it reuses (docs/runs.md). */
+    memo?: RunMemo;
+    /** A fork's model changes (`models: { slot: "provider:model" }`), over the deployment's: part of this run's definition hash. */
+    modelOverrides?: ModelOverrides;
   };
   "harness.session.started": {
     sessionId: string;
@@ -185,7 +203,8 @@ export type RunEventPayloads = {
   RunStarted: { versionId: string; lockHash: Digest; cycle: number };
   StepScheduled: { stepPath: string };
   StepStarted: { stepPath: string; attempt: number; deadline?: number };
-  StepSucceeded: { stepPath: string; attempt: number; output: unknown };
+  /** `reused`: the output is the source run's (a restart or fork, docs/runs.md): nothing was called; `seq` is its StepSucceeded there. */
+  StepSucceeded: { stepPath: string; attempt: number; output: unknown; reused?: { runId: string; seq: number } };
   StepFailed: { stepPath: string; attempt: number; error: RecordedError };
   StepRetried: { stepPath: string; attempt: number; retryAt: number; error: RecordedError };
   StepSkipped: { stepPath: string; reason: string };

@@ -1,6 +1,7 @@
+import type { ModelOverrides } from "../identity/model-overrides.ts";
 import type { Digest } from "../json/digest.ts";
 import type { FlowGate, FlowGateKind, FlowProbe } from "./flow-limiter.ts";
-import type { ChildOutcome, ParentRef, RunEvent, RunPlacement, RunTrigger } from "./run-events.ts";
+import type { ChildOutcome, ParentRef, RunEvent, RunMemo, RunPlacement, RunTrigger } from "./run-events.ts";
 import type { RunResult } from "./world.ts";
 
 /** What `start` takes. */
@@ -32,6 +33,10 @@ export type StartRunRequest = {
   flow?: FlowGate[];
   /** The caller's W3C `traceparent`, normalized by the start service (recorded on `RunRequested`). */
   traceparent?: string;
+  /** A restart or a fork: the run whose recorded step results it reuses. */
+  memo?: RunMemo;
+  /** A fork's model changes over the deployment's. */
+  modelOverrides?: ModelOverrides;
 };
 
 /**
@@ -74,6 +79,13 @@ export type RunView = RunResult & {
   queue?: QueueView;
   /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */
   traceId?: string;
+  /** This run restarts that run (its recorded results reused up to `fromStep`). */
+  restartOf?: { runId: string; fromStep?: string };
+  /** This run is a fork of that run. */
+  forkOf?: { runId: string };
+  /** The restarts and forks started from this run (from the run links, not this run's log). */
+  restarts?: string[];
+  forks?: string[];
 };
 
 /** A signal as the API shows it; `receivedAt` is ISO-8601. */

@@ -13,6 +13,7 @@ import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
 import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
+import { RUN_FORK_REFUSAL_CODES } from "../../src/sdk/errors/run-fork-refused-error.ts";
 import { START_REFUSAL_CODES, StartRefusedError } from "../../src/sdk/errors/start-refused-error.ts";
 
 // Every TypeScript file of the Worker, read as text at build time.
@@ -89,8 +90,9 @@ describe("the error status table", () => {
       expect(classes.map((c) => c.name)).toContain(known);
     for (const c of classes) {
       // Generic over the table's codes: ApiError is checked by the compiler, LittleRpcError carries
-      // the code of the error it converts (toRpcError), StartRefusedError's codes are checked below.
-      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError") continue;
+      // the code of the error it converts (toRpcError), StartRefusedError's and RunForkRefusedError's codes are checked below.
+      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError" || c.name === "RunForkRefusedError")
+        continue;
       const code = declaredCode(c);
       expect(code, `${c.name} (${c.file}) declares no literal code`).toBeDefined();
       expect(isErrorCode(code as string), `${c.name} (${c.file}): code ${code} is not in src/api/error-status.ts`).toBe(true);
@@ -101,6 +103,13 @@ describe("the error status table", () => {
     for (const code of START_REFUSAL_CODES) {
       expect(isErrorCode(code), code).toBe(true);
       expect(ERROR_STATUS[code] < 500 || code === "run_start_unconfirmed", `${code} ${ERROR_STATUS[code]}`).toBe(true);
+    }
+  });
+
+  it("has every code a restart or fork is refused with, each a 4xx", () => {
+    for (const code of RUN_FORK_REFUSAL_CODES) {
+      expect(isErrorCode(code), code).toBe(true);
+      expect(ERROR_STATUS[code], code).toBeLessThan(500);
     }
   });
 

@@ -14,6 +14,8 @@ import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import type { ChildRuns } from "../../src/ports/child-runs.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
+import type { SourceRuns } from "../../src/ports/source-runs.ts";
+import type { VersionStore } from "../../src/ports/version-store.ts";
 import { defineWorkflow, type WorkflowDefinition, type WorkflowDefinitionInput } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
@@ -48,6 +50,9 @@ export type ScenarioRun = {
   /** Workflows the scenario's workflow may call, and where its child runs start (workflow.run). */
   readonly callees?: readonly RegisteredWorkflow[];
   readonly children?: ChildRuns;
+  /** A restart or fork: its source run's log, and a version store holding the source's version (fork-history.ts). */
+  readonly sourceRuns?: SourceRuns;
+  readonly versions?: VersionStore;
 };
 
 export type Scenario = {

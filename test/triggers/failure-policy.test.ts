@@ -100,6 +100,12 @@ const CLASSIFIED = {
   signal_unknown: "retry",
   signal_payload_invalid: "retry",
   signal_id_conflict: "retry",
+  // Restarts and forks are not started by queue messages; a queue never meets these.
+  run_active: "retry",
+  run_not_forkable: "retry",
+  restart_step_unknown: "retry",
+  restart_no_failed_step: "retry",
+  fork_edit_invalid: "retry",
 } as const satisfies Record<ErrorCode, "dead-letter" | "retry">;
 
 describe("decideFailure: dead-letter what no retry can fix, retry the rest", () => {

@@ -195,3 +195,20 @@ export const secrets = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenant, t.name] })],
 );
+
+/**
+ * Restarts and forks by the run they were started from (docs/runs.md, "Restart and forks"): the new
+ * run names its source in its own log; an ended source's log takes no more events, so the other
+ * direction lives here. Written once per new run, after its start.
+ */
+export const runLinks = sqliteTable(
+  "run_links",
+  {
+    tenant: text("tenant").notNull(),
+    sourceRunId: text("source_run_id").notNull(),
+    runId: text("run_id").notNull(),
+    relation: text("relation").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.sourceRunId, t.runId] })],
+);

@@ -58,6 +58,8 @@ export async function startRun(
         lwirValidator: LWIR_VALIDATOR_ID,
         ...(request.flow?.length ? { flow: request.flow } : {}),
         ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
+        ...(request.memo !== undefined ? { memo: request.memo } : {}),
+        ...(request.modelOverrides !== undefined ? { modelOverrides: request.modelOverrides } : {}),
       },
     },
   ]);

@@ -57,7 +57,16 @@ export async function viewRunState(
     ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
     ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
     ...(state.request ? { traceId: traceIdOf(runId, parseTraceparent(state.request.traceparent)) } : {}),
+    ...memoLinks(state),
   };
+}
+
+/** The run this one restarts or forks (its request's memo). */
+function memoLinks(state: RunState): Pick<RunView, "restartOf" | "forkOf"> {
+  const memo = state.request?.memo;
+  if (!memo) return {};
+  if (memo.relation === "fork") return { forkOf: { runId: memo.sourceRunId } };
+  return { restartOf: { runId: memo.sourceRunId, ...(memo.fromStep !== undefined ? { fromStep: memo.fromStep } : {}) } };
 }
 
 /** A child run as its parent's view lists it: running until its end is recorded. */

@@ -8,8 +8,9 @@ import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
  * a conflict on every retry. They are ours alone: a caller's `runId` may not start with them.
  * `run_child_` is a child run's, from its parent's run id, step path and attempt (childRunId):
  * a caller who minted one first would answer the parent's step with a run of its own.
+ * `run_restart_` and `run_fork_` are a restart's or fork's, from its source and Idempotency-Key.
  */
-export const DERIVED_RUN_ID_PREFIXES = ["run_wh_", "run_cron_", "run_q_", "run_child_"] as const;
+export const DERIVED_RUN_ID_PREFIXES = ["run_wh_", "run_cron_", "run_q_", "run_child_", "run_restart_", "run_fork_"] as const;
 
 /** The OpenAPI description of a caller's `runId`. */
 export const CALLER_RUN_ID_DESCRIPTION = `Choose the run id (per tenant); starting an existing id returns that run. Ids starting with ${DERIVED_RUN_ID_PREFIXES.join(", ")} are the Worker's own (webhooks, schedules, queues, child runs): 422 \`run_id_reserved\`.`;

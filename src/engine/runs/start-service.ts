@@ -1,10 +1,11 @@
 import type { DefinitionCapabilities } from "../../identity/definition-snapshot.ts";
+import type { ModelOverrides } from "../../identity/model-overrides.ts";
 import { assertCanonicalizable } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DefinitionApprovals } from "../../ports/definition-approvals.ts";
 import type { FlowGate } from "../../ports/flow-limiter.ts";
 import type { ModelResolver } from "../../ports/model-resolver.ts";
-import type { ParentRef, RunTrigger } from "../../ports/run-events.ts";
+import type { ParentRef, RunMemo, RunTrigger } from "../../ports/run-events.ts";
 import type { RunHandles, RunView } from "../../ports/run-handle.ts";
 import type { RunIndex, RunPlacement } from "../../ports/run-index.ts";
 import type { SecretStore } from "../../ports/secret-store.ts";
@@ -20,6 +21,7 @@ import { definitionCapabilities } from "../definition-capabilities.ts";
 import { flowGatesOf } from "../flow/flow-gates.ts";
 import { formatTraceparent, parseTraceparent } from "../observability/trace-context.ts";
 import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts";
+import { withRunModelOverrides } from "../run-model-overrides.ts";
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
@@ -79,6 +81,10 @@ export type StartCommand = {
   readonly parent?: ParentRef;
   /** The caller's W3C `traceparent` (HTTP or webhook header, RPC option, queue field): the run's trace joins it; a malformed one is ignored, as W3C asks. */
   readonly traceparent?: string | undefined;
+  /** A restart or fork (src/engine/runs/restart-run.ts, fork-run.ts): the run whose recorded results it reuses. */
+  readonly memo?: RunMemo;
+  /** A fork's model changes, laid over the deployment's for this run only. */
+  readonly modelOverrides?: ModelOverrides;
 };
 
 export type StartedRun = {
@@ -117,8 +123,9 @@ export async function startRun(ports: StartPorts, command: StartCommand): Promis
       `Run "${command.runId}" was minted for "${anchor.workflowId}", not "${command.workflowId}"`,
     );
   if (!anchor && command.callerRunId) await refuseCancelledAnchor(ports, command);
-  const registered = ports.workflows.get(command.workflowId);
-  if (!registered) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
+  const found = ports.workflows.get(command.workflowId);
+  if (!found) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
+  const registered = withRunModelOverrides(found, command.modelOverrides);
   const capabilities = await admitRequest(ports, command, registered);
   // Flow control: the gates with their keys rendered over the input; a key that does not render is 422, before anything is stored.
   const flow = flowGatesOf(registered.definition, command.input);
@@ -278,6 +285,8 @@ async function askRunObject(
       ...(admitted.pinnedVersionHash && command.lwir === undefined ? { pinnedVersionHash: admitted.pinnedVersionHash } : {}),
       ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
       ...(command.parent ? { parent: command.parent } : {}),
+      ...(command.memo ? { memo: command.memo } : {}),
+      ...(command.modelOverrides ? { modelOverrides: command.modelOverrides } : {}),
       ...(flow.length > 0 ? { flow } : {}),
       ...traceparentOf(command),
     })

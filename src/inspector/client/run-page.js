@@ -6,6 +6,7 @@ import { getJson, readEventStream } from "./api.js";
 import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
+import { renderForkActions } from "./fork-actions.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
 import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
@@ -79,6 +80,7 @@ function renderPage(page) {
   const { view } = page;
   renderSummary($("summary-list"), $("live-state"), page);
   renderWaits($("waits"), $("waits-body"), view, page.runId, page);
+  renderForkActions($("fork-actions"), page);
   $("run-input-body").textContent = fmtJson(view.input);
   renderResult($("result"), $("result-body"), view);
   renderCycles($("cycles"), $("cycles-body"), view);

@@ -15,6 +15,8 @@ import type { EventLog } from "../../../../src/ports/event-log.ts";
 import type { ModelResolver } from "../../../../src/ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "../../../../src/ports/run-events.ts";
 import type { Sandbox } from "../../../../src/ports/sandbox.ts";
+import type { SourceRuns } from "../../../../src/ports/source-runs.ts";
+import type { VersionStore } from "../../../../src/ports/version-store.ts";
 
 /** A clock that only moves when told (sleeps advance it), so a run's timestamps repeat exactly. */
 export class ManualClock implements Clock {
@@ -59,6 +61,9 @@ export type DriveSetup = {
   readonly callees?: readonly RegisteredWorkflow[];
   /** Where its workflow.run steps start children (default: none can be started). */
   readonly children?: ChildRuns;
+  /** A restart or fork: where its source run's log is read, and the version store holding the source's version. */
+  readonly sourceRuns?: SourceRuns;
+  readonly versions?: VersionStore;
 };
 
 /**
@@ -67,7 +72,7 @@ export type DriveSetup = {
  */
 export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50): Promise<DriveResult> {
   const stores = {
-    versions: new MemoryVersionStore(),
+    versions: setup.versions ?? new MemoryVersionStore(),
     runs: new MemoryRunIndex(),
     blobs: new MemoryBlobStore(),
     approvals: new MemoryDefinitionApprovals(),
@@ -84,6 +89,7 @@ export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50)
       clock: setup.clock,
       workflows: catalogOf([setup.registered, ...(setup.callees ?? [])]),
       children: setup.children ?? NO_CHILD_RUNS,
+      ...(setup.sourceRuns ? { sourceRuns: setup.sourceRuns } : {}),
       sleep: async (ms) => setup.clock.advance(ms),
       sliceMs: setup.sliceMs ?? 600_000,
       ...(setup.signal ? { signal: setup.signal } : {}),

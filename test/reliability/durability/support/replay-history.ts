@@ -61,6 +61,8 @@ async function replay(given: readonly RunEvent[], expected: readonly RunEvent[],
     clock,
     ...(run.callees ? { callees: run.callees } : {}),
     ...(run.children ? { children: run.children } : {}),
+    ...(run.sourceRuns ? { sourceRuns: run.sourceRuns } : {}),
+    ...(run.versions ? { versions: run.versions } : {}),
   });
   const all = await log.all();
   return {
