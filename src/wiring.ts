@@ -10,6 +10,7 @@ import { type FlowRunHandles, flowLimiters, flowRunHandles, modelLimiters } from
 import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
+import { D1RunDeletions } from "./adapters/d1/d1-run-deletions.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
@@ -19,7 +20,7 @@ import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
 import { DurableObjectEventLog } from "./adapters/do-sqlite/do-event-log.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { modelOverridesFromEnv } from "./adapters/models/model-overrides-from-env.ts";
-import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
+import { purgeRunBlobs, R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
 import { ContainerSandbox } from "./adapters/sandbox-container/container-sandbox.ts";
 import { openSandboxes } from "./adapters/sandbox-container/sandbox-binding.ts";
 import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
@@ -28,10 +29,10 @@ import { SealedSecretStore } from "./adapters/secrets/sealed-secret-store.ts";
 import { childRunsOf } from "./engine/children/child-runs.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
-import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
+import { positive, type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import { startLimits } from "./engine/runs/start-limits.ts";
-import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
+import type { BlobOwner, BlobStore, RunBlobPurger } from "./ports/blob-store.ts";
 import type { ChildRuns } from "./ports/child-runs.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -41,6 +42,7 @@ import type { FlowLimiters } from "./ports/flow-limiter.ts";
 import type { ModelLimiters } from "./ports/model-limiter.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
+import type { RunDeletions } from "./ports/run-deletions.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
@@ -70,6 +72,8 @@ export type WiringOverrides = {
   secrets?: SecretStore;
   /** Wraps the D1 run index: interleaving tests land a call between two of its operations. */
   runs?: (index: RunIndex) => RunIndex;
+  /** Wraps the deletions store: crash tests fail a deletion between two of its steps. */
+  deletions?: (deletions: RunDeletions) => RunDeletions;
   /** Wraps the run objects' handles: tests fail an RPC after the object acted on it. */
   runHandles?: (handles: RunHandles) => RunHandles;
   /** Wraps the D1 binding every D1 adapter uses: the global-latency bench puts the database far away. */
@@ -114,6 +118,12 @@ export type Wiring = {
   readonly runs: RunIndex;
   /** One run's blob store: a run object opens only its own (tenant and run id from its log). */
   readonly blobsFor: (owner: BlobOwner) => BlobStore;
+  /** Deletes all of one run's blobs (deleting a run: src/engine/deletion). */
+  readonly purgeBlobs: RunBlobPurger;
+  /** Tombstones of deleted runs, the purge of run-keyed rows, tenants' retention overrides. */
+  readonly deletions: RunDeletions;
+  /** `LITTLE_RETENTION_DAYS`: ended runs older than this are deleted by the cron; null (unset): kept for ever. */
+  readonly retentionDays: number | null;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
   readonly secrets: SecretStore;
@@ -188,6 +198,9 @@ function build(env: Env): Wiring {
     approvals: new D1DefinitionApprovals(db),
     runs: overrides.runs ? overrides.runs(new D1RunIndex(db)) : new D1RunIndex(db),
     blobsFor: (owner) => new R2BlobStore(env.BLOBS, owner),
+    purgeBlobs: (owner) => purgeRunBlobs(env.BLOBS, owner),
+    deletions: overrides.deletions ? overrides.deletions(new D1RunDeletions(db)) : new D1RunDeletions(db),
+    retentionDays: positive(vars.LITTLE_RETENTION_DAYS) ?? null,
     models:
       overrides.models ??
       new EnvModelResolver({

@@ -13,6 +13,7 @@ import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
 import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
+import { BULK_REFUSAL_CODES } from "../../src/sdk/errors/bulk-action-refused-error.ts";
 import { START_REFUSAL_CODES, StartRefusedError } from "../../src/sdk/errors/start-refused-error.ts";
 
 // Every TypeScript file of the Worker, read as text at build time.
@@ -90,7 +91,7 @@ describe("the error status table", () => {
     for (const c of classes) {
       // Generic over the table's codes: ApiError is checked by the compiler, LittleRpcError carries
       // the code of the error it converts (toRpcError), StartRefusedError's codes are checked below.
-      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError") continue;
+      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError" || c.name === "BulkActionRefusedError") continue;
       const code = declaredCode(c);
       expect(code, `${c.name} (${c.file}) declares no literal code`).toBeDefined();
       expect(isErrorCode(code as string), `${c.name} (${c.file}): code ${code} is not in src/api/error-status.ts`).toBe(true);
@@ -102,6 +103,10 @@ describe("the error status table", () => {
       expect(isErrorCode(code), code).toBe(true);
       expect(ERROR_STATUS[code] < 500 || code === "run_start_unconfirmed", `${code} ${ERROR_STATUS[code]}`).toBe(true);
     }
+  });
+
+  it("has every code a bulk action is refused with, each a 422", () => {
+    for (const code of BULK_REFUSAL_CODES) expect(isErrorCode(code) && ERROR_STATUS[code], code).toBe(422);
   });
 
   it("leaves no plain Error subclass in the layers that raise named errors, but the slice's yield", () => {

@@ -100,6 +100,14 @@ const CLASSIFIED = {
   signal_unknown: "retry",
   signal_payload_invalid: "retry",
   signal_id_conflict: "retry",
+  // A queue message whose key names a deleted run never starts it; the other codes are not a start's.
+  run_deleted: "dead-letter",
+  run_active: "retry",
+  bulk_job_not_found: "retry",
+  bulk_action_unknown: "retry",
+  bulk_action_unsupported: "retry",
+  bulk_filter_invalid: "retry",
+  bulk_filter_unsupported: "retry",
 } as const satisfies Record<ErrorCode, "dead-letter" | "retry">;
 
 describe("decideFailure: dead-letter what no retry can fix, retry the rest", () => {
