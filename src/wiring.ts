@@ -6,6 +6,7 @@
  */
 
 import { exports } from "cloudflare:workers";
+import { bulkJobs } from "./adapters/cloudflare/bulk-jobs.ts";
 import { type FlowRunHandles, flowLimiters, flowRunHandles, modelLimiters } from "./adapters/cloudflare/flow-limiters.ts";
 import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
@@ -33,6 +34,7 @@ import { positive, type RunQuotas, runQuotasFromVars } from "./engine/run-quotas
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import { startLimits } from "./engine/runs/start-limits.ts";
 import type { BlobOwner, BlobStore, RunBlobPurger } from "./ports/blob-store.ts";
+import type { BulkJobs } from "./ports/bulk-jobs.ts";
 import type { ChildRuns } from "./ports/child-runs.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -41,8 +43,8 @@ import type { EventLog } from "./ports/event-log.ts";
 import type { FlowLimiters } from "./ports/flow-limiter.ts";
 import type { ModelLimiters } from "./ports/model-limiter.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
-import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunDeletions } from "./ports/run-deletions.ts";
+import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
 import type { Sandbox } from "./ports/sandbox.ts";
@@ -124,6 +126,8 @@ export type Wiring = {
   readonly deletions: RunDeletions;
   /** `LITTLE_RETENTION_DAYS`: ended runs older than this are deleted by the cron; null (unset): kept for ever. */
   readonly retentionDays: number | null;
+  /** Bulk jobs, one Durable Object per job (`BULK`). */
+  readonly bulkJobs: BulkJobs;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
   readonly secrets: SecretStore;
@@ -201,6 +205,7 @@ function build(env: Env): Wiring {
     purgeBlobs: (owner) => purgeRunBlobs(env.BLOBS, owner),
     deletions: overrides.deletions ? overrides.deletions(new D1RunDeletions(db)) : new D1RunDeletions(db),
     retentionDays: positive(vars.LITTLE_RETENTION_DAYS) ?? null,
+    bulkJobs: bulkJobs(env.BULK),
     models:
       overrides.models ??
       new EnvModelResolver({

@@ -36,3 +36,5 @@ export type RpcSignal = { signal: Jsonify<SignalView>; created: boolean };
 
 /** The values are JSON by construction; this is the one place their static type says so. */
 export const asJson = <T>(value: unknown): T => value as T;
+/** A bulk job (`GET /v1/runs/bulk/:jobId`). */
+export type RpcBulkJob = Jsonify<import("../ports/bulk-jobs.ts").BulkJobView>;

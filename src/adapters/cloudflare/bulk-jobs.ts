@@ -1,0 +1,17 @@
+import type { BulkJobHandle, BulkJobs } from "../../ports/bulk-jobs.ts";
+
+type Branded = Rpc.DurableObjectBranded | undefined;
+
+/**
+ * The {@link BulkJobs} port over Durable Object RPC: one object per job, named `<tenant>:<job id>`,
+ * so a job id from another tenant opens an empty object (its status is null: 404).
+ */
+export function bulkJobs<T extends Branded>(namespace: DurableObjectNamespace<T> | undefined): BulkJobs {
+  return {
+    open(tenant, jobId) {
+      if (!namespace)
+        throw new Error("This Worker has no BULK Durable Object binding (BulkJobObject): add it and its migration (docs/deploy.md)");
+      return namespace.get(namespace.idFromName(`${tenant}:${jobId}`)) as unknown as BulkJobHandle;
+    },
+  };
+}
