@@ -1,8 +1,8 @@
 import { unindexedRun } from "../engine/runs/unindexed-run.ts";
 import type { RunHandle } from "../ports/run-handle.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
-import type { ApiServices } from "./api-env.ts";
 import { RunDeletedError } from "../sdk/errors/run-deleted-error.ts";
+import type { ApiServices } from "./api-env.ts";
 import { notFound } from "./api-error.ts";
 
 /**

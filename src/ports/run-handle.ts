@@ -46,7 +46,9 @@ export type StartRunResult =
   | { readonly outcome: "deleted"; readonly deletedAt: number };
 
 /** What `purge` answers: done (also when it was done before), or refused because the run has not ended. */
-export type PurgeResult = { readonly ok: true; readonly deletedAt: number } | { readonly ok: false; readonly code: "run_active"; readonly status: string };
+export type PurgeResult =
+  | { readonly ok: true; readonly deletedAt: number }
+  | { readonly ok: false; readonly code: "run_active"; readonly status: string };
 
 /** A run as the API shows it. */
 export type RunView = RunResult & {

@@ -13,7 +13,9 @@ export async function runRetention(env: Env): Promise<RetentionReport | null> {
     console.log(JSON.stringify({ kind: "little.retention", defaultDays: services.retentionDays, ...report }));
     return report;
   } catch (error) {
-    console.error(JSON.stringify({ kind: "little.retention", outcome: "failed", message: error instanceof Error ? error.message : String(error) }));
+    console.error(
+      JSON.stringify({ kind: "little.retention", outcome: "failed", message: error instanceof Error ? error.message : String(error) }),
+    );
     return null;
   }
 }

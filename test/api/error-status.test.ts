@@ -9,11 +9,11 @@ import { RunFailure } from "../../src/engine/run-failure.ts";
 import { StepAttemptError } from "../../src/engine/step-failure.ts";
 import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { MemoryStoreError } from "../../src/ports/memory-store.ts";
+import { BULK_REFUSAL_CODES } from "../../src/sdk/errors/bulk-action-refused-error.ts";
 import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-approved-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
 import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
-import { BULK_REFUSAL_CODES } from "../../src/sdk/errors/bulk-action-refused-error.ts";
 import { START_REFUSAL_CODES, StartRefusedError } from "../../src/sdk/errors/start-refused-error.ts";
 
 // Every TypeScript file of the Worker, read as text at build time.
@@ -91,7 +91,8 @@ describe("the error status table", () => {
     for (const c of classes) {
       // Generic over the table's codes: ApiError is checked by the compiler, LittleRpcError carries
       // the code of the error it converts (toRpcError), StartRefusedError's codes are checked below.
-      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError" || c.name === "BulkActionRefusedError") continue;
+      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError" || c.name === "BulkActionRefusedError")
+        continue;
       const code = declaredCode(c);
       expect(code, `${c.name} (${c.file}) declares no literal code`).toBeDefined();
       expect(isErrorCode(code as string), `${c.name} (${c.file}): code ${code} is not in src/api/error-status.ts`).toBe(true);

@@ -1,8 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { ENDED_STATUSES } from "../../ports/run-status.ts";
 import type { ExpiredRun, RunDeletions, RunTombstone } from "../../ports/run-deletions.ts";
 import type { RunPlacement } from "../../ports/run-index.ts";
+import { ENDED_STATUSES } from "../../ports/run-status.ts";
 import { runKeyedTables } from "./run-keyed-tables.ts";
 import { runTombstones, tenantRetention } from "./schema.ts";
 

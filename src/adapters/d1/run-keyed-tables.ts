@@ -22,7 +22,8 @@ export function runKeyedTables(): RunKeyedTable[] {
     const config = getTableConfig(value);
     if (Object.hasOwn(RUN_KEYED_EXEMPT, config.name)) continue;
     const names = config.columns.map((c) => c.name);
-    if (names.includes("run_id") && names.includes("tenant")) found.push({ name: config.name, tenantColumn: "tenant", runIdColumn: "run_id" });
+    if (names.includes("run_id") && names.includes("tenant"))
+      found.push({ name: config.name, tenantColumn: "tenant", runIdColumn: "run_id" });
   }
   return found.sort((a, b) => Number(a.name === "runs") - Number(b.name === "runs"));
 }

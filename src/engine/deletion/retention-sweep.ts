@@ -46,7 +46,9 @@ export async function sweepRetention(ports: DeletionPorts, options: RetentionOpt
     // A page of runs that all failed already in this tick: stop rather than spin on them.
     if (todo.length === 0) return report;
     for (const run of todo) {
-      const ok = await attempt(report, run, () => deleteRun(ports, { tenant: run.tenant, runId: run.runId, cancel: false, by: "retention" }));
+      const ok = await attempt(report, run, () =>
+        deleteRun(ports, { tenant: run.tenant, runId: run.runId, cancel: false, by: "retention" }),
+      );
       if (ok) report.deleted++;
       else failedIds.add(`${run.tenant}:${run.runId}`);
     }

@@ -2,7 +2,12 @@ import type { Finding } from "../finding.ts";
 import { LittleError } from "./little-error.ts";
 
 /** Why a bulk action (`POST /v1/runs/bulk`) was refused; each a 422, and no job was created. */
-export const BULK_REFUSAL_CODES = ["bulk_action_unknown", "bulk_action_unsupported", "bulk_filter_invalid", "bulk_filter_unsupported"] as const;
+export const BULK_REFUSAL_CODES = [
+  "bulk_action_unknown",
+  "bulk_action_unsupported",
+  "bulk_filter_invalid",
+  "bulk_filter_unsupported",
+] as const;
 
 export type BulkRefusalCode = (typeof BULK_REFUSAL_CODES)[number];
 

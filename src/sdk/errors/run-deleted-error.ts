@@ -9,7 +9,9 @@ export class RunDeletedError extends LittleError {
   readonly code = "run_deleted";
   readonly runId: string;
   constructor(runId: string, deletedAt?: number) {
-    super(`Run "${runId}" was deleted${deletedAt !== undefined ? ` at ${new Date(deletedAt).toISOString()}` : ""}; its id cannot be reused`);
+    super(
+      `Run "${runId}" was deleted${deletedAt !== undefined ? ` at ${new Date(deletedAt).toISOString()}` : ""}; its id cannot be reused`,
+    );
     this.name = "RunDeletedError";
     this.runId = runId;
   }
