@@ -125,3 +125,14 @@ export function notFoundPage(tenant: string, runId: string): string {
     main: `<h1>Run not found</h1><p>There is no run <code>${escapeHtml(runId)}</code>.</p><p><a href="/runs">All runs</a></p>`,
   });
 }
+
+/** A deleted run (410): it says so and when, since a bookmarked link would otherwise look broken; none of its data is left. */
+export function deletedPage(tenant: string, runId: string, deletedAt: number): string {
+  const at = new Date(deletedAt).toISOString();
+  return shell({
+    title: "Run deleted",
+    page: "deleted",
+    tenant,
+    main: `<h1>Run deleted</h1><p>Run <code>${escapeHtml(runId)}</code> was deleted at <time datetime="${at}">${at}</time>; none of its data is kept.</p><p><a href="/runs">All runs</a></p>`,
+  });
+}

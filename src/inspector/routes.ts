@@ -9,7 +9,7 @@ import { digestText } from "../json/digest.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
 import { LOGIN_FORM_INVALID, readLoginForm } from "./login-form.ts";
-import { ASSET_PATHS, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
+import { ASSET_PATHS, deletedPage, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
 import { INSPECTOR_CSS } from "./styles.ts";
 
 /** The largest login form accepted. */
@@ -118,11 +118,15 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
   const runId = c.req.param("runId");
   // Another tenant's run is a 404 like any missing run: its id says nothing about who owns it.
   const entry = await wire(c.env).runs.get(c.var.tenant, runId);
-  if (!entry) return html(c, notFoundPage(c.var.tenant, runId), 404);
+  if (!entry) {
+    const deleted = await wire(c.env).deletions.tombstone(c.var.tenant, runId);
+    if (deleted) return html(c, deletedPage(c.var.tenant, runId, deleted.deletedAt), 410);
+    return html(c, notFoundPage(c.var.tenant, runId), 404);
+  }
   return html(c, runPage(c.var.tenant, runId));
 });
 
-function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 413 = 200): Response {
+function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 410 | 413 = 200): Response {
   return c.html(body, status, {
     "content-security-policy": CSP,
     "cache-control": "no-store",

@@ -8,8 +8,8 @@ import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
 import { overrideWiring } from "../../src/wiring.ts";
-import { runStub } from "../support/drive.ts";
 import { deliver, nowSeconds, signDelivery } from "../reliability/security/support/webhook-delivery.ts";
+import { runStub } from "../support/drive.ts";
 import { call, runEvents } from "./support/api-call.ts";
 import { databaseRunColumns, RUN_KEYED_EXEMPT, runData, runKeyedTables, schemaRunColumns } from "./support/run-data.ts";
 
@@ -73,7 +73,12 @@ beforeEach(() =>
 );
 afterEach(() => overrideWiring({}));
 
-type View = { status: string; awaitingSignals?: unknown[]; approvals?: { approvalId: string; argsHash: string; status: string }[]; children?: { runId: string }[] };
+type View = {
+  status: string;
+  awaitingSignals?: unknown[];
+  approvals?: { approvalId: string; argsHash: string; status: string }[];
+  children?: { runId: string }[];
+};
 
 /** Drives the run to its end through the API: sends the signal and approves the tool call when asked. */
 async function completeThroughApi(runId: string): Promise<View> {
@@ -96,7 +101,8 @@ describe("every place a run leaves data is purged by its deletion", () => {
     expect(purged).toContain("webhook_deliveries");
     // A new table that names a run must be purged with it (a run_id and a tenant column) or exempted on purpose.
     for (const columns of [schemaRunColumns(), await databaseRunColumns()])
-      for (const table of Object.keys(columns)) expect(purged.has(table) || table in RUN_KEYED_EXEMPT, `${table}: ${columns[table]}`).toBe(true);
+      for (const table of Object.keys(columns))
+        expect(purged.has(table) || table in RUN_KEYED_EXEMPT, `${table}: ${columns[table]}`).toBe(true);
   });
 
   it("a webhook-started run with a signal, an approval, a blob and a child leaves nothing but tombstones", async () => {
@@ -129,7 +135,10 @@ describe("every place a run leaves data is purged by its deletion", () => {
       // The run object keeps one row: the marker that refuses its id (durable-objects/run-purge.ts).
       expect(after.object).toEqual({ tables: { meta: 1 }, keys: 0, alarm: null });
       expect(after.blobs).toEqual([]);
-      expect(Object.values(after.rows).every((n) => n === 0), JSON.stringify(after.rows)).toBe(true);
+      expect(
+        Object.values(after.rows).every((n) => n === 0),
+        JSON.stringify(after.rows),
+      ).toBe(true);
       const tomb = await env.DB.prepare("SELECT state, by, workflow_id FROM run_tombstones WHERE tenant = ? AND run_id = ?")
         .bind(TENANT, id)
         .first<{ state: string; by: string }>();

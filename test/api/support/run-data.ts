@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { runPrefix } from "../../../src/adapters/r2/r2-blob-store.ts";
-import * as schema from "../../../src/adapters/d1/schema.ts";
 import { RUN_KEYED_EXEMPT, runKeyedTables } from "../../../src/adapters/d1/run-keyed-tables.ts";
+import * as schema from "../../../src/adapters/d1/schema.ts";
+import { runPrefix } from "../../../src/adapters/r2/r2-blob-store.ts";
 import { rawRunStub } from "../../support/drive.ts";
 
 /** Everything one run left behind, place by place (docs/runs.md, "Retention and deletion"). */
@@ -20,7 +20,9 @@ export type RunData = {
 export async function runData(tenant: string, runId: string): Promise<RunData> {
   const object = await runInDurableObject(rawRunStub(runId, tenant), async (_instance, state) => {
     const names = state.storage.sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%'")
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%'",
+      )
       .toArray()
       .map((r) => r.name);
     const tables: Record<string, number> = {};
@@ -31,8 +33,11 @@ export async function runData(tenant: string, runId: string): Promise<RunData> {
   const rows: Record<string, number> = {};
   for (const t of runKeyedTables())
     rows[t.name] =
-      (await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${t.name}" WHERE tenant = ? AND run_id = ?`).bind(tenant, runId).first<{ n: number }>())?.n ??
-      0;
+      (
+        await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${t.name}" WHERE tenant = ? AND run_id = ?`)
+          .bind(tenant, runId)
+          .first<{ n: number }>()
+      )?.n ?? 0;
   return { object, blobs: listed.objects.map((o) => o.key), rows };
 }
 
@@ -55,7 +60,9 @@ export function schemaRunColumns(): Record<string, string[]> {
 
 /** The live D1 database's tables with a column that names a run (also catching tables a hand-written migration made). */
 export async function databaseRunColumns(): Promise<Record<string, string[]>> {
-  const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%'").all<{ name: string }>();
+  const { results } = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%'",
+  ).all<{ name: string }>();
   const found: Record<string, string[]> = {};
   for (const { name } of results) {
     const info = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
