@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { type BulkJobState, type BulkJobStore, newBulkJob, stepBulkJob, viewBulkJob } from "../src/engine/bulk/bulk-job.ts";
 import type { BulkJobHandle, BulkJobSpec, BulkJobView } from "../src/ports/bulk-jobs.ts";
-import { wire } from "../src/wiring.ts";
+import { bulkJobWiring } from "../src/wiring.ts";
 
 const JOB_KEY = "job";
 
@@ -37,7 +37,8 @@ export class BulkJobObject extends DurableObject<Env> implements BulkJobHandle {
   override async alarm(): Promise<void> {
     // Armed again first: a crash inside the step leaves the alarm to resume it.
     await this.ctx.storage.setAlarm(Date.now() + 30_000);
-    const more = await stepBulkJob(wire(this.env), this.store);
+    const { ports, pageSize } = bulkJobWiring(this.env, this.ctx);
+    const more = await stepBulkJob(ports, this.store, pageSize);
     if (more === "more") await this.ctx.storage.setAlarm(Date.now());
     else await this.ctx.storage.deleteAlarm();
   }

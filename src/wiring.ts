@@ -89,6 +89,10 @@ export type WiringOverrides = {
   /** Instead of the OTLP exporter from `LITTLE_OTLP_*` (null: tracing off). */
   spans?: SpanExporter | null;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
+  /** Called in a bulk job's object after each act on a run (a cancel or a purge): crash tests abort it there. */
+  afterBulkAct?: (ctx: DurableObjectState) => void;
+  /** Runs per page of a bulk job's walk, instead of BULK_PAGE_SIZE. */
+  bulkPageSize?: number;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
 
@@ -279,4 +283,31 @@ export function runObjectLog(
 
 function stringVar(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * What a bulk job's object works with: the wiring, with the crash tests' `afterBulkAct` hook after
+ * each cancel or purge of a run (durable-objects/bulk-job.ts), and its page size.
+ */
+export function bulkJobWiring(env: Env, ctx: DurableObjectState): { ports: Wiring; pageSize: number | undefined } {
+  const wiring = wire(env);
+  const hook = overrides.afterBulkAct;
+  if (!hook) return { ports: wiring, pageSize: overrides.bulkPageSize };
+  const open: RunHandles["open"] = (tenant, runId, placement) => {
+    const handle = wiring.runHandles.open(tenant, runId, placement);
+    return {
+      ...handle,
+      cancel: async (reason) => {
+        const view = await handle.cancel(reason);
+        hook(ctx);
+        return view;
+      },
+      purge: async (deletedAt) => {
+        const purged = await handle.purge(deletedAt);
+        hook(ctx);
+        return purged;
+      },
+    };
+  };
+  return { ports: { ...wiring, runHandles: { ...wiring.runHandles, open } }, pageSize: overrides.bulkPageSize };
 }
