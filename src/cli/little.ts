@@ -25,6 +25,8 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   events: async () => (await import("./commands/events.ts")).eventsCommand,
   versions: async () => (await import("./commands/versions.ts")).versionsCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
+  delete: async () => (await import("./commands/delete.ts")).deleteCommand,
+  bulk: async () => (await import("./commands/bulk.ts")).bulkCommand,
   trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
   sections: async () => (await import("./commands/sections.ts")).sectionsCommand,
   supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,

@@ -6,6 +6,9 @@ export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--wait-re
 export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
+export const DELETE_USAGE = "delete <run-id> [--cancel] [--json]";
+export const BULK_USAGE = `bulk cancel|delete [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--created-after <date>] [--created-before <date>] [--dry-run] [--json]
+  bulk status <job-id> [--json]`;
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
@@ -59,6 +62,12 @@ API commands (human output; --json for machines):
                            show a workflow version: hash, locks and LWIR steps
   ${CANCEL_USAGE}
                            cancel a run
+  ${DELETE_USAGE}
+                           delete a run and all its data (scope runs:delete); --cancel cancels a live
+                           run first; afterwards the run answers 410 run_deleted
+  ${BULK_USAGE}
+                           cancel or delete every run a filter matches (a job, resumable); --dry-run
+                           only counts; dates are ISO-8601 or epoch ms; status shows its progress
   ${TRIGGER_USAGE}
                            queue an occurrence of a section run (onTrigger)
   ${SECTIONS_USAGE}
@@ -79,7 +88,7 @@ API commands (human output; --json for machines):
                            @file or @- (default {}); --id makes a resend idempotent
   ${TOKEN_USAGE}
                            mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN);
-                           scopes runs:read, runs:write, approve, admin (default: all); list shows a
+                           scopes runs:read, runs:write, runs:delete, approve, admin (default: all); list shows a
                            tenant's tokens (your token, admin scope; or the admin token with --tenant),
                            revoke ends one at once
   help                     show this text
