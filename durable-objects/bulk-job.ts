@@ -20,7 +20,7 @@ export class BulkJobObject extends DurableObject<Env> implements BulkJobHandle {
     },
   };
 
-  async start(spec: BulkJobSpec): Promise<BulkJobView> {
+  async create(spec: BulkJobSpec): Promise<BulkJobView> {
     const existing = await this.store.read();
     if (existing) return viewBulkJob(existing);
     const state = newBulkJob(spec);

@@ -57,7 +57,7 @@ export async function startBulkJob(services: ApiServices, tenant: string, caller
   const jobId = `bulk_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
   return services.bulkJobs
     .open(tenant, jobId)
-    .start({ jobId, tenant, action, filter, dryRun, by: caller.by, createdAt: services.clock.now() });
+    .create({ jobId, tenant, action, filter, dryRun, by: caller.by, createdAt: services.clock.now() });
 }
 
 /** Who starts a job: whether they may delete runs, and the name deletions record. */

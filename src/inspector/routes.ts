@@ -6,6 +6,7 @@ import { ApiError } from "../api/api-error.ts";
 import { authenticate, bearerToken, type Principal, SESSION_COOKIE } from "../api/auth.ts";
 import { routeAccess, scopesAllow } from "../api/route-scopes.ts";
 import { digestText } from "../json/digest.ts";
+import type { TokenScope } from "../ports/token-store.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
 import { LOGIN_FORM_INVALID, readLoginForm } from "./login-form.ts";
@@ -24,7 +25,7 @@ const SESSION_SECONDS = 12 * 60 * 60;
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string } };
+type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string; scopes: readonly TokenScope[] } };
 
 /**
  * The run inspector: `/login`, `/logout`, `/runs` and `/runs/:runId` (HTML), and its two bundled
@@ -97,6 +98,7 @@ const requirePageTenant: MiddlewareHandler<InspectorEnv> = async (c, next) => {
   if (needed !== "public" && !scopesAllow(principal.scopes, needed))
     return html(c, loginPage("/runs", `That token lacks the "${needed}" scope this page needs.`), 403);
   c.set("tenant", principal.tenant);
+  c.set("scopes", principal.scopes);
   await next();
 };
 
@@ -123,7 +125,8 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
     if (deleted) return html(c, deletedPage(c.var.tenant, runId, deleted.deletedAt), 410);
     return html(c, notFoundPage(c.var.tenant, runId), 404);
   }
-  return html(c, runPage(c.var.tenant, runId));
+  // Actions the token may not take are not shown (the API refuses them anyway).
+  return html(c, runPage(c.var.tenant, runId, { canDelete: scopesAllow(c.var.scopes, "runs:delete") }));
 });
 
 function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 410 | 413 = 200): Response {

@@ -58,7 +58,7 @@ export type BulkJobView = {
 /** One job's coordination object. */
 export interface BulkJobHandle {
   /** Creates the job and arms its walk; the same job id again answers the job as it is. */
-  start(spec: BulkJobSpec): Promise<BulkJobView>;
+  create(spec: BulkJobSpec): Promise<BulkJobView>;
   /** The job as it is now; null when no job has this id (in this tenant). */
   status(): Promise<BulkJobView | null>;
 }
