@@ -1,4 +1,5 @@
 import type { BulkJobHandle, BulkJobs } from "../../ports/bulk-jobs.ts";
+import { BulkActionRefusedError } from "../../sdk/errors/bulk-action-refused-error.ts";
 
 type Branded = Rpc.DurableObjectBranded | undefined;
 
