@@ -11,7 +11,10 @@ export function bulkJobs<T extends Branded>(namespace: DurableObjectNamespace<T>
   return {
     open(tenant, jobId) {
       if (!namespace)
-        throw new Error("This Worker has no BULK Durable Object binding (BulkJobObject): add it and its migration (docs/deploy.md)");
+        throw new BulkActionRefusedError(
+          "bulk_action_unsupported",
+          "This Worker has no BULK Durable Object binding (BulkJobObject): add it and its migration v3 (docs/deploy.md)",
+        );
       return namespace.get(namespace.idFromName(`${tenant}:${jobId}`)) as unknown as BulkJobHandle;
     },
   };

@@ -49,7 +49,9 @@ async function run(filter: BulkFilter, dryRun: boolean, count = 12, pageSize = 5
   let stored: BulkJobState | null = newBulkJob({ jobId: "bulk_x", tenant: "t", action: "cancel", filter, dryRun, by: "dev", createdAt: 1 });
   const store = {
     read: async () => stored && structuredClone(stored),
-    write: async (s: BulkJobState) => void (stored = structuredClone(s)),
+    write: async (s: BulkJobState) => {
+      stored = structuredClone(s);
+    },
   };
   const ports = portsOf(runs, cancelled, pagesRead);
   let steps = 0;
