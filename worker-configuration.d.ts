@@ -15,11 +15,12 @@ interface __BaseEnv_Env {
 	RUNS: DurableObjectNamespace<import("./src/worker").RunObject>;
 	SANDBOX: DurableObjectNamespace<import("./src/worker").SandboxContainer>;
 	FLOW: DurableObjectNamespace<import("./src/worker").FlowLimiterObject>;
+	BULK: DurableObjectNamespace<import("./src/worker").BulkJobObject>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/worker");
-		durableNamespaces: "RunObject" | "SandboxContainer" | "FlowLimiterObject";
+		durableNamespaces: "RunObject" | "SandboxContainer" | "FlowLimiterObject" | "BulkJobObject";
 	}
 	interface Env extends __BaseEnv_Env {}
 }

@@ -33,6 +33,7 @@ import type {
   EndRunResult,
   EventPageRequest,
   FlowRunHandle,
+  PurgeResult,
   RunHandle,
   RunView,
   SignalRequest,
@@ -43,9 +44,10 @@ import type {
   TriggerResult,
 } from "../src/ports/run-handle.ts";
 import type { RunIndex } from "../src/ports/run-index.ts";
-import { isSettledStatus } from "../src/ports/run-status.ts";
+import { isEndedStatus, isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
+import { DELETED_META_KEY, purgeRunStorage } from "./run-purge.ts";
 import { RunTelemetry } from "./run-telemetry.ts";
 
 /**
@@ -92,6 +94,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
    * compared here (`conflict` when it differs), and `waitMs` waits for the end in the same call.
    */
   async start(request: StartRunRequest): Promise<StartRunResult> {
+    const deleted = this.getMeta(DELETED_META_KEY);
+    if (deleted) return { outcome: "deleted", deletedAt: Number(deleted) };
     const host = this.host(request.runId, request.tenant ?? "default");
     const started = await startRun(host, request, () =>
       this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
@@ -202,6 +206,21 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     if (result.ok && result.ended) this.notifySettled();
     await releaseEnded(this.flowPorts(runId, host));
     return result;
+  }
+
+  /** Deletes the ended run's storage and alarm, leaving the deleted marker (run-purge.ts); refused while it runs. */
+  async purge(deletedAt: number): Promise<PurgeResult> {
+    const done = this.getMeta(DELETED_META_KEY);
+    if (done) return { ok: true, deletedAt: Number(done) };
+    if (this.getMeta("runId")) {
+      const view = await this.status();
+      if (!isEndedStatus(view.status)) return { ok: false, code: "run_active", status: view.status };
+    }
+    this.log?.release();
+    this.log = null;
+    this.meta.clear();
+    await purgeRunStorage(this.ctx, deletedAt);
+    return { ok: true, deletedAt };
   }
 
   /** Flow control: the run's limiter admitted it; the alarm drives it now (it passes its gates again first). */

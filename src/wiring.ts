@@ -6,10 +6,12 @@
  */
 
 import { exports } from "cloudflare:workers";
+import { bulkJobs } from "./adapters/cloudflare/bulk-jobs.ts";
 import { type FlowRunHandles, flowLimiters, flowRunHandles, modelLimiters } from "./adapters/cloudflare/flow-limiters.ts";
 import { runClients } from "./adapters/cloudflare/run-client.ts";
 import { D1DefinitionApprovals } from "./adapters/d1/d1-definition-approvals.ts";
 import { D1MemoryStore } from "./adapters/d1/d1-memory-store.ts";
+import { D1RunDeletions } from "./adapters/d1/d1-run-deletions.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
@@ -20,7 +22,7 @@ import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
 import { DurableObjectEventLog } from "./adapters/do-sqlite/do-event-log.ts";
 import { EnvModelResolver, parseModelMode } from "./adapters/models/env-model-resolver.ts";
 import { modelOverridesFromEnv } from "./adapters/models/model-overrides-from-env.ts";
-import { R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
+import { purgeRunBlobs, R2BlobStore } from "./adapters/r2/r2-blob-store.ts";
 import { ContainerSandbox } from "./adapters/sandbox-container/container-sandbox.ts";
 import { openSandboxes } from "./adapters/sandbox-container/sandbox-binding.ts";
 import { parseSandboxKind } from "./adapters/sandbox-container/sandbox-kind.ts";
@@ -30,11 +32,12 @@ import { childRunsOf } from "./engine/children/child-runs.ts";
 import { sourceRunsOver } from "./engine/memo/source-runs-over.ts";
 import { withModelOverrides } from "./engine/model-override-catalog.ts";
 import { catalogOf, type WorkflowCatalog } from "./engine/run-environment.ts";
-import { type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
+import { positive, type RunQuotas, runQuotasFromVars } from "./engine/run-quotas.ts";
 import { RUN_STATE_FOLD } from "./engine/run-state.ts";
 import { startLimits } from "./engine/runs/start-limits.ts";
 import { MODEL_OVERRIDE_PREFIX, type ModelOverrides, slotOverrideKey } from "./identity/model-overrides.ts";
-import type { BlobOwner, BlobStore } from "./ports/blob-store.ts";
+import type { BlobOwner, BlobStore, RunBlobPurger } from "./ports/blob-store.ts";
+import type { BulkJobs } from "./ports/bulk-jobs.ts";
 import type { ChildRuns } from "./ports/child-runs.ts";
 import type { Clock } from "./ports/clock.ts";
 import { systemClock } from "./ports/clock.ts";
@@ -43,6 +46,7 @@ import type { EventLog } from "./ports/event-log.ts";
 import type { FlowLimiters } from "./ports/flow-limiter.ts";
 import type { ModelLimiters } from "./ports/model-limiter.ts";
 import type { ModelResolver } from "./ports/model-resolver.ts";
+import type { RunDeletions } from "./ports/run-deletions.ts";
 import type { NewRunEvent, RunEvent } from "./ports/run-events.ts";
 import type { RunHandles } from "./ports/run-handle.ts";
 import type { RunIndex } from "./ports/run-index.ts";
@@ -75,6 +79,8 @@ export type WiringOverrides = {
   secrets?: SecretStore;
   /** Wraps the D1 run index: interleaving tests land a call between two of its operations. */
   runs?: (index: RunIndex) => RunIndex;
+  /** Wraps the deletions store: crash tests fail a deletion between two of its steps. */
+  deletions?: (deletions: RunDeletions) => RunDeletions;
   /** Wraps the run objects' handles: tests fail an RPC after the object acted on it. */
   runHandles?: (handles: RunHandles) => RunHandles;
   /** Wraps the D1 binding every D1 adapter uses: the global-latency bench puts the database far away. */
@@ -88,6 +94,10 @@ export type WiringOverrides = {
   /** Instead of the OTLP exporter from `LITTLE_OTLP_*` (null: tracing off). */
   spans?: SpanExporter | null;
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
+  /** Called in a bulk job's object after each act on a run (a cancel or a purge): crash tests abort it there. */
+  afterBulkAct?: (ctx: DurableObjectState) => void;
+  /** Runs per page of a bulk job's walk, instead of BULK_PAGE_SIZE. */
+  bulkPageSize?: number;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
 };
 
@@ -119,6 +129,14 @@ export type Wiring = {
   readonly runs: RunIndex;
   /** One run's blob store: a run object opens only its own (tenant and run id from its log). */
   readonly blobsFor: (owner: BlobOwner) => BlobStore;
+  /** Deletes all of one run's blobs (deleting a run: src/engine/deletion). */
+  readonly purgeBlobs: RunBlobPurger;
+  /** Tombstones of deleted runs, the purge of run-keyed rows, tenants' retention overrides. */
+  readonly deletions: RunDeletions;
+  /** `LITTLE_RETENTION_DAYS`: ended runs older than this are deleted by the cron; null (unset): kept for ever. */
+  readonly retentionDays: number | null;
+  /** Bulk jobs, one Durable Object per job (`BULK`). */
+  readonly bulkJobs: BulkJobs;
   readonly models: ModelResolver;
   readonly sandbox: Sandbox;
   readonly secrets: SecretStore;
@@ -199,6 +217,10 @@ function build(env: Env): Wiring {
     approvals: new D1DefinitionApprovals(db),
     runs: overrides.runs ? overrides.runs(new D1RunIndex(db)) : new D1RunIndex(db),
     blobsFor: (owner) => new R2BlobStore(env.BLOBS, owner),
+    purgeBlobs: (owner) => purgeRunBlobs(env.BLOBS, owner),
+    deletions: overrides.deletions ? overrides.deletions(new D1RunDeletions(db)) : new D1RunDeletions(db),
+    retentionDays: positive(vars.LITTLE_RETENTION_DAYS) ?? null,
+    bulkJobs: bulkJobs(env.BULK),
     models:
       overrides.models ??
       new EnvModelResolver({
@@ -281,4 +303,31 @@ export function runObjectLog(
 
 function stringVar(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * What a bulk job's object works with: the wiring, with the crash tests' `afterBulkAct` hook after
+ * each cancel or purge of a run (durable-objects/bulk-job.ts), and its page size.
+ */
+export function bulkJobWiring(env: Env, ctx: DurableObjectState): { ports: Wiring; pageSize: number | undefined } {
+  const wiring = wire(env);
+  const hook = overrides.afterBulkAct;
+  if (!hook) return { ports: wiring, pageSize: overrides.bulkPageSize };
+  const open: RunHandles["open"] = (tenant, runId, placement) => {
+    const handle = wiring.runHandles.open(tenant, runId, placement);
+    return {
+      ...handle,
+      cancel: async (reason) => {
+        const view = await handle.cancel(reason);
+        hook(ctx);
+        return view;
+      },
+      purge: async (deletedAt) => {
+        const purged = await handle.purge(deletedAt);
+        hook(ctx);
+        return purged;
+      },
+    };
+  };
+  return { ports: { ...wiring, runHandles: { ...wiring.runHandles, open } }, pageSize: overrides.bulkPageSize };
 }

@@ -6,6 +6,6 @@
 import { createWorker } from "./package/worker.ts";
 import { registeredWorkflows } from "./workflows.ts";
 
-export { FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "./package/worker.ts";
+export { BulkJobObject, FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "./package/worker.ts";
 
 export default createWorker<Env>({ workflows: registeredWorkflows });

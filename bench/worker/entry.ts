@@ -17,7 +17,7 @@ import { latencyRoutes } from "./latency-routes.ts";
 import { type BenchEnv, benchRoutes } from "./routes.ts";
 import { type WaitBenchEnv, waitRoutes } from "./wait-routes.ts";
 
-export { FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
+export { BulkJobObject, FlowLimiterObject, LittleWorkflowEntrypoint, NetworkGate, RunObject, SandboxContainer } from "../../src/worker.ts";
 export { BenchRunObject } from "./bench-run-object.ts";
 export { BenchChainWorkflow } from "./peer-chain.ts";
 export { BenchWaitWorkflow } from "./peer-wait.ts";

@@ -42,9 +42,12 @@ export function authorize(): MiddlewareHandler<ApiEnv> {
     const now = services.clock.now();
     const principal = await authenticate(c.env, services.tokens, token, now);
     if (principal.kind === "admin") {
-      // The admin token has no tenant: it mints, lists and revokes tokens, nothing else.
-      if (c.req.path !== "/v1/tokens" && !c.req.path.startsWith("/v1/tokens/"))
-        throw new ApiError("unauthorized", "The admin token manages tokens only (/v1/tokens); use a tenant token here");
+      // The admin token has no tenant: it manages tokens and tenants' settings (retention), nothing else.
+      if (c.req.path !== "/v1/tokens" && !c.req.path.startsWith("/v1/tokens/") && !c.req.path.startsWith("/v1/tenants/"))
+        throw new ApiError(
+          "unauthorized",
+          "The admin token manages tokens (/v1/tokens) and tenants (/v1/tenants) only; use a tenant token here",
+        );
     } else {
       if (!scopesAllow(principal.scopes, access)) throw insufficientScope(access);
       c.set("tenant", principal.tenant);

@@ -121,6 +121,13 @@ export const ERROR_STATUS = {
   signal_unknown: 422,
   signal_payload_invalid: 422,
   signal_id_conflict: 409,
+  // Deletion, retention and bulk actions (docs/runs.md, "Retention and deletion", "Bulk actions").
+  run_deleted: 410,
+  bulk_job_not_found: 404,
+  bulk_action_unknown: 422,
+  bulk_action_unsupported: 422,
+  bulk_filter_invalid: 422,
+  bulk_filter_unsupported: 422,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 /** A code of the table. */

@@ -12,5 +12,6 @@ export const OPERATION_TAGS = [
   { name: "lwir", description: "LWIR documents: validate one, read the JSON Schema" },
   { name: "secrets", description: "The tenant's encrypted secrets (write-only values)" },
   { name: "tokens", description: "API tokens: create (admin token), list, revoke" },
+  { name: "tenants", description: "A tenant's settings (admin): how long its ended runs are kept" },
   { name: "webhooks", description: "Signed webhook deliveries (Standard Webhooks) that start or trigger runs" },
 ] as const;

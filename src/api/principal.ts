@@ -1,7 +1,7 @@
 import type { TokenScope } from "../ports/token-store.ts";
 
 /**
- * Who a request is: the operator's `LITTLE_ADMIN_TOKEN` (no tenant; it manages tokens only), or a
+ * Who a request is: the operator's `LITTLE_ADMIN_TOKEN` (no tenant; it manages tokens and tenants' retention only), or a
  * tenant with the scopes its token grants. `tokenId` is null for `LITTLE_DEV_TOKEN`, which is not
  * stored and has every scope.
  */

@@ -43,6 +43,12 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "GET /v1/runs/{runId}/signals": "runs:read",
   "POST /v1/runs/{runId}/signals": "runs:write",
 
+  // Deleting purges a run's data for good: a scope of its own, so a token that starts and cancels runs can't.
+  "DELETE /v1/runs/{runId}": "runs:delete",
+  // The route's scope; a `delete` action also needs `runs:delete` (checked by the route).
+  "POST /v1/runs/bulk": "runs:write",
+  "GET /v1/runs/bulk/{jobId}": "runs:read",
+
   // A person deciding a run's approval gate: the one thing an `approve` token is for.
   "POST /v1/runs/{runId}/approvals/{approvalId}": "approve",
 
@@ -57,6 +63,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "POST /v1/tokens": "admin",
   "GET /v1/tokens": "admin",
   "DELETE /v1/tokens/{tokenId}": "admin",
+  // A tenant's retention override (docs/runs.md, "Retention and deletion").
+  "GET /v1/tenants/{tenant}/retention": "admin",
+  "PUT /v1/tenants/{tenant}/retention": "admin",
 
   // The run inspector's pages read runs (its data comes from the routes above).
   "GET /runs": "runs:read",

@@ -9,11 +9,14 @@ import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import { wire } from "../wiring.ts";
 import type { ApiServices, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import { type BulkRequest, BulkRequestBody, readBulkJob, startBulkJob } from "./bulk-operations.ts";
+import { type DeletedRun, deleteTenantRun } from "./deletion-operations.ts";
 import { ForkBody, RestartBody } from "./routes/run-fork-schemas.ts";
 import { toRpcError } from "./rpc-error.ts";
 import {
   asJson,
   type RpcApproval,
+  type RpcBulkJob,
   type RpcComparison,
   type RpcDecision,
   type RpcEventsPage,
@@ -78,6 +81,7 @@ const SignalOptions = z.strictObject({
     .regex(/^[A-Za-z0-9._:-]+$/)
     .optional(),
 });
+const DeleteOptions = z.strictObject({ cancel: z.boolean().optional() });
 const Decision = z.strictObject({
   decision: z.enum(["approve", "deny"]),
   argsHash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
@@ -257,6 +261,28 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
     return this.call(async (services, tenant) =>
       asJson<RpcComparison>(await compareRuns(services, tenant, parse(RunId, runId, "runId"), parse(RunId, otherRunId, "otherRunId"))),
     );
+  }
+
+  /** Deletes an ended run and all its data, as `DELETE /v1/runs/:runId`; `cancel` cancels a live one first. */
+  async deleteRun(runId: string, options: z.input<typeof DeleteOptions> = {}): Promise<DeletedRun> {
+    return this.call(async (services, tenant) => {
+      const { cancel } = parse(DeleteOptions, options, "options");
+      return deleteTenantRun(services, tenant, parse(RunId, runId, "runId"), { cancel: cancel === true, by: "rpc" });
+    });
+  }
+
+  /** Starts a bulk job (`cancel` or `delete` every run a filter matches), as `POST /v1/runs/bulk`. */
+  async startBulkAction(request: BulkRequest): Promise<RpcBulkJob> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcBulkJob>(
+        await startBulkJob(services, tenant, { mayDelete: true, by: "rpc" }, parse(BulkRequestBody.strict(), request, "request")),
+      ),
+    );
+  }
+
+  /** A bulk job's progress, as `GET /v1/runs/bulk/:jobId`. */
+  async getBulkAction(jobId: string): Promise<RpcBulkJob> {
+    return this.call(async (services, tenant) => asJson<RpcBulkJob>(await readBulkJob(services, tenant, parse(RunId, jobId, "jobId"))));
   }
 
   /** The tenant the binding acts for: its `props.tenant`, else LITTLE_RPC_TENANT, else `default`. */

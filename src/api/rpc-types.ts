@@ -42,3 +42,5 @@ export type RpcComparison = Jsonify<z.infer<typeof RunComparison>>;
 
 /** The values are JSON by construction; this is the one place their static type says so. */
 export const asJson = <T>(value: unknown): T => value as T;
+/** A bulk job (`GET /v1/runs/bulk/:jobId`). */
+export type RpcBulkJob = Jsonify<import("../ports/bulk-jobs.ts").BulkJobView>;

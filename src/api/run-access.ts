@@ -1,6 +1,7 @@
 import { unindexedRun } from "../engine/runs/unindexed-run.ts";
 import type { RunHandle } from "../ports/run-handle.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
+import { RunDeletedError } from "../sdk/errors/run-deleted-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { notFound } from "./api-error.ts";
 
@@ -17,8 +18,11 @@ export async function tenantRun(
   const entry = await services.runs.get(tenant, runId);
   if (entry) return { entry, client: services.runHandles.open(tenant, runId, entry.placement) };
   const unindexed = await unindexedRun(services, tenant, runId);
-  if (!unindexed) throw notFound("run", runId);
-  return unindexed;
+  if (unindexed) return unindexed;
+  // Looked up only here, on the miss path: a deleted run has no index row (410, not 404).
+  const tombstone = await services.deletions.tombstone(tenant, runId);
+  if (tombstone) throw new RunDeletedError(runId, tombstone.deletedAt);
+  throw notFound("run", runId);
 }
 
 /** Links a client follows from a run. */

@@ -28,6 +28,8 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   restart: async () => (await import("./commands/fork.ts")).restartCommand,
   fork: async () => (await import("./commands/fork.ts")).forkCommand,
   compare: async () => (await import("./commands/fork.ts")).compareCommand,
+  delete: async () => (await import("./commands/delete.ts")).deleteCommand,
+  bulk: async () => (await import("./commands/bulk.ts")).bulkCommand,
   trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
   sections: async () => (await import("./commands/sections.ts")).sectionsCommand,
   supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,

@@ -10,6 +10,9 @@ export const RESTART_USAGE = "restart <run-id> [--from <step>] [--idempotency-ke
 export const FORK_USAGE =
   "fork <run-id> [--input <json|@file>] [--model <slot>=<provider:model>]… [--step <id>=<json|@with.json>]… [--lwir @file] [--dry-run] [--wait <seconds>] [--json]";
 export const COMPARE_USAGE = "compare <run-id> <other-run-id> [--json]";
+export const DELETE_USAGE = "delete <run-id> [--cancel] [--json]";
+export const BULK_USAGE = `bulk cancel|delete [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--created-after <date>] [--created-before <date>] [--dry-run] [--json]
+  bulk status <job-id> [--json]`;
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
@@ -71,6 +74,12 @@ API commands (human output; --json for machines):
                            content key is unchanged reuse their results; --dry-run prints the plan only
   ${COMPARE_USAGE}
                            two runs step by step: reused or re-run, output diff, duration, tokens
+  ${DELETE_USAGE}
+                           delete a run and all its data (scope runs:delete); --cancel cancels a live
+                           run first; afterwards the run answers 410 run_deleted
+  ${BULK_USAGE}
+                           cancel or delete every run a filter matches (a job, resumable); --dry-run
+                           only counts; dates are ISO-8601 or epoch ms; status shows its progress
   ${TRIGGER_USAGE}
                            queue an occurrence of a section run (onTrigger)
   ${SECTIONS_USAGE}
@@ -91,7 +100,7 @@ API commands (human output; --json for machines):
                            @file or @- (default {}); --id makes a resend idempotent
   ${TOKEN_USAGE}
                            mint an API token for a tenant (admin token: --admin-token or LITTLE_ADMIN_TOKEN);
-                           scopes runs:read, runs:write, approve, admin (default: all); list shows a
+                           scopes runs:read, runs:write, runs:delete, approve, admin (default: all); list shows a
                            tenant's tokens (your token, admin scope; or the admin token with --tenant),
                            revoke ends one at once
   help                     show this text

@@ -39,6 +39,12 @@ export type BodyOf<K extends OperationId> = operations[K] extends { requestBody:
 /** An operation's query parameters. */
 export type QueryOf<K extends OperationId> = NonNullable<operations[K]["parameters"]["query"]>;
 
+export type DeletedRun = Schemas["DeletedRun"];
+export type DeleteRunResponse = ResponseOf<"deleteRun">;
+export type BulkJob = Schemas["BulkJob"];
+export type BulkFilter = Schemas["BulkFilter"];
+export type BulkActionRequest = BodyOf<"startBulkAction">;
+export type BulkJobResponse = ResponseOf<"getBulkAction">;
 export type RunsPage = ResponseOf<"listRuns">;
 export type ListRunsQuery = QueryOf<"listRuns">;
 export type EventsPage = ResponseOf<"listRunEvents">;

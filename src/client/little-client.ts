@@ -1,8 +1,11 @@
 import type {
   ApprovalDecision,
+  BulkActionRequest,
+  BulkJobResponse,
   CreatedToken,
   CreateTokenBody,
   DecisionResponse,
+  DeleteRunResponse,
   EventsPage,
   ForkRequest,
   ForkResponse,
@@ -152,6 +155,30 @@ export class LittleClient {
       method: "GET",
       path: `/v1/runs/${segment(runId)}/compare/${segment(otherRunId)}`,
     });
+  }
+
+  /**
+   * Deletes a run and all its data (`deleteRun`, scope `runs:delete`); `cancel: true` cancels a run
+   * that has not ended first (else 409 `run_active`). Afterwards every call about it is 410 `run_deleted`.
+   */
+  deleteRun(runId: string, options: CallOptions & { readonly cancel?: boolean } = {}): Promise<DeleteRunResponse> {
+    const { cancel, ...call } = options;
+    return this.transport.json<DeleteRunResponse>({
+      ...call,
+      method: "DELETE",
+      path: `/v1/runs/${segment(runId)}`,
+      ...(cancel ? { query: { cancel: "true" } } : {}),
+    });
+  }
+
+  /** Starts a bulk job (`startBulkAction`): `cancel` or `delete` every run the filter matches; `dryRun` only counts. */
+  startBulkAction(request: BulkActionRequest, options: CallOptions = {}): Promise<BulkJobResponse> {
+    return this.transport.json<BulkJobResponse>({ ...options, method: "POST", path: "/v1/runs/bulk", body: request });
+  }
+
+  /** A bulk job's progress (`getBulkAction`): matched, done, failed and each failure's cause. */
+  getBulkAction(jobId: string, options: CallOptions = {}): Promise<BulkJobResponse> {
+    return this.transport.json<BulkJobResponse>({ ...options, method: "GET", path: `/v1/runs/bulk/${segment(jobId)}` });
   }
 
   /** One page of a run's logged events (`listRunEvents`); `type` filters (`harness.*`). */

@@ -4,7 +4,7 @@
  * `npx vitest run --project node test/api/openapi.node.test.ts -u`.
  */
 export interface paths {
-    "/v1/workflows/{workflowId}/runs": {
+    "/v1/runs/bulk": {
         parameters: {
             query?: never;
             header?: never;
@@ -14,10 +14,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a run (the HTTP trigger)
-         * @description Starts a run of a registered workflow. `Idempotency-Key` makes retries return the same run; `?wait=<seconds>` holds the answer until the run ends or the wait runs out.
+         * Cancel or delete every run that matches a filter (a bulk job)
+         * @description Starts a job that walks the run index page by page and acts on each matching run once: `cancel` (scope runs:write) or `delete` (also runs:delete). `dryRun` counts what matches and does nothing. Follow the job with `GET /v1/runs/bulk/{jobId}`. Resumable after a crash; a run is never acted on twice.
          */
-        post: operations["startRun"];
+        post: operations["startBulkAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/bulk/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk job's progress: matched, done, failed and each failure's cause
+         * @description The job as its object holds it now: `running` while it walks the index, `done` once every match was acted on (or, for a dry run, counted). Another tenant's job id is 404 `bulk_job_not_found`.
+         */
+        get: operations["getBulkAction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -38,6 +58,30 @@ export interface paths {
         get: operations["getRun"];
         put?: never;
         post?: never;
+        /**
+         * Delete a run and all its data (scope runs:delete)
+         * @description Purges the run's event log and storage, its blobs, its index and every row keyed by it, and its child runs, leaving a tombstone: afterwards every route for the run answers 410 `run_deleted`, and its id (or the Idempotency-Key that made it) never starts a run again. Only ended runs; `?cancel=true` cancels a live one first. A deletion interrupted by a crash is finished by the same request again (or by the cron).
+         */
+        delete: operations["deleteRun"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{workflowId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a run (the HTTP trigger)
+         * @description Starts a run of a registered workflow. `Idempotency-Key` makes retries return the same run; `?wait=<seconds>` holds the answer until the run ends or the wait runs out.
+         */
+        post: operations["startRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -436,6 +480,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's retention: its override, else the Worker's default
+         * @description How long the tenant's ended runs are kept before the cron deletes them: its override (`source: tenant`), else LITTLE_RETENTION_DAYS (`source: default`; null: for ever). The admin token for any tenant, a tenant token with the `admin` scope for its own.
+         */
+        get: operations["getRetention"];
+        /**
+         * Set (days, or null: keep for ever) or clear (`default: true`) a tenant's retention override
+         * @description `{ "days": 30 }` keeps the tenant's ended runs 30 days; `{ "days": null }` keeps them for ever whatever LITTLE_RETENTION_DAYS says; `{ "default": true }` removes the override. Applied from the next cron tick.
+         */
+        put: operations["setRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{runId}/triggers": {
         parameters: {
             query?: never;
@@ -668,6 +736,77 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        BulkJob: {
+            jobId: string;
+            /** @enum {string} */
+            action: "cancel" | "restart" | "delete";
+            filter: {
+                [key: string]: unknown;
+            };
+            dryRun: boolean;
+            /** @enum {string} */
+            state: "running" | "done";
+            /** @description Runs the filter matched so far (all, once done) */
+            matched: number;
+            /** @description Runs acted on */
+            done: number;
+            failed: number;
+            /** @description Each failed run and its cause (the first 100) */
+            failures: {
+                runId: string;
+                code: string;
+                message: string;
+            }[];
+            /** @description A dry run's first matched run ids (up to 100) */
+            sample?: string[];
+            createdAt: number;
+            endedAt?: number;
+        };
+        Error: {
+            error: {
+                /** @example run_not_found */
+                code: string;
+                message: string;
+                findings?: {
+                    /** @enum {string} */
+                    severity: "error" | "warning";
+                    code: string;
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        BulkActionRequest: {
+            /**
+             * @description `restart` is not available yet (422 `bulk_action_unsupported`)
+             * @enum {string}
+             */
+            action: "cancel" | "restart" | "delete";
+            filter?: components["schemas"]["BulkFilter"];
+            /** @description Count what matches (and list the first 100 ids); act on nothing */
+            dryRun?: boolean;
+        };
+        BulkFilter: {
+            workflowId?: string;
+            /** @enum {string} */
+            status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+            /** @enum {string} */
+            waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child" | "concurrency" | "throttle" | "rate_limit";
+            /** @description `key:value` (not available yet: 422 `bulk_filter_unsupported`) */
+            tag?: string;
+            /** @description ISO-8601, or epoch milliseconds */
+            createdAfter?: string | number;
+            /** @description ISO-8601, or epoch milliseconds */
+            createdBefore?: string | number;
+        };
+        DeletedRun: {
+            runId: string;
+            workflowId: string;
+            /** @description ISO-8601 */
+            deletedAt: string;
+            /** @description Who deleted it: a token id (`tok_…`), `dev`, `admin`, `retention` or `bulk:<job id>` */
+            by: string;
+        };
         RunResponse: {
             run: components["schemas"]["Run"];
             links: components["schemas"]["RunLinks"];
@@ -807,20 +946,6 @@ export interface components {
             self: string;
             events: string;
             stream: string;
-        };
-        Error: {
-            error: {
-                /** @example run_not_found */
-                code: string;
-                message: string;
-                findings?: {
-                    /** @enum {string} */
-                    severity: "error" | "warning";
-                    code: string;
-                    path: string;
-                    message: string;
-                }[];
-            };
         };
         StartRun: {
             /** @description The run input; validated against the workflow's input schema. */
@@ -1126,7 +1251,7 @@ export interface components {
             id: string;
             tenant: string;
             label: string | null;
-            scopes: ("runs:read" | "runs:write" | "approve" | "admin")[];
+            scopes: ("runs:read" | "runs:write" | "runs:delete" | "approve" | "admin")[];
             /** @description Epoch ms */
             createdAt: number;
             /** @description Epoch ms; null: never expires */
@@ -1135,6 +1260,16 @@ export interface components {
             lastUsedAt: number | null;
             /** @description Epoch ms; set only in the answer to a revocation */
             revokedAt: number | null;
+        };
+        Retention: {
+            tenant: string;
+            /** @description Days ended runs are kept; null: for ever */
+            days: number | null;
+            /**
+             * @description `tenant`: the override; `default`: LITTLE_RETENTION_DAYS (or for ever)
+             * @enum {string}
+             */
+            source: "tenant" | "default";
         };
         OccurrenceResponse: {
             occurrenceId: string;
@@ -1212,6 +1347,276 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    startBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The job is started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown action (`bulk_action_unknown`), an action not available yet (`bulk_action_unsupported`: `restart`), a bad filter value (`bulk_filter_invalid`) or one not available yet (`bulk_filter_unsupported`: `tag`); no job is created */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRun: {
+        parameters: {
+            query?: {
+                /** @description Cancel the run first when it has not ended (else 409 `run_active`) */
+                cancel?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run is deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: components["schemas"]["DeletedRun"];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run has not ended (`run_active`): cancel it, or pass `?cancel=true` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted before (`run_deleted`) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     startRun: {
         parameters: {
             query?: {
@@ -1316,64 +1721,6 @@ export interface operations {
             };
             /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getRun: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                runId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The run */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RunResponse"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token lacks the scope this route needs (insufficient_scope) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2775,7 +3122,7 @@ export interface operations {
                     tenant: string;
                     label?: string;
                     /** @description What the token may do; `admin` implies the others. Omitted: every scope (as tokens were before scopes). */
-                    scopes?: ("runs:read" | "runs:write" | "approve" | "admin")[];
+                    scopes?: ("runs:read" | "runs:write" | "runs:delete" | "approve" | "admin")[];
                     expiresIn?: number;
                     expiresAt?: number;
                 };
@@ -2870,6 +3217,131 @@ export interface operations {
                 };
             };
             /** @description No such live token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retention in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    days: number | null;
+                } | {
+                    /** @enum {boolean} */
+                    default: true;
+                };
+            };
+        };
+        responses: {
+            /** @description The retention in force now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -91,15 +91,21 @@ export function runsPage(tenant: string, filters: { workflow: string; status: st
 }
 
 /** One run: its summary, then its DAG and step details (in the first screenful), result, timeline and version. */
-export function runPage(tenant: string, runId: string, scopes: readonly string[] = []): string {
+export function runPage(
+  tenant: string,
+  runId: string,
+  scopes: readonly string[] = [],
+  actions: { readonly canDelete?: boolean } = {},
+): string {
   return shell({
     title: `Run ${runId}`,
     page: "run",
     tenant,
     // What the page's token may do: actions it may not take are not shown (the API refuses them anyway).
-    data: { "run-id": runId, scopes: scopes.join(" ") },
+    data: { "run-id": runId, scopes: scopes.join(" "), ...(actions.canDelete ? { "can-delete": "true" } : {}) },
     main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
+<div id="run-actions" class="run-actions"></div>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
 <section id="fork-actions" aria-labelledby="fork-actions-h" hidden><h2 id="fork-actions-h">Restart, fork, compare</h2><div class="body"></div></section>
 <section id="waits" aria-labelledby="waits-h" hidden><h2 id="waits-h">Waiting</h2><div id="waits-body"></div></section>
@@ -145,5 +151,16 @@ export function notFoundPage(tenant: string, runId: string): string {
     page: "not-found",
     tenant,
     main: `<h1>Run not found</h1><p>There is no run <code>${escapeHtml(runId)}</code>.</p><p><a href="/runs">All runs</a></p>`,
+  });
+}
+
+/** A deleted run (410): it says so and when, since a bookmarked link would otherwise look broken; none of its data is left. */
+export function deletedPage(tenant: string, runId: string, deletedAt: number): string {
+  const at = new Date(deletedAt).toISOString();
+  return shell({
+    title: "Run deleted",
+    page: "deleted",
+    tenant,
+    main: `<h1>Run deleted</h1><p>Run <code>${escapeHtml(runId)}</code> was deleted at <time datetime="${at}">${at}</time>; none of its data is kept.</p><p><a href="/runs">All runs</a></p>`,
   });
 }

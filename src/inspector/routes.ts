@@ -6,10 +6,11 @@ import { ApiError } from "../api/api-error.ts";
 import { authenticate, bearerToken, type Principal, SESSION_COOKIE } from "../api/auth.ts";
 import { routeAccess, scopesAllow } from "../api/route-scopes.ts";
 import { digestText } from "../json/digest.ts";
+import type { TokenScope } from "../ports/token-store.ts";
 import { wire } from "../wiring.ts";
 import { CLIENT_SCRIPT } from "./client-bundle.generated.ts";
 import { LOGIN_FORM_INVALID, readLoginForm } from "./login-form.ts";
-import { ASSET_PATHS, comparePage, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
+import { ASSET_PATHS, comparePage, deletedPage, loginPage, notFoundPage, runPage, runsPage } from "./pages.ts";
 import { INSPECTOR_CSS } from "./styles.ts";
 
 /** The largest login form accepted. */
@@ -24,7 +25,7 @@ const SESSION_SECONDS = 12 * 60 * 60;
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string; scopes: readonly string[] } };
+type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string; scopes: readonly TokenScope[] } };
 
 /**
  * The run inspector: `/login`, `/logout`, `/runs` and `/runs/:runId` (HTML), and its two bundled
@@ -119,15 +120,20 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
   const runId = c.req.param("runId");
   // Another tenant's run is a 404 like any missing run: its id says nothing about who owns it.
   const entry = await wire(c.env).runs.get(c.var.tenant, runId);
-  if (!entry) return html(c, notFoundPage(c.var.tenant, runId), 404);
-  return html(c, runPage(c.var.tenant, runId, c.var.scopes));
+  if (!entry) {
+    const deleted = await wire(c.env).deletions.tombstone(c.var.tenant, runId);
+    if (deleted) return html(c, deletedPage(c.var.tenant, runId, deleted.deletedAt), 410);
+    return html(c, notFoundPage(c.var.tenant, runId), 404);
+  }
+  // Actions the token may not take are not shown (the API refuses them anyway).
+  return html(c, runPage(c.var.tenant, runId, c.var.scopes, { canDelete: scopesAllow(c.var.scopes, "runs:delete") }));
 });
 
 inspectorRoutes.get("/runs/:runId/compare/:otherRunId", (c) =>
   html(c, comparePage(c.var.tenant, c.req.param("runId"), c.req.param("otherRunId"))),
 );
 
-function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 413 = 200): Response {
+function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 410 | 413 = 200): Response {
   return c.html(body, status, {
     "content-security-policy": CSP,
     "cache-control": "no-store",

@@ -5,13 +5,14 @@
  * `createWorker(...)` as its default.
  *
  * @example
- * import { createWorker, FlowLimiterObject, NetworkGate, RunObject, SandboxContainer } from "little-workflow/worker";
+ * import { BulkJobObject, createWorker, FlowLimiterObject, NetworkGate, RunObject, SandboxContainer } from "little-workflow/worker";
  * import { summarize } from "./workflows/summarize.ts";
  *
- * export { FlowLimiterObject, NetworkGate, RunObject, SandboxContainer };
+ * export { BulkJobObject, FlowLimiterObject, NetworkGate, RunObject, SandboxContainer };
  * export default createWorker<Env>({ workflows: [summarize] });
  */
 
+export { BulkJobObject } from "../../durable-objects/bulk-job.ts";
 export { FlowLimiterObject } from "../../durable-objects/flow-limiter.ts";
 export { RunObject } from "../../durable-objects/run.ts";
 export { SandboxContainer } from "../adapters/sandbox-container/sandbox-container.ts";

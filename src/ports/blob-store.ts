@@ -15,3 +15,6 @@ export interface BlobStore {
   /** The blob this run stored under `digest`; null when this run stored none (whoever else did). */
   get(digest: Digest): Promise<string | null>;
 }
+
+/** Deletes every blob a run stored (all keys under the run), answering how many: part of deleting the run. */
+export type RunBlobPurger = (owner: BlobOwner) => Promise<number>;

@@ -44,7 +44,16 @@ export type StartRunRequest = {
  * the same workflow, input and LWIR), or `conflict` when that run was started with another
  * workflow, input or LWIR (the run object compares; nothing of the run is sent back).
  */
-export type StartRunResult = { readonly outcome: "created" | "existing"; readonly view: RunView } | { readonly outcome: "conflict" };
+export type StartRunResult =
+  | { readonly outcome: "created" | "existing"; readonly view: RunView }
+  | { readonly outcome: "conflict" }
+  /** The run was deleted (`purge`): its id is never reused. */
+  | { readonly outcome: "deleted"; readonly deletedAt: number };
+
+/** What `purge` answers: done (also when it was done before), or refused because the run has not ended. */
+export type PurgeResult =
+  | { readonly ok: true; readonly deletedAt: number }
+  | { readonly ok: false; readonly code: "run_active"; readonly status: string };
 
 /** A run as the API shows it. */
 export type RunView = RunResult & {
@@ -241,6 +250,12 @@ export interface RunHandle {
   waitForEnd(timeoutMs: number): Promise<RunView>;
   /** A child run of this one ended (its run object calls this): the waiting `workflow.run` step goes on. */
   childEnded(request: ChildEndedRequest): Promise<ChildEndedResult>;
+  /**
+   * Deletes everything the run object stores (its log, every key, its alarm) of an ended run,
+   * leaving one marker so its id never starts a run again (`start` answers `deleted`). Only the
+   * engine's deletion (src/engine/deletion/delete-run.ts) calls it. Again after it is done: `ok`.
+   */
+  purge(deletedAt: number): Promise<PurgeResult>;
 }
 
 /** What a run's flow-control limiter asks of its run object (docs/flow-control.md). */

@@ -1,5 +1,5 @@
 /** What a token may do. `admin` implies every other scope (see scopesAllow in src/api/token-scopes.ts). */
-export const TOKEN_SCOPES = ["runs:read", "runs:write", "approve", "admin"] as const;
+export const TOKEN_SCOPES = ["runs:read", "runs:write", "runs:delete", "approve", "admin"] as const;
 
 /** One scope of {@link TOKEN_SCOPES}. */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

@@ -447,6 +447,9 @@ describe("OpenAPI", () => {
         "/v1/workflows",
         "/v1/workflows/{workflowId}/runs",
         "/v1/runs/{runId}/signals",
+        "/v1/runs/bulk",
+        "/v1/runs/bulk/{jobId}",
+        "/v1/tenants/{tenant}/retention",
       ].sort(),
     );
   });

@@ -9,6 +9,7 @@ import { RunFailure } from "../../src/engine/run-failure.ts";
 import { StepAttemptError } from "../../src/engine/step-failure.ts";
 import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { MemoryStoreError } from "../../src/ports/memory-store.ts";
+import { BULK_REFUSAL_CODES } from "../../src/sdk/errors/bulk-action-refused-error.ts";
 import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-approved-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
@@ -90,8 +91,14 @@ describe("the error status table", () => {
       expect(classes.map((c) => c.name)).toContain(known);
     for (const c of classes) {
       // Generic over the table's codes: ApiError is checked by the compiler, LittleRpcError carries
-      // the code of the error it converts (toRpcError), StartRefusedError's and RunForkRefusedError's codes are checked below.
-      if (c.name === "ApiError" || c.name === "LittleRpcError" || c.name === "StartRefusedError" || c.name === "RunForkRefusedError")
+      // the code of the error it converts (toRpcError); StartRefusedError's, RunForkRefusedError's and BulkActionRefusedError's codes are checked below.
+      if (
+        c.name === "ApiError" ||
+        c.name === "LittleRpcError" ||
+        c.name === "StartRefusedError" ||
+        c.name === "RunForkRefusedError" ||
+        c.name === "BulkActionRefusedError"
+      )
         continue;
       const code = declaredCode(c);
       expect(code, `${c.name} (${c.file}) declares no literal code`).toBeDefined();
@@ -111,6 +118,10 @@ describe("the error status table", () => {
       expect(isErrorCode(code), code).toBe(true);
       expect(ERROR_STATUS[code], code).toBeLessThan(500);
     }
+  });
+
+  it("has every code a bulk action is refused with, each a 422", () => {
+    for (const code of BULK_REFUSAL_CODES) expect(isErrorCode(code) && ERROR_STATUS[code], code).toBe(422);
   });
 
   it("leaves no plain Error subclass in the layers that raise named errors, but the slice's yield", () => {

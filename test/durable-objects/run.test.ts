@@ -33,7 +33,7 @@ afterEach(() => overrideWiring({}));
 
 async function startRun(runId: string, input: unknown = INPUT, workflowId = "support.summarize-ticket") {
   const answer = await runStub(runId).start({ runId, workflowId, input, trigger: { kind: "http" } });
-  if (answer.outcome === "conflict") throw new Error(`run ${runId} exists with another request`);
+  if (answer.outcome === "conflict" || answer.outcome === "deleted") throw new Error(`run ${runId}: ${answer.outcome}`);
   return { ...answer.view, created: answer.outcome === "created" };
 }
 

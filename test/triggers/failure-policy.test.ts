@@ -106,6 +106,13 @@ const CLASSIFIED = {
   restart_step_unknown: "retry",
   restart_no_failed_step: "retry",
   fork_edit_invalid: "retry",
+  // A queue message whose key names a deleted run never starts it; the other codes are not a start's.
+  run_deleted: "dead-letter",
+  bulk_job_not_found: "retry",
+  bulk_action_unknown: "retry",
+  bulk_action_unsupported: "retry",
+  bulk_filter_invalid: "retry",
+  bulk_filter_unsupported: "retry",
 } as const satisfies Record<ErrorCode, "dead-letter" | "retry">;
 
 describe("decideFailure: dead-letter what no retry can fix, retry the rest", () => {

@@ -58,6 +58,7 @@ export function runClient<T extends Branded>(
     end: (request) => stub.end(request),
     sendSignal: (request) => stub.sendSignal(request),
     childEnded: (request) => stub.childEnded(request),
+    purge: (deletedAt) => stub.purge(deletedAt),
   };
 }
 

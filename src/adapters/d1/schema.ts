@@ -212,3 +212,33 @@ export const runLinks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenant, t.sourceRunId, t.runId] })],
 );
+
+/**
+ * Deleted runs (docs/runs.md, "Retention and deletion"): what is left of a run after its data is
+ * purged, so its id is never reused and every route answers 410 `run_deleted`. `state` is
+ * `pending` from before the purge starts until everything is gone (a crash in between leaves it
+ * pending: the next DELETE or the cron finishes the job), then `done`. Holds no input or output.
+ */
+export const runTombstones = sqliteTable(
+  "run_tombstones",
+  {
+    tenant: text("tenant").notNull(),
+    runId: text("run_id").notNull(),
+    workflowId: text("workflow_id").notNull(),
+    /** Where the run object lived (`{"jurisdiction":"eu"}` or `{}`): a resumed purge addresses it again. */
+    placement: text("placement").notNull().default("{}"),
+    state: text("state").notNull(),
+    /** Who deleted it: a token id (`tok_…`), `dev`, `admin`, `retention` or `bulk:<job id>`. */
+    by: text("by").notNull(),
+    deletedAt: integer("deleted_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.runId] }), index("run_tombstones_state").on(t.state)],
+);
+
+/** A tenant's retention override (days; set through the admin API), instead of `LITTLE_RETENTION_DAYS`. */
+export const tenantRetention = sqliteTable("tenant_retention", {
+  tenant: text("tenant").primaryKey(),
+  /** Ended runs older than this many days are deleted by the cron; null: keep forever. */
+  days: integer("days"),
+  updatedAt: integer("updated_at").notNull(),
+});

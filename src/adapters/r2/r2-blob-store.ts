@@ -32,5 +32,23 @@ export class R2BlobStore implements BlobStore {
 
 /** Where one run's blob lives in the bucket. */
 export function blobKey(owner: BlobOwner, digest: Digest): string {
-  return `t/${encodeURIComponent(owner.tenant)}/runs/${encodeURIComponent(owner.runId)}/outputs/${digest.slice("sha256:".length)}`;
+  return `${runPrefix(owner)}outputs/${digest.slice("sha256:".length)}`;
+}
+
+/** Where every object of one run lives in the bucket: deleting the run deletes this prefix. */
+export function runPrefix(owner: BlobOwner): string {
+  return `t/${encodeURIComponent(owner.tenant)}/runs/${encodeURIComponent(owner.runId)}/`;
+}
+
+/** Deletes every object under the run's prefix, a listed page (up to 1,000 keys) per delete call; answers how many. */
+export async function purgeRunBlobs(bucket: R2Bucket, owner: BlobOwner): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    // Always the first page: what was deleted is gone, so the next listing starts where this one ended.
+    const page = await bucket.list({ prefix: runPrefix(owner), limit: 1000 });
+    if (page.objects.length === 0) return deleted;
+    await bucket.delete(page.objects.map((o) => o.key));
+    deleted += page.objects.length;
+    if (!page.truncated) return deleted;
+  }
 }

@@ -5,7 +5,7 @@ import { colorEnabled, isoTime, keyValues, painter, print, table } from "../outp
 import { TOKEN_USAGE } from "../usage.ts";
 
 /** The scopes the server knows (src/ports/token-store.ts); checked here for a usage error before any request. */
-const SCOPES = ["runs:read", "runs:write", "approve", "admin"] as const;
+const SCOPES = ["runs:read", "runs:write", "runs:delete", "approve", "admin"] as const;
 type Scope = (typeof SCOPES)[number];
 
 const SECONDS_PER_UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };

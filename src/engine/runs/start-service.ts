@@ -15,6 +15,7 @@ import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { validateJson } from "../../schema/validate-json.ts";
 import { LittleError } from "../../sdk/errors/little-error.ts";
 import { QuotaExceededError } from "../../sdk/errors/quota-exceeded-error.ts";
+import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
 import { type StartConflictCode, StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import { definitionCapabilities } from "../definition-capabilities.ts";
@@ -300,6 +301,8 @@ async function askRunObject(
       );
     });
   progress.answered = true;
+  // A deleted run's object keeps a marker: its id, or the key that derived it, never starts again.
+  if (answer.outcome === "deleted") throw new RunDeletedError(command.runId, answer.deletedAt);
   if (answer.outcome === "conflict")
     throw new StartRefusedError(command.conflictCode, `Run "${command.runId}" already exists with a different workflow, input or LWIR`);
   return {

@@ -131,7 +131,7 @@ describe("expiry", () => {
       { tenant: "tok_exp_bad", expiresIn: 60, expiresAt: Date.now() + 60_000 },
       { tenant: "tok_exp_bad", expiresIn: 0 },
       { tenant: "tok_exp_bad", scopes: [] },
-      { tenant: "tok_exp_bad", scopes: ["runs:delete"] },
+      { tenant: "tok_exp_bad", scopes: ["runs:purge"] },
     ]) {
       const r = await api("POST", "/v1/tokens", { token: ADMIN, body: JSON.stringify(body) });
       expect(r.status, r.text).toBe(400);
