@@ -121,8 +121,8 @@ export type ChildEndedResult =
   | { ok: true; created: boolean }
   | { ok: false; code: "run_not_found" | "child_not_found" | "run_ended"; message: string };
 
-/** Where a queued run waits: the gate, its key, and its position (null when the limiter could not be asked). */
-export type QueueView = { kind: FlowGateKind; gate: number; key: string; position: number | null };
+/** Where a queued run waits: the gate, its key, and its position (null when the limiter could not be asked); `scope` `tenant` at a tenant quota. */
+export type QueueView = { kind: FlowGateKind; gate: number; key: string; position: number | null; scope?: "tenant" };
 
 export type OccurrencesView = {
   total: number;
