@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { mintAnchorId } from "../../engine/runs/run-ids.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
@@ -171,7 +172,7 @@ runRoutes.openapi(mintRoute, async (c) => {
   const { workflowId } = c.req.valid("param");
   const services = c.get("services");
   if (!services.workflows.get(workflowId)) throw new ApiError("workflow_not_found", `No workflow "${workflowId}"`);
-  const runId = `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+  const runId = mintAnchorId();
   const at = services.clock.now();
   await services.runs.upsert({
     tenant: c.get("tenant"),

@@ -22,6 +22,7 @@ import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts"
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
+import { mayBeAnchorId } from "./run-ids.ts";
 import { tenantGates } from "./tenant-gates.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -112,14 +113,16 @@ export type StartedRun = {
 export async function startRun(ports: StartPorts, command: StartCommand): Promise<StartedRun> {
   // An anchor minted before its run: ownership is checked before any side effect; another
   // tenant's anchor is simply not found.
-  const anchor = command.callerRunId ? await ports.runs.findAnchor(command.runId) : null;
+  // Only an id of an anchor's shape is looked up: any other caller id cannot have been minted.
+  const mayBeAnchor = command.callerRunId === true && mayBeAnchorId(command.runId);
+  const anchor = mayBeAnchor ? await ports.runs.findAnchor(command.runId) : null;
   if (anchor && anchor.tenant !== command.tenant) throw runNotFound(command.runId);
   if (anchor && anchor.workflowId !== command.workflowId)
     throw new StartRefusedError(
       "anchor_workflow_mismatch",
       `Run "${command.runId}" was minted for "${anchor.workflowId}", not "${command.workflowId}"`,
     );
-  if (!anchor && command.callerRunId) await refuseCancelledAnchor(ports, command);
+  if (!anchor && mayBeAnchor) await refuseCancelledAnchor(ports, command);
   const registered = ports.workflows.get(command.workflowId);
   if (!registered) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
   const capabilities = await admitRequest(ports, command, registered);
