@@ -8,20 +8,46 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { openai } from "@ai-sdk/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { countD1Calls, delayedD1 } from "../../bench/worker/delayed-d1.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { app } from "../../src/api/app.ts";
 import { LittleWorkflowEntrypoint } from "../../src/api/rpc-entrypoint.ts";
+import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
+import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
+import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
+import { model } from "../../src/sdk/model.ts";
 import { handleQueue } from "../../src/triggers/handlers.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { runStub } from "../support/drive.ts";
+import { stepsLwir } from "../support/wait-lwir.ts";
 import { tenantToken } from "./support/api-call.ts";
 
 const WORKFLOW = "support.summarize-ticket";
 const INPUT = { ticketId: "T-32", transcript: "The export button does nothing." };
 
-beforeEach(() => overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), database: delayedD1 }));
+const waiting: RegisteredWorkflow = {
+  definition: defineWorkflow({
+    id: "test.round-trips-wait",
+    description: "Waits for a signal.",
+    input: z.object({}),
+    output: z.looseObject({}),
+    models: [model(openai("gpt-4o-mini"), { description: "Unused." })],
+    planner: { model: openai("gpt-5"), system: "Plan a wait." },
+    signals: { go: { schema: z.looseObject({}), description: "Lets the run go on" } },
+  }),
+  tools: {},
+};
+
+beforeEach(() =>
+  overrideWiring({
+    models: new EnvModelResolver({ mode: "offline", secrets: {} }),
+    database: delayedD1,
+    workflows: catalogOf([{ definition: summarizeTicket, tools: {} }, waiting]),
+  }),
+);
 afterEach(() => overrideWiring({}));
 
 /** One request to the Worker's app, in this context: its answer and the D1 round trips made before it. */
@@ -113,5 +139,39 @@ describe("D1 round trips before a start's ack", () => {
     await waitOnExecutionContext(ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([id]);
     expect(calls).toBe(0);
+  });
+});
+
+describe("D1 round trips before the other doors answer", () => {
+  it("a read of a run, a signal to it and its cancel: none (each is answered by the run's object, found by its name)", async () => {
+    const lwir = await stepsLwir(waiting, [{ id: "wait", uses: "wait.signal", with: { signals: ["go"], timeoutMs: 600_000 } }]);
+    const started = await counted("POST", "/v1/lwir/runs", "test-dev-token", { lwir, input: {} });
+    const runId = (started.json as { run: { runId: string } }).run.runId;
+    let read = await counted("GET", `/v1/runs/${runId}`, "test-dev-token");
+    for (let i = 0; i < 200 && (read.json as { run: { waitReason?: string } }).run.waitReason !== "signal"; i++) {
+      await runStub(runId, "dev").waitForEnd(20);
+      read = await counted("GET", `/v1/runs/${runId}`, "test-dev-token");
+    }
+    expect({ status: read.status, waitReason: (read.json as { run: { waitReason?: string } }).run.waitReason, d1: read.d1 }).toEqual({
+      status: 200,
+      waitReason: "signal",
+      d1: 0,
+    });
+    const signal = await counted("POST", `/v1/runs/${runId}/signals`, "test-dev-token", { name: "go", payload: {} });
+    expect({ status: signal.status, d1: signal.d1 }).toEqual({ status: 202, d1: 0 });
+
+    const second = await counted("POST", "/v1/lwir/runs", "test-dev-token", { lwir, input: {} });
+    const other = (second.json as { run: { runId: string } }).run.runId;
+    const cancel = await counted("POST", `/v1/runs/${other}/cancel`, "test-dev-token", {});
+    expect({ status: cancel.status, run: (cancel.json as { run: { status: string } }).run.status, d1: cancel.d1 }).toEqual({
+      status: 200,
+      run: "cancelled",
+      d1: 0,
+    });
+    // Another tenant's id is not found, and an unknown id is a 404 after one index read (an anchor has no object).
+    const stranger = await tenantToken(`rt_${unique()}`);
+    expect((await counted("GET", `/v1/runs/${runId}`, stranger)).status).toBe(404);
+    const unknown = await counted("GET", "/v1/runs/no-such-run", "test-dev-token");
+    expect({ status: unknown.status, d1: unknown.d1 }).toEqual({ status: 404, d1: 1 });
   });
 });

@@ -44,7 +44,7 @@ export async function unindexedRun(
 }
 
 /** Where a run object may live: the plain namespace, then each jurisdiction a served workflow names. */
-function candidatePlacements(services: RunLookupPorts): RunPlacement[] {
+export function candidatePlacements(services: RunLookupPorts): RunPlacement[] {
   if (!services.runHandles.jurisdictionsEnforced()) return [{}];
   const jurisdictions = new Set<string>();
   for (const id of services.workflows.ids()) {
