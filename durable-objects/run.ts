@@ -93,9 +93,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
    */
   async start(request: StartRunRequest): Promise<StartRunResult> {
     const host = this.host(request.runId, request.tenant ?? "default");
-    const started = await startRun(host, request, () =>
-      this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
-    );
+    const started = await startRun(host, request, () => this.setMeta("indexDue", "{}"));
     if (started.outcome === "conflict") return started;
     // Flow control: the key's limiter admits or queues the run in this same call (one RPC when a
     // slot is free); the index row after the answer then shows it `waiting` when it queued. The

@@ -19,11 +19,6 @@ export type StartRunRequest = {
   pinnedVersionId?: string;
   /** The pinned version's full hash: what the run executes. */
   pinnedVersionHash?: Digest;
-  /**
-   * The start-quota window the start was admitted to: the run's first index row, written after
-   * the start answers, gives its in-flight slot back (`UpsertOptions.settlesStartWindow`).
-   */
-  startWindow?: number;
   /** Answer when the run has ended (or a section waits), or after this many ms: a start with `wait` is one call. */
   waitMs?: number;
   /** A child run's parent (a `workflow.run` step): recorded in `RunRequested`, told when the child ends. */

@@ -5,7 +5,6 @@
  * whose answer is lost is asked again and counted once; a run's slot is given back when it ends.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import type { FlowLimiters } from "../../src/ports/flow-limiter.ts";
@@ -14,6 +13,7 @@ import type { RunIndex } from "../../src/ports/run-index.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call, tenantToken } from "../api/support/api-call.ts";
 import { driveToEnd, rawRunStub, runStub } from "../support/drive.ts";
+import { quotaEntries } from "../support/tenant-quota.ts";
 
 const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
 const WORKFLOW = "support.summarize-ticket";
@@ -34,28 +34,16 @@ function holdingFirstWrite(runId: string): (d1: RunIndex) => RunIndex {
     new Proxy(d1, {
       get(target, prop, receiver) {
         if (prop === "upsert")
-          return (entry: Parameters<RunIndex["upsert"]>[0], options: Parameters<RunIndex["upsert"]>[1]) => {
+          return (entry: Parameters<RunIndex["upsert"]>[0]) => {
             if (entry.runId === runId && !held) {
               held = true;
               return new Promise<void>(() => {});
             }
-            return target.upsert(entry, options);
+            return target.upsert(entry);
           };
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
-}
-
-/** The rows of one of the tenant's quota limiters: run id → state. */
-async function quotaEntries(tenant: string, kind: "concurrency" | "throttle"): Promise<Record<string, string>> {
-  const stub = env.FLOW.get(env.FLOW.idFromName(JSON.stringify(["tenant-quota", tenant, kind])));
-  return runInDurableObject(stub, (_instance, state) => {
-    const rows = state.storage.sql
-      .exec<{ run_id: string; state: string }>("SELECT run_id, state FROM flow_entries")
-      .toArray()
-      .map((r) => [r.run_id, r.state]);
-    return Object.fromEntries(rows) as Record<string, string>;
-  });
 }
 
 function tenantAdmissions(events: readonly RunEvent[]): string[] {
