@@ -201,14 +201,6 @@ export const Finding = z
 /** An OpenAPI response with a JSON body. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
 
-/** Routes that start runs: the tenant's start quotas (429 with `Retry-After`; nothing is created). */
-export const quotaErrors = {
-  429: json(
-    ErrorBody,
-    "Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created",
-  ),
-};
-
 /** The error answers every authenticated route can give. */
 export const commonErrors = {
   400: json(ErrorBody, "Bad request"),

@@ -722,13 +722,18 @@ export interface components {
                 message: string;
             };
         };
-        /** @description A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md. */
+        /** @description A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked); `scope` `tenant` when it waits for its tenant's start quota. docs/flow-control.md. */
         QueuePlace: {
             /** @enum {string} */
             kind: "concurrency" | "throttle";
             gate: number;
             key: string;
             position: number | null;
+            /**
+             * @description `tenant`: the run waits for one of its tenant's start quotas (`concurrency`: LITTLE_QUOTA_CONCURRENT_RUNS, `throttle`: LITTLE_QUOTA_STARTS_PER_MINUTE), not its workflow's flow control. docs/api.md, "Quotas".
+             * @enum {string}
+             */
+            scope?: "tenant";
         };
         RunLinks: {
             self: string;
@@ -1093,15 +1098,6 @@ export interface operations {
             };
             /** @description The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2210,15 +2206,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listTokens: {
@@ -3064,15 +3051,6 @@ export interface operations {
             };
             /** @description The payload is not the workflow's input */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,17 +6,7 @@ import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "../run-operations.ts";
-import {
-  commonErrors,
-  ErrorBody,
-  json,
-  quotaErrors,
-  RUN_STATUSES,
-  RunResponse,
-  RunSummary,
-  StartRunBody,
-  WAIT_REASONS,
-} from "../schemas.ts";
+import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, StartRunBody, WAIT_REASONS } from "../schemas.ts";
 
 export { toRun };
 
@@ -52,7 +42,6 @@ const startRoute = createRoute({
       "The run id or idempotency key was used for another workflow or input, or (`model_unavailable`, LITTLE_MODELS=live) a model slot lacks its key: nothing is stored",
     ),
     413: json(ErrorBody, "Body too large"),
-    ...quotaErrors,
     422: json(
       ErrorBody,
       "The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored",
