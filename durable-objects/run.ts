@@ -303,7 +303,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     return { runId, log: host.log, runs: host.runs, clock: host.clock, flow: wiring.flow, flowLeaseMs: wiring.flowLeaseMs };
   }
 
-  /** The run index as this run writes it: its first row also settles the run's start-quota slot. */
+  /** The run index as this run writes it: its first row clears the repair mark (meta.indexDue). */
   private runIndex(runs: RunIndex): RunIndex {
     return settlingIndex(runs, this.indexDue);
   }
