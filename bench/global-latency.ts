@@ -5,7 +5,7 @@
  * its response as a header. Then, ours and the peer (a Cloudflare Workflow's `create()`, which
  * touches no database) in the same `wrangler dev`: a lone start's ack (median, p99), the median
  * with 16 clients, and the D1 round trips before the ack; and for the other doors that answer a
- * caller — a signed webhook delivery, a cancel, `GET /v1/runs/:id` of a running run — the answer
+ * caller — a signed webhook delivery, a signal, a cancel, `GET /v1/runs/:id` of a running run — the answer
  * time and its round trips. The same lone start with no delay gives the local cost.
  *
  * `node bench/global-latency.ts` alone, or in `npm run bench`.
@@ -95,6 +95,27 @@ function deliverWebhook(dev: BenchDev) {
   };
 }
 
+/** Starts `DOORS` runs waiting for the signal `go` (not timed), then signals each once it waits: timed. */
+async function signalDoor(api: BenchClient): Promise<Timed[]> {
+  const { lwir } = await api.ok<{ lwir: unknown }>("POST", "/bench/waits/signal-lwir", {});
+  const ids: string[] = [];
+  for (let i = 0; i < DOORS; i++) {
+    const r = await api.call<{ run?: { runId: string } }>("POST", "/v1/lwir/runs", { lwir, input: {} });
+    if (r.body?.run) ids.push(r.body.run.runId);
+  }
+  const sent: Timed[] = [];
+  for (const id of ids) {
+    for (let tries = 0; tries < 300; tries++) {
+      const read = await api.call<{ run?: { waitReason?: string } }>("GET", `/v1/runs/${id}`);
+      if (read.body?.run?.waitReason === "signal") break;
+      await pause(50);
+    }
+    const r = await api.call<unknown>("POST", `/v1/runs/${id}/signals`, { name: "go", payload: {} });
+    sent.push({ ms: r.ms, d1: d1Of(r.headers), status: r.status, runId: id });
+  }
+  return sent;
+}
+
 /** Starts `DOORS` long runs (not timed), then reads each once while running and cancels each: both timed. */
 async function runningDoors(api: BenchClient): Promise<{ reads: Timed[]; cancels: Timed[]; notRunning: number }> {
   const { lwir } = await api.ok<{ lwir: unknown }>("POST", "/bench/lwir", { shape: RUNNING_SHAPE });
@@ -152,6 +173,7 @@ export const globalLatency: Scenario = {
       const hooks = await sequential(DOORS, deliverWebhook(dev));
       const tenantStarts = await sequential(DOORS, startNoop(await tenantClient(dev), lwir));
       const doors = await runningDoors(api);
+      const signals = await signalDoor(api);
       const after = await setDelay(api, 0);
       ctx.log(
         `lone ack ${median(alone).median.toFixed(1)} ms (peer ${median(peerAlone).median.toFixed(1)} ms), ${roundTrips(alone)} D1 round trips`,
@@ -201,6 +223,10 @@ export const globalLatency: Scenario = {
           ours: `${cell(median(hooks), 1, " ms")} / ${roundTrips(hooks)}`,
         },
         {
+          figure: "signal to a waiting run: answer median / D1 round trips before it",
+          ours: `${cell(median(signals), 1, " ms")} / ${roundTrips(signals)}`,
+        },
+        {
           figure: "cancel of a running run: answer median / D1 round trips before it",
           ours: `${cell(median(doors.cancels), 1, " ms")} / ${roundTrips(doors.cancels)}`,
         },
@@ -211,8 +237,7 @@ export const globalLatency: Scenario = {
       ];
       const notes = [
         `Each D1 round trip (statement, batch, exec) waits ${DELAY_MS} ms before it is sent (BENCH_D1_DELAY_MS); the peer's create() makes none. The start rows above use the dev token (a Worker secret); a tenant token is checked in D1 on every request (its own row). Round trips are counted inside the Worker request that answers the caller, up to its response; the run objects' own D1 calls (${after.unattributed - before.unattributed} during the scenario, the index rows written after the ack among them) are not the caller's and are not in the count.`,
-        `Accepted: ${okCount(alone)}/${alone.length} lone starts, ${okCount(loaded)}/${loaded.length} loaded, ${okCount(hooks)}/${hooks.length} webhook deliveries, ${okCount(doors.cancels)}/${doors.cancels.length} cancels; ${doors.notRunning} of the ${doors.reads.length} reads found the run not running.`,
-        "The signal door joins this table once signals exist (issue 26).",
+        `Accepted: ${okCount(alone)}/${alone.length} lone starts, ${okCount(loaded)}/${loaded.length} loaded, ${okCount(hooks)}/${hooks.length} webhook deliveries, ${okCount(doors.cancels)}/${doors.cancels.length} cancels, ${okCount(signals)}/${signals.length} signals; ${doors.notRunning} of the ${doors.reads.length} reads found the run not running.`,
       ];
       return {
         repetitions: ALONE,
@@ -229,6 +254,7 @@ export const globalLatency: Scenario = {
           hooks,
           reads: doors.reads,
           cancels: doors.cancels,
+          signals,
         },
       };
     } finally {

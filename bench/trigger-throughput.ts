@@ -28,8 +28,6 @@ type Breakdown = {
   objectStartMs: number;
   routeMs: number;
   approvalReadMs: number;
-  quotaAdmitMs: number;
-  quotaSettleMs: number;
   indexReadMs: number;
   indexUpsertMs: number;
   objectStatusMs: number;
@@ -38,8 +36,6 @@ type Breakdown = {
 /** The start path's I/O, each alone (`/bench/ack-breakdown`); workerd's clock steps in whole ms, so the mean is shown. */
 const PHASES: readonly [keyof Breakdown, string][] = [
   ["approvalReadMs", "approval read (D1, before the ack, with the admit)"],
-  ["quotaAdmitMs", "quota admit (D1 write, before the ack)"],
-  ["quotaSettleMs", "a quota release (D1 write; the settle now rides on the index write, after the ack)"],
   ["indexReadMs", "index read (D1)"],
   ["indexUpsertMs", "index upsert (D1 write, after the ack)"],
   ["objectStatusMs", "run object `status` RPC (checkpoint + tail)"],

@@ -32,7 +32,8 @@ type EntryRow = {
  *   admits the queue's head as the window allows.
  *
  * Admitting a queued run is a call to its run object (`flowWake`), which drives it. The same class
- * keeps a workflow's directory of keys (`report`, `list`) under `directoryName`.
+ * keeps a workflow's directory of keys (`report`, `list`) under `directoryName`, and serves as
+ * each tenant's start quotas (`FlowGate.scope` `tenant`: one object per tenant and quota).
  */
 export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiterRpc, ModelLimiterRpc {
   /** The model-limit role (one object per tenant, provider and model): created on its first call. */
@@ -218,6 +219,8 @@ export class FlowLimiterObject extends DurableObject<Env> implements FlowLimiter
   }
 
   private async reportCounts(gate: FlowGate, now: number): Promise<void> {
+    // A tenant quota is no key of one workflow's: it is in no workflow's directory.
+    if (gate.scope === "tenant") return;
     const tenant = this.meta("tenant");
     const workflowId = this.meta("workflowId");
     if (!tenant || !workflowId) return;

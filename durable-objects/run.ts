@@ -97,20 +97,20 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     const deleted = this.getMeta(DELETED_META_KEY);
     if (deleted) return { outcome: "deleted", deletedAt: Number(deleted) };
     const host = this.host(request.runId, request.tenant ?? "default");
-    const started = await startRun(host, request, () =>
-      this.setMeta("indexDue", JSON.stringify(request.startWindow !== undefined ? { startWindow: request.startWindow } : {})),
-    );
+    const started = await startRun(host, request, () => this.setMeta("indexDue", "{}"));
     if (started.outcome === "conflict") return started;
     // Flow control: the key's limiter admits or queues the run in this same call (one RPC when a
-    // slot is free); the index row after the answer then shows it `waiting` when it queued.
+    // slot is free); the index row after the answer then shows it `waiting` when it queued. The
+    // tenant's quota gates are not asked here: the alarm passes them, after this answer.
     const gated =
       started.outcome === "created" &&
-      hasFlowGates({ request: started.events[0]?.type === "RunRequested" ? started.events[0].payload : null });
+      hasFlowGates({ request: started.events[0]?.type === "RunRequested" ? started.events[0].payload : null }, { workflowOnly: true });
     // A limiter that cannot be reached fails nothing: the run is durable, and its alarm asks again.
     if (gated)
-      await passFlowGates(this.flowPorts(request.runId, host), (await readRunState(host.log)).state, { index: false }).catch(
-        (error: unknown) => console.error(`run ${request.runId}: flow-control admission deferred to the alarm: ${String(error)}`),
-      );
+      await passFlowGates(this.flowPorts(request.runId, host), (await readRunState(host.log)).state, {
+        index: false,
+        workflowOnly: true,
+      }).catch((error: unknown) => console.error(`run ${request.runId}: flow-control admission deferred to the alarm: ${String(error)}`));
     let view: RunView;
     if (started.outcome === "existing") view = await this.status();
     else {
@@ -322,7 +322,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     return { runId, log: host.log, runs: host.runs, clock: host.clock, flow: wiring.flow, flowLeaseMs: wiring.flowLeaseMs };
   }
 
-  /** The run index as this run writes it: its first row also settles the run's start-quota slot. */
+  /** The run index as this run writes it: its first row clears the repair mark (meta.indexDue). */
   private runIndex(runs: RunIndex): RunIndex {
     return settlingIndex(runs, this.indexDue);
   }

@@ -15,7 +15,6 @@ import { D1RunDeletions } from "./adapters/d1/d1-run-deletions.ts";
 import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
-import { D1StartQuota } from "./adapters/d1/d1-start-quota.ts";
 import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
@@ -55,7 +54,7 @@ import type { Sandbox } from "./ports/sandbox.ts";
 import type { SecretStore } from "./ports/secret-store.ts";
 import type { SourceRuns } from "./ports/source-runs.ts";
 import type { SpanExporter } from "./ports/span-exporter.ts";
-import type { StartLimits, StartQuota } from "./ports/start-quota.ts";
+import type { StartLimits } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
@@ -151,7 +150,6 @@ export type Wiring = {
   readonly runHandles: RunHandles;
   readonly tokens: TokenStore;
   readonly deliveries: WebhookDeliveries;
-  readonly startQuota: StartQuota;
   /** `LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`, read once here. */
   readonly startLimits: StartLimits;
   /** Child runs of `workflow.run` steps, started through the start service over this same wiring. */
@@ -247,7 +245,6 @@ function build(env: Env): Wiring {
     runHandles: overrides.runHandles ? overrides.runHandles(runClients(env.RUNS)) : runClients(env.RUNS),
     tokens: new D1TokenStore(db),
     deliveries: new D1WebhookDeliveries(db),
-    startQuota: new D1StartQuota(db),
     startLimits: startLimits(vars),
     flow: overrides.flow ? overrides.flow(flowLimiters(env.FLOW)) : flowLimiters(env.FLOW),
     flowRuns: flowRunHandles(env.RUNS),

@@ -8,7 +8,6 @@ import { runClient, runObjectStub } from "../../src/adapters/cloudflare/run-clie
 import { app } from "../../src/api/app.ts";
 import { capabilitiesOf } from "../../src/api/workflow-capabilities.ts";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
-import { type QuotaVars, startLimits } from "../../src/engine/runs/start-limits.ts";
 import type { RunEvent } from "../../src/ports/run-events.ts";
 import { wire } from "../../src/wiring.ts";
 import type { AppendResult, BenchRunObject, DriveResult, FillResult, ReplayResult } from "./bench-run-object.ts";
@@ -156,13 +155,10 @@ benchRoutes.post("/bench/ack-breakdown", async (c) => {
   await res.arrayBuffer();
   const t2 = performance.now();
   // The start path's I/O one at a time, as the route does them (each the same statement on the same
-  // rows; the quota's admit is given back at once, the index row is the first run's own).
+  // rows; the index row is the first run's own). The start quotas are no longer on it: the run's
+  // tenant gates are passed by its alarm, after the ack.
   await services.approvals.get(TENANT, hash);
   const t3 = performance.now();
-  const admission = await services.startQuota.admit(TENANT, Date.now(), startLimits(c.env as QuotaVars));
-  const t4 = performance.now();
-  if (admission.admitted) await services.startQuota.release(TENANT, admission.windowStart);
-  const t5 = performance.now();
   const row = await services.runs.get(TENANT, runId);
   const t6 = performance.now();
   if (row) await services.runs.upsert(row);
@@ -176,9 +172,7 @@ benchRoutes.post("/bench/ack-breakdown", async (c) => {
     objectStartMs: t1 - t0,
     routeMs: t2 - t1,
     approvalReadMs: t3 - t2,
-    quotaAdmitMs: t4 - t3,
-    quotaSettleMs: t5 - t4,
-    indexReadMs: t6 - t5,
+    indexReadMs: t6 - t3,
     indexUpsertMs: t7 - t6,
     objectStatusMs: t8 - t7,
     freshObjectMs: t9 - t8,

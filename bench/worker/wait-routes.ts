@@ -79,6 +79,11 @@ async function startRun(c: Ctx, step: Record<string, unknown>): Promise<string> 
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The LWIR of a run that waits for the signal `go` (an hour at most), for clients that start and signal runs themselves. */
+waitRoutes.post("/bench/waits/signal-lwir", async (c) =>
+  c.json({ lwir: await lwirOf({ uses: "wait.signal", with: { signals: ["go"], timeoutMs: 3_600_000 } }) }),
+);
+
 /** One round trip each: ours (signal → wait.signal) and the peer's (sendEvent → waitForEvent). */
 waitRoutes.post("/bench/waits/round-trip", async (c) => {
   // Ours: a run waiting for `go`.

@@ -1,12 +1,11 @@
 import type { QuotaVars } from "../engine/runs/start-limits.ts";
-import type { StartQuota } from "../ports/start-quota.ts";
 import type { TokenStore } from "../ports/token-store.ts";
 import type { WebhookDeliveries } from "../ports/webhook-deliveries.ts";
 import type { Wiring } from "../wiring.ts";
 import type { Principal } from "./principal.ts";
 
 /** Services the routes use, wired once per request in app.ts. */
-export type ApiServices = Wiring & { readonly tokens: TokenStore; readonly deliveries: WebhookDeliveries; readonly startQuota: StartQuota };
+export type ApiServices = Wiring & { readonly tokens: TokenStore; readonly deliveries: WebhookDeliveries };
 
 /** Optional configuration the API reads (Worker vars and secrets). */
 export type ApiVars = QuotaVars & {

@@ -8,6 +8,7 @@ import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 import { parseEventTypeFilter } from "./event-type-filter.ts";
 import { tenantRun } from "./run-access.ts";
+import { tenantRunAtObject } from "./run-at-object.ts";
 
 /**
  * The run operations every front door shares: the HTTP routes (routes/runs.ts) and the RPC
@@ -63,7 +64,7 @@ export async function readRun(
   tenant: string,
   runId: string,
 ): Promise<{ view: RunView; entry: RunIndexEntry; client: RunHandle }> {
-  const { client, entry } = await tenantRun(services, tenant, runId);
+  const { client, entry } = await tenantRunAtObject(services, tenant, runId);
   // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
   const live = entry.status === "minted" ? null : await client.status();
   const view: RunView =
@@ -102,7 +103,7 @@ export async function listTenantEvents(
 
 /** Cancels a tenant's run; a run that has ended is answered unchanged. */
 export async function cancelTenantRun(services: ApiServices, tenant: string, runId: string, reason: string): Promise<RunView> {
-  const { client, entry } = await tenantRun(services, tenant, runId);
+  const { client, entry } = await tenantRunAtObject(services, tenant, runId);
   // A minted anchor has no run object yet: cancelling it ends it in the index, and a later start is refused.
   if (entry.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
     return { runId, status: "cancelled", workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };

@@ -81,6 +81,10 @@ export const QueuePlace = z
     gate: z.number().int(),
     key: z.string(),
     position: z.number().int().nullable(),
+    scope: z.literal("tenant").optional().openapi({
+      description:
+        "`tenant`: the run waits for one of its tenant's start quotas (`concurrency`: LITTLE_QUOTA_CONCURRENT_RUNS, `throttle`: LITTLE_QUOTA_STARTS_PER_MINUTE), not its workflow's flow control. docs/api.md, \"Quotas\".",
+    }),
   })
   .openapi("QueuePlace");
 
@@ -140,7 +144,7 @@ export const Run = z
       .openapi({ description: "The child runs this run's workflow.run steps started, in start order." }),
     queue: QueuePlace.optional().openapi({
       description:
-        "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
+        "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked); `scope` `tenant` when it waits for its tenant's start quota. docs/flow-control.md.",
     }),
     traceId: z.string().optional().openapi({
       description:
@@ -202,14 +206,6 @@ export const Finding = z
 
 /** An OpenAPI response with a JSON body. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
-
-/** Routes that start runs: the tenant's start quotas (429 with `Retry-After`; nothing is created). */
-export const quotaErrors = {
-  429: json(
-    ErrorBody,
-    "Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created",
-  ),
-};
 
 /** The error answers every authenticated route can give. */
 export const commonErrors = {

@@ -2,7 +2,7 @@ import type { SignalRequest, SignalView } from "../ports/run-handle.ts";
 import type { Finding } from "../sdk/finding.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
-import { tenantRun } from "./run-access.ts";
+import { tenantRunClient } from "./run-at-object.ts";
 
 /**
  * Sends a signal to a tenant's run: the HTTP route and the RPC entrypoint share it, so both refuse
@@ -14,7 +14,7 @@ export async function sendTenantSignal(
   runId: string,
   request: SignalRequest,
 ): Promise<{ signal: SignalView; created: boolean }> {
-  const { client } = await tenantRun(services, tenant, runId);
+  const client = await tenantRunClient(services, tenant, runId);
   const result = await client.sendSignal({
     name: request.name,
     payload: request.payload,

@@ -934,13 +934,18 @@ export interface components {
                 message: string;
             };
         };
-        /** @description A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md. */
+        /** @description A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked); `scope` `tenant` when it waits for its tenant's start quota. docs/flow-control.md. */
         QueuePlace: {
             /** @enum {string} */
             kind: "concurrency" | "throttle";
             gate: number;
             key: string;
             position: number | null;
+            /**
+             * @description `tenant`: the run waits for one of its tenant's start quotas (`concurrency`: LITTLE_QUOTA_CONCURRENT_RUNS, `throttle`: LITTLE_QUOTA_STARTS_PER_MINUTE), not its workflow's flow control. docs/api.md, "Quotas".
+             * @enum {string}
+             */
+            scope?: "tenant";
         };
         RunLinks: {
             self: string;
@@ -1719,15 +1724,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listRuns: {
@@ -2008,15 +2004,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     forkRun: {
@@ -2111,15 +2098,6 @@ export interface operations {
             };
             /** @description `restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3040,15 +3018,6 @@ export interface operations {
             };
             /** @description The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4026,15 +3995,6 @@ export interface operations {
             };
             /** @description The payload is not the workflow's input */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over the tenant's starts-per-minute or concurrent-runs quota (`quota_exceeded`, `Retry-After` header); nothing is created */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };

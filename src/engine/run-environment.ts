@@ -101,7 +101,7 @@ export type RunScope = {
   readonly runId: string;
   readonly tenant: string;
   readonly log: EventLog;
-  /** The index as this run writes it (the run object's settles its start-quota slot); default the wiring's. */
+  /** The index as this run writes it (the run object's clears its repair mark); default the wiring's. */
   readonly runs?: RunIndex;
   /** Waits out retry backoffs; default a timer (tests pass one that advances a fake clock). */
   readonly sleep?: (ms: number) => Promise<void>;

@@ -22,6 +22,13 @@ export type FlowGate = {
   readonly limit: number;
   /** A throttle's window. */
   readonly periodMs?: number;
+  /**
+   * `tenant`: one of the tenant's start quotas (`LITTLE_QUOTA_CONCURRENT_RUNS`,
+   * `LITTLE_QUOTA_STARTS_PER_MINUTE`), shared by every workflow of the tenant and passed after the
+   * run's own gates, from its alarm (after the start's ack: src/engine/runs/tenant-gates.ts).
+   * Absent: a gate of the workflow's own flow control.
+   */
+  readonly scope?: "tenant";
 };
 
 /** Who asks: enough for the limiter to address the run's object again when it admits it. */
@@ -84,9 +91,18 @@ export interface FlowLimiterRpc {
   list(): Promise<FlowQueueView[]>;
 }
 
-/** The name of the limiter object of one (tenant, workflow, gate, key). */
-export function limiterName(ticket: Pick<FlowTicket, "tenant" | "workflowId">, gate: Pick<FlowGate, "kind" | "index" | "key">): string {
+/** The name of the limiter object of one (tenant, workflow, gate, key), or of one of the tenant's start quotas. */
+export function limiterName(
+  ticket: Pick<FlowTicket, "tenant" | "workflowId">,
+  gate: Pick<FlowGate, "kind" | "index" | "key" | "scope">,
+): string {
+  if (gate.scope === "tenant") return JSON.stringify(["tenant-quota", ticket.tenant, gate.kind]);
   return JSON.stringify(["limiter", ticket.tenant, ticket.workflowId, gate.kind, gate.index, gate.key]);
+}
+
+/** A gate's id in a run's log and fold (`FlowQueued`, `FlowAdmitted`): its kind and place (`index`), and its scope when it is the tenant's. */
+export function flowGateId(gate: { readonly kind: FlowGateKind; readonly scope?: "tenant" | undefined }, place: number): string {
+  return gate.scope === "tenant" ? `tenant:${gate.kind}:${place}` : `${gate.kind}:${place}`;
 }
 
 /** The name of the object holding a workflow's directory of keys (for `GET /v1/workflows/{id}/queues`). */

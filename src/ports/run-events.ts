@@ -245,10 +245,13 @@ export type RunEventPayloads = {
   ChildRunStarted: { stepPath: string; attempt: number; childRunId: string; workflowId: string; placement?: RunPlacement };
   /** The child ended (its run object told this one, or a resumed step asked it): the step's outcome. */
   ChildRunEnded: { stepPath: string; attempt: number; childRunId: string } & ChildOutcome;
-  /** The run waits in its key's queue for this gate (`waitReason` `concurrency` or `throttle`); `position` as of this event. */
-  FlowQueued: { kind: FlowGateKind; gate: number; key: string; position: number };
+  /**
+   * The run waits in its key's queue for this gate (`waitReason` `concurrency` or `throttle`); `position` as of this event.
+   * `scope` `tenant`: the gate is one of the tenant's start quotas (FlowGate.scope), not the workflow's flow control.
+   */
+  FlowQueued: { kind: FlowGateKind; gate: number; key: string; position: number; scope?: "tenant" };
   /** The gate admitted the run: it holds a slot of its key (concurrency) or took a start of the window (throttle) since `admittedAt` (the limiter's clock). */
-  FlowAdmitted: { kind: FlowGateKind; gate: number; key: string; admittedAt: number };
+  FlowAdmitted: { kind: FlowGateKind; gate: number; key: string; admittedAt: number; scope?: "tenant" };
 };
 
 /** A signal a wait takes, as its WaitStarted records it (what a form for it is generated from). */

@@ -20,11 +20,6 @@ export type StartRunRequest = {
   pinnedVersionId?: string;
   /** The pinned version's full hash: what the run executes. */
   pinnedVersionHash?: Digest;
-  /**
-   * The start-quota window the start was admitted to: the run's first index row, written after
-   * the start answers, gives its in-flight slot back (`UpsertOptions.settlesStartWindow`).
-   */
-  startWindow?: number;
   /** Answer when the run has ended (or a section waits), or after this many ms: a start with `wait` is one call. */
   waitMs?: number;
   /** A child run's parent (a `workflow.run` step): recorded in `RunRequested`, told when the child ends. */
@@ -142,8 +137,8 @@ export type ChildEndedResult =
   | { ok: true; created: boolean }
   | { ok: false; code: "run_not_found" | "child_not_found" | "run_ended"; message: string };
 
-/** Where a queued run waits: the gate, its key, and its position (null when the limiter could not be asked). */
-export type QueueView = { kind: FlowGateKind; gate: number; key: string; position: number | null };
+/** Where a queued run waits: the gate, its key, and its position (null when the limiter could not be asked); `scope` `tenant` at a tenant quota. */
+export type QueueView = { kind: FlowGateKind; gate: number; key: string; position: number | null; scope?: "tenant" };
 
 export type OccurrencesView = {
   total: number;

@@ -34,24 +34,12 @@ export type RunQuery = {
   readonly limit: number;
 };
 
-/** What else a row's write does. */
-export type UpsertOptions = {
-  /**
-   * The start-quota window (its start, epoch ms) the run was admitted to. The write that creates
-   * the row also gives back that window's in-flight slot, in the same transaction: from then on the
-   * run counts in the index, and it never counts twice or not at all. A write that finds the row
-   * there already gives back nothing, so any number of writers settle the slot exactly once. An
-   * index with no start quota beside it (the in-memory one) has nothing to settle.
-   */
-  readonly settlesStartWindow?: number;
-};
-
 /**
  * The run index (D1 in production). Run ids are unique per tenant. A run's status only moves
  * forward: a late write from an older slice never regresses it.
  */
 export interface RunIndex {
-  upsert(entry: RunIndexEntry, options?: UpsertOptions): Promise<void>;
+  upsert(entry: RunIndexEntry): Promise<void>;
   get(tenant: string, runId: string): Promise<RunIndexEntry | null>;
   /** Newest first. */
   list(query: RunQuery): Promise<RunIndexEntry[]>;

@@ -65,8 +65,13 @@ describe("concurrency keys", () => {
     // First in, first out within the key: admissions in the order the starts were acknowledged.
     const admittedAt = busyEvents.map(admittedAtOf);
     expect([...admittedAt].sort((a, b) => a - b)).toEqual(admittedAt);
-    // Each run was admitted exactly once.
-    for (const events of busyEvents) expect(events.filter((e) => e.type === "FlowAdmitted")).toHaveLength(1);
+    // Each run was admitted exactly once at its key, and once at each of its tenant's quota gates (after its key's).
+    for (const events of busyEvents)
+      expect(events.flatMap((e) => (e.type === "FlowAdmitted" ? [`${e.payload.scope ?? "workflow"}:${e.payload.kind}`] : []))).toEqual([
+        "workflow:concurrency",
+        "tenant:throttle",
+        "tenant:concurrency",
+      ]);
 
     // The other key ran beside the busy one: its last run ended before the busy key's last.
     const otherEnds = (await Promise.all(otherRuns.map((r) => eventsOf(r.runId)))).map((e) => runningInterval(e)?.end ?? 0);

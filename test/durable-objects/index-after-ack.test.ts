@@ -1,18 +1,17 @@
 /**
  * Issue 19: the run index is written after the start answers. A crash between the ack and the
  * index write loses no run (the alarm the start armed repairs it), `GET /v1/runs/:id` finds a run
- * whose row has not landed at its object, and the start-quota slot is settled by the write that
- * creates the row — exactly once, however many writers race.
+ * whose row has not landed at its object. (The start quotas, which this write once settled, are
+ * the run's tenant gates now: tenant-admission-crash.test.ts.)
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { D1RunIndex } from "../../src/adapters/d1/d1-run-index.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
-import type { RunIndex, RunIndexEntry } from "../../src/ports/run-index.ts";
+import type { RunIndex } from "../../src/ports/run-index.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call, tenantToken } from "../api/support/api-call.ts";
-import { driveToEnd, rawRunStub } from "../support/drive.ts";
+import { driveToEnd, rawRunStub, runStub } from "../support/drive.ts";
 
 const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
 const WORKFLOW = "support.summarize-ticket";
@@ -25,12 +24,12 @@ afterEach(() => overrideWiring({}));
 function holdingFirstWrite(runId: string): (d1: RunIndex) => RunIndex {
   let held = false;
   return (d1) => ({
-    upsert: (entry, options) => {
+    upsert: (entry) => {
       if (entry.runId === runId && !held) {
         held = true;
         return new Promise<void>(() => {});
       }
-      return d1.upsert(entry, options);
+      return d1.upsert(entry);
     },
     get: (tenant, id) => d1.get(tenant, id),
     list: (query) => d1.list(query),
@@ -46,13 +45,6 @@ async function indexRows(tenant: string): Promise<{ run_id: string; status: stri
     .bind(tenant)
     .all<{ run_id: string; status: string }>();
   return results;
-}
-
-async function inFlight(tenant: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT in_flight FROM tenant_start_windows WHERE tenant = ?")
-    .bind(tenant)
-    .first<{ in_flight: number }>();
-  return row?.in_flight ?? 0;
 }
 
 /** Waits for the run object's index write after the start (the write it kicked off after answering). */
@@ -73,7 +65,7 @@ async function newTenant(prefix: string): Promise<{ tenant: string; token: strin
 }
 
 describe("the run index is written after the ack", () => {
-  it("a crash between the ack and the index write loses no run: it is in GET /v1/runs after recovery, once, and its quota slot is given back", async () => {
+  it("a crash between the ack and the index write loses no run: it is in GET /v1/runs after recovery, once", async () => {
     const { tenant, token } = await newTenant("ack_crash");
     const runId = "run_ack_crash";
     overrideWiring({ models: OFFLINE, runs: holdingFirstWrite(runId) });
@@ -89,35 +81,31 @@ describe("the run index is written after the ack", () => {
     expect(read.json.run).toMatchObject({ runId, status: "pending", workflowId: WORKFLOW, eventCount: 1 });
     const events = await call("GET", `/v1/runs/${runId}/events`, { token });
     expect((events.json.events as { type: string }[]).map((e) => e.type)).toEqual(["RunRequested"]);
-    // Counted once: as a start in flight, not yet in the index.
-    expect(await inFlight(tenant)).toBe(1);
 
     await crash(runId, tenant);
-    const writes: { status: string; settles: boolean }[] = [];
+    const writes: string[] = [];
     overrideWiring({
       models: OFFLINE,
       runs: (d1) => {
         const upsert = d1.upsert.bind(d1);
-        d1.upsert = (entry, options) => {
-          if (entry.runId === runId) writes.push({ status: entry.status, settles: options?.settlesStartWindow !== undefined });
-          return upsert(entry, options);
+        d1.upsert = (entry) => {
+          if (entry.runId === runId) writes.push(entry.status);
+          return upsert(entry);
         };
         return d1;
       },
     });
     const view = await driveToEnd(runId, 40, tenant);
     expect(view.status).toBe("completed");
-    // The repair path wrote the row first, before the drive did anything, and that write carried the settle.
-    expect(writes[0]).toEqual({ status: "pending", settles: true });
-    expect(writes.slice(1).every((w) => !w.settles)).toBe(true);
+    // The repair path wrote the row first, before the drive did anything.
+    expect(writes[0]).toBe("pending");
 
     expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "completed" }]);
     const after = await call("GET", "/v1/runs", { token });
     expect((after.json.runs as { runId: string; status: string }[]).map((r) => [r.runId, r.status])).toEqual([[runId, "completed"]]);
-    expect(await inFlight(tenant)).toBe(0);
   });
 
-  it("a crash after the row landed but before its mark was cleared: the repair writes it again and settles nothing twice", async () => {
+  it("a crash after the row landed but before its mark was cleared: the repair writes it again, once", async () => {
     const { tenant, token } = await newTenant("ack_mark");
     const runId = "run_ack_mark";
     const started = await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } });
@@ -125,23 +113,14 @@ describe("the run index is written after the ack", () => {
     // The row lands right after the ack (read-after-ack holds on one D1: the write was sent first).
     await indexWritten(runId, tenant);
     expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "pending" }]);
-    expect(await inFlight(tenant)).toBe(0);
-    const windowStart = (
-      await env.DB.prepare("SELECT window_start FROM tenant_start_windows WHERE tenant = ?").bind(tenant).first<{ window_start: number }>()
-    )?.window_start;
-    // As if the object died after the row landed and before clearing its mark, while another start is in flight.
+    // As if the object died after the row landed and before clearing its mark (a mark from before
+    // the tenant gates carried its quota window: it is read the same way).
     await runInDurableObject(rawRunStub(runId, tenant), (_instance, state) => {
-      state.storage.sql.exec(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('indexDue', ?)",
-        JSON.stringify({ startWindow: windowStart }),
-      );
+      state.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('indexDue', ?)", JSON.stringify({ startWindow: 60_000 }));
     });
-    await env.DB.prepare("UPDATE tenant_start_windows SET in_flight = 1 WHERE tenant = ?").bind(tenant).run();
     await crash(runId, tenant);
     expect((await driveToEnd(runId, 40, tenant)).status).toBe("completed");
     expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "completed" }]);
-    // The other start's slot is still held: the repair's settle saw the row and gave nothing back.
-    expect(await inFlight(tenant)).toBe(1);
   });
 
   it("a run not started is still 404, and another tenant never finds a run through its object", async () => {
@@ -157,7 +136,7 @@ describe("the run index is written after the ack", () => {
     expect((await call("GET", "/v1/runs/run_never_started", { token: owner.token })).status).toBe(404);
   });
 
-  it("concurrent starts of one run id: one run, one row, every slot given back", async () => {
+  it("concurrent starts of one run id: one run, one row", async () => {
     const { tenant, token } = await newTenant("ack_race");
     const runId = "run_ack_race";
     const answers = await Promise.all(
@@ -166,21 +145,16 @@ describe("the run index is written after the ack", () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(202));
     await indexWritten(runId, tenant);
     expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "pending" }]);
-    expect(await inFlight(tenant)).toBe(0);
+    const [requested, ...rest] = await runStub(runId, tenant).events({ limit: 1_000 });
+    expect(requested?.type).toBe("RunRequested");
+    expect(rest.some((e) => e.type === "RunRequested")).toBe(false);
   });
 });
 
 describe("a start whose RPC fails after the run object created the run", () => {
-  it("leaves the slot to the run's first index row: another start's slot is not given back by mistake", async () => {
+  it("is 503 run_start_unconfirmed; the run exists, is indexed by its object, and a retry of the same start finds it", async () => {
     const { tenant, token } = await newTenant("ack_rpc_lost");
     const runId = "run_ack_rpc_lost";
-    const windowStart = 60_000 * Math.floor(Date.now() / 60_000);
-    if (60_000 - (Date.now() - windowStart) < 5_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() - windowStart) + 50));
-    const now = 60_000 * Math.floor(Date.now() / 60_000);
-    // Another start of this tenant is in flight in this window.
-    await env.DB.prepare("INSERT INTO tenant_start_windows (tenant, window_start, starts, in_flight) VALUES (?, ?, 1, 1)")
-      .bind(tenant, now)
-      .run();
     overrideWiring({
       models: OFFLINE,
       runHandles: (handles) => ({
@@ -205,44 +179,10 @@ describe("a start whose RPC fails after the run object created the run", () => {
     overrideWiring({ models: OFFLINE });
     await indexWritten(runId, tenant);
     expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "pending" }]);
-    // Admitted (2), settled once by the run's first row (1): the other start still counts.
-    expect(await inFlight(tenant)).toBe(1);
     // A retry of the same start finds its run.
     const retried = await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } });
     expect(retried.status).toBe(202);
-    expect(await inFlight(tenant)).toBe(1);
-  });
-});
-
-describe("the D1 index settles a start exactly once", () => {
-  it("racing writes that each carry the settle give back one slot: the one that created the row", async () => {
-    const tenant = `settle_${crypto.randomUUID().slice(0, 8)}`;
-    const windowStart = 60_000 * Math.floor(Date.now() / 60_000);
-    await env.DB.prepare("INSERT INTO tenant_start_windows (tenant, window_start, starts, in_flight) VALUES (?, ?, 3, 3)")
-      .bind(tenant, windowStart)
-      .run();
-    const index = new D1RunIndex(env.DB);
-    const entry = (status: RunIndexEntry["status"]): RunIndexEntry => ({
-      tenant,
-      runId: "run_settle",
-      workflowId: WORKFLOW,
-      status,
-      triggerKind: "http",
-      definitionHash: null,
-      versionId: null,
-      causeCode: null,
-      placement: {},
-      createdAt: 1,
-      updatedAt: 2,
-    });
-    await Promise.all(
-      (["pending", "compiling", "pending", "running"] as const).map((s) => index.upsert(entry(s), { settlesStartWindow: windowStart })),
-    );
-    expect(await inFlight(tenant)).toBe(2);
-    expect((await index.get(tenant, "run_settle"))?.status).toBe("running");
-    // Without the option nothing is settled.
-    await index.upsert({ ...entry("completed"), runId: "run_unsettled" });
-    expect(await inFlight(tenant)).toBe(2);
+    expect((retried.json.run as { runId: string }).runId).toBe(runId);
   });
 });
 

@@ -191,7 +191,8 @@ describe("a run in its Durable Object: the seed example with a scripted planner"
 });
 
 describe("crash matrix: abort the run object at every event boundary, resume from the alarm", () => {
-  it("ends with the same log and output, and repeats no model call but the one in flight", async () => {
+  // One crash and resume per event boundary, the tenant's quota admissions among them (two per run): slow on a loaded machine.
+  it("ends with the same log and output, and repeats no model call but the one in flight", { timeout: 120_000 }, async () => {
     const golden = await goldenRun("run_crash_golden");
     const goldenCalls = golden.planner.doGenerateCalls.length + golden.worker.doGenerateCalls.length;
     for (let k = 1; k < golden.events.length; k++) {

@@ -56,9 +56,25 @@ function noBinding(): never {
   );
 }
 
+let warnedTenantGates = false;
+
+/**
+ * Without the binding a workflow's own flow control fails its run (it was asked for); the tenant's
+ * start quotas, which every run carries, are let through with a warning instead, so a Worker
+ * configured before they moved to the `FLOW` objects keeps running its runs (unlimited).
+ */
 const missingBinding: FlowLimiters = {
-  acquire: async () => noBinding(),
-  release: async () => noBinding(),
-  position: async () => noBinding(),
+  acquire: async (_ticket, gate) => {
+    if (gate.scope !== "tenant") return noBinding();
+    if (!warnedTenantGates) {
+      warnedTenantGates = true;
+      console.warn(
+        'This Worker has no "FLOW" Durable Object binding (class FlowLimiterObject): the tenant start quotas (LITTLE_QUOTA_STARTS_PER_MINUTE, LITTLE_QUOTA_CONCURRENT_RUNS) are not enforced (docs/flow-control.md)',
+      );
+    }
+    return { admitted: true, at: Date.now() };
+  },
+  release: async (_ticket, gate) => (gate.scope === "tenant" ? undefined : noBinding()),
+  position: async (_ticket, gate) => (gate.scope === "tenant" ? null : noBinding()),
   queues: async () => [],
 };

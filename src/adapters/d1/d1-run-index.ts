@@ -2,9 +2,8 @@ import { and, desc, eq, lt, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Digest } from "../../json/digest.ts";
 import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
-import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery, UpsertOptions } from "../../ports/run-index.ts";
+import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery } from "../../ports/run-index.ts";
 import { isWaitReason, type WaitReason } from "../../ports/run-status.ts";
-import { SETTLE_IF_UNINDEXED } from "./d1-start-quota.ts";
 import { runs } from "./schema.ts";
 
 type Row = typeof runs.$inferSelect;
@@ -36,8 +35,8 @@ export class D1RunIndex implements RunIndex {
     this.db = drizzle(database);
   }
 
-  async upsert(entry: RunIndexEntry, options: UpsertOptions = {}): Promise<void> {
-    const write = this.database
+  async upsert(entry: RunIndexEntry): Promise<void> {
+    await this.database
       .prepare(UPSERT)
       .bind(
         entry.tenant,
@@ -53,16 +52,8 @@ export class D1RunIndex implements RunIndex {
         entry.createdAt,
         entry.updatedAt,
         RUN_STATUS_RANK[entry.status],
-      );
-    if (options.settlesStartWindow === undefined) {
-      await write.run();
-      return;
-    }
-    // One transaction: the settle sees the row absent only for the write that then creates it.
-    await this.database.batch([
-      this.database.prepare(SETTLE_IF_UNINDEXED).bind(entry.tenant, options.settlesStartWindow, entry.runId),
-      write,
-    ]);
+      )
+      .run();
   }
 
   async get(tenant: string, runId: string): Promise<RunIndexEntry | null> {

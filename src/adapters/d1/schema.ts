@@ -76,20 +76,6 @@ export const runs = sqliteTable(
   ],
 );
 
-/**
- * The starts-per-minute quota: one fixed-window counter row per tenant (the window's start, epoch
- * ms, and the starts admitted in it), advanced and checked by one conditional upsert per start.
- */
-export const tenantStartWindows = sqliteTable("tenant_start_windows", {
-  tenant: text("tenant").primaryKey(),
-  windowStart: integer("window_start").notNull(),
-  starts: integer("starts").notNull(),
-  // Starts admitted in this window whose run object has not yet written its index row: counted
-  // with the index's active runs so a burst can't overshoot the concurrent limit. Reset with the
-  // window, so a start whose Worker died in between holds a slot for a minute at most.
-  inFlight: integer("in_flight").notNull().default(0),
-});
-
 /** API tokens, stored as their sha256 digest; each belongs to one tenant. */
 export const apiTokens = sqliteTable(
   "api_tokens",

@@ -1,12 +1,11 @@
 import { RUN_STATUS_RANK, type RunStatus } from "../../ports/run-events.ts";
-import type { RunIndex, RunIndexEntry, RunQuery, UpsertOptions } from "../../ports/run-index.ts";
+import type { RunIndex, RunIndexEntry, RunQuery } from "../../ports/run-index.ts";
 
 /** In-memory {@link RunIndex} for unit tests and the in-memory world. */
 export class MemoryRunIndex implements RunIndex {
   private readonly rows = new Map<string, RunIndexEntry>();
 
-  /** No start quota sits beside this index, so `settlesStartWindow` has nothing to give back. */
-  async upsert(entry: RunIndexEntry, _options?: UpsertOptions): Promise<void> {
+  async upsert(entry: RunIndexEntry): Promise<void> {
     const key = `${entry.tenant}\u0000${entry.runId}`;
     const prior = this.rows.get(key);
     if (!prior) {

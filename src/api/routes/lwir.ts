@@ -11,7 +11,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
-import { commonErrors, ErrorBody, Finding, json, quotaErrors, RunResponse } from "../schemas.ts";
+import { commonErrors, ErrorBody, Finding, json, RunResponse } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
 
@@ -102,7 +102,6 @@ lwirRoutes.openapi(
       200: json(RunResponse, "The run ended within the wait"),
       202: json(RunResponse, "The run is started"),
       ...commonErrors,
-      ...quotaErrors,
       413: json(ErrorBody, "Body too large, or an LWIR over LITTLE_QUOTA_LWIR_BYTES (`lwir_too_large`); nothing is stored"),
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),

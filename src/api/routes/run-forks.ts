@@ -7,7 +7,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
-import { commonErrors, ErrorBody, json, quotaErrors, RunResponse } from "../schemas.ts";
+import { commonErrors, ErrorBody, json, RunResponse } from "../schemas.ts";
 import { ForkBody, ForkPlan, RestartBody, RunComparison } from "./run-fork-schemas.ts";
 import { toRun } from "./runs.ts";
 
@@ -24,7 +24,6 @@ const refusals = {
     ErrorBody,
     "`restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored",
   ),
-  ...quotaErrors,
   ...commonErrors,
 };
 

@@ -1,21 +1,12 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { mintAnchorId } from "../../engine/runs/run-ids.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "../run-operations.ts";
-import {
-  commonErrors,
-  ErrorBody,
-  json,
-  quotaErrors,
-  RUN_STATUSES,
-  RunResponse,
-  RunSummary,
-  StartRunBody,
-  WAIT_REASONS,
-} from "../schemas.ts";
+import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, StartRunBody, WAIT_REASONS } from "../schemas.ts";
 
 export { toRun };
 
@@ -51,7 +42,6 @@ const startRoute = createRoute({
       "The run id or idempotency key was used for another workflow or input, or (`model_unavailable`, LITTLE_MODELS=live) a model slot lacks its key: nothing is stored",
     ),
     413: json(ErrorBody, "Body too large"),
-    ...quotaErrors,
     422: json(
       ErrorBody,
       "The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored",
@@ -171,7 +161,7 @@ runRoutes.openapi(mintRoute, async (c) => {
   const { workflowId } = c.req.valid("param");
   const services = c.get("services");
   if (!services.workflows.get(workflowId)) throw new ApiError("workflow_not_found", `No workflow "${workflowId}"`);
-  const runId = `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+  const runId = mintAnchorId();
   const at = services.clock.now();
   await services.runs.upsert({
     tenant: c.get("tenant"),

@@ -5,7 +5,7 @@ import type { WebhookConfig } from "../../sdk/define-workflow.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { runLinks } from "../run-access.ts";
-import { ErrorBody, json, OccurrenceResponse, quotaErrors, RunResponse } from "../schemas.ts";
+import { ErrorBody, json, OccurrenceResponse, RunResponse } from "../schemas.ts";
 import { queueOccurrence } from "../trigger-run.ts";
 import { verifyDelivery } from "../verify-webhook.ts";
 import { withDeliveryClaim } from "../webhook-claim.ts";
@@ -67,7 +67,6 @@ webhookRoutes.openapi(
       ),
       413: json(ErrorBody, "Body too large"),
       422: json(ErrorBody, "The payload is not the workflow's input"),
-      ...quotaErrors,
       503: json(ErrorBody, "A deployed Worker holding a well-known example secret (`insecure_configuration`)"),
     },
   }),

@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog } from "../../ports/event-log.ts";
-import type { FlowGate, FlowLimiters, FlowTicket } from "../../ports/flow-limiter.ts";
+import { type FlowGate, type FlowLimiters, type FlowTicket, flowGateId } from "../../ports/flow-limiter.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import { indexRun, latestRegistration } from "../run-host/index-run.ts";
 import type { RunState } from "../run-state.ts";
@@ -34,9 +34,10 @@ export function flowTicket(runId: string, request: NonNullable<RunState["request
   };
 }
 
-/** Whether the run has gates to pass (its request recorded any). */
-export function hasFlowGates(state: Pick<RunState, "request">): boolean {
-  return (state.request?.flow?.length ?? 0) > 0;
+/** Whether the run has gates to pass (its request recorded any); `workflowOnly`: gates of the workflow's own flow control. */
+export function hasFlowGates(state: Pick<RunState, "request">, options: { workflowOnly?: boolean } = {}): boolean {
+  const gates = state.request?.flow ?? [];
+  return options.workflowOnly ? gates.some((g) => g.scope !== "tenant") : gates.length > 0;
 }
 
 /**
@@ -46,27 +47,34 @@ export function hasFlowGates(state: Pick<RunState, "request">): boolean {
  * newly passed, `FlowQueued` (and the index row `waiting`) for the gate the run now waits at.
  * A run that was queued and is now through every gate is indexed `running` again. `index: false`
  * (a start) leaves the row to the write after the answer, which takes the fold's status.
+ * `workflowOnly` (a start) stops before the tenant's gates: they come last and are passed from the
+ * run's alarm, after the start's ack, so the ack waits for no tenant-wide object.
  */
-export async function passFlowGates(ports: FlowPorts, state: RunState, options: { index?: boolean } = {}): Promise<FlowOutcome> {
+export async function passFlowGates(
+  ports: FlowPorts,
+  state: RunState,
+  options: { index?: boolean; workflowOnly?: boolean } = {},
+): Promise<FlowOutcome> {
   const index = options.index ?? true;
   const request = state.request;
   if (!request?.flow?.length || state.terminal) return { admitted: true };
   const ticket = flowTicket(ports.runId, request);
   for (const gate of request.flow) {
-    const passed = state.flow?.admitted.includes(gateId(gate)) ?? false;
+    if (options.workflowOnly && gate.scope === "tenant") break;
+    const passed = state.flow?.admitted.includes(flowGateId(gate, gate.index)) ?? false;
     if (passed && gate.kind === "throttle") continue;
     const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
     if (answer.admitted) {
       if (!passed)
         await ports.log.append([
-          { type: "FlowAdmitted", payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at } },
+          { type: "FlowAdmitted", payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at, ...scopeOf(gate) } },
         ]);
       continue;
     }
     const queued = state.flow?.queued;
-    if (!queued || queued.kind !== gate.kind || queued.gate !== gate.index) {
+    if (!queued || flowGateId(queued, queued.gate) !== flowGateId(gate, gate.index)) {
       await ports.log.append([
-        { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position } },
+        { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position, ...scopeOf(gate) } },
       ]);
       if (index) await indexRun(ports, state, "waiting", { ...latestRegistration(state), waitReason: gate.kind });
     }
@@ -89,7 +97,8 @@ export async function releaseFlowGates(ports: Pick<FlowPorts, "runId" | "flow">,
   const waitingAt = state.flow?.queued;
   const releases: Promise<void>[] = [];
   for (const gate of request.flow) {
-    const isWaitingGate = waitingAt?.kind === gate.kind && waitingAt.gate === gate.index;
+    const isWaitingGate =
+      waitingAt !== null && waitingAt !== undefined && flowGateId(waitingAt, waitingAt.gate) === flowGateId(gate, gate.index);
     if (gate.kind === "concurrency" || isWaitingGate) releases.push(ports.flow.release(ticket, gate));
     if (isWaitingGate) break;
   }
@@ -101,11 +110,12 @@ export async function flowPosition(ports: Pick<FlowPorts, "runId" | "flow">, sta
   const request = state.request;
   const queued = state.flow?.queued;
   if (!request?.flow || !queued || state.terminal) return null;
-  const gate = request.flow.find((g) => g.kind === queued.kind && g.index === queued.gate);
+  const gate = request.flow.find((g) => flowGateId(g, g.index) === flowGateId(queued, queued.gate));
   if (!gate) return null;
   return ports.flow.position(flowTicket(ports.runId, request), gate);
 }
 
-function gateId(gate: FlowGate): string {
-  return `${gate.kind}:${gate.index}`;
+/** The gate's scope as its events record it (absent for the workflow's own gates, as before tenant gates existed). */
+function scopeOf(gate: FlowGate): { scope?: "tenant" } {
+  return gate.scope === "tenant" ? { scope: "tenant" } : {};
 }

@@ -5,10 +5,10 @@ import { indexRun, latestRegistration } from "./index-run.ts";
 
 /**
  * A started run whose index row is not written yet: set in the same durable write as its
- * `RunRequested` (so a crash cannot lose it), cleared once a row write lands. `startWindow` is the
- * start-quota window the run was admitted to, which that first write settles.
+ * `RunRequested` (so a crash cannot lose it), cleared once a row write lands. It carries nothing
+ * else now (runs from before the tenant quota gates may carry a `startWindow`, which is ignored).
  */
-export type IndexDue = { readonly startWindow?: number };
+export type IndexDue = Readonly<Record<string, unknown>>;
 
 /** Where a host keeps its run's {@link IndexDue} (the run object: its `meta` table). */
 export interface IndexDueStore {
@@ -17,19 +17,17 @@ export interface IndexDueStore {
 }
 
 /**
- * The run index as a started run's host writes it: while the row is due, each write also settles
- * the run's start-quota slot (the index adapter makes that exactly once), and the first to land
+ * The run index as a started run's host writes it: the first write to land while the row is due
  * clears the due mark. Every index write of the run (the start's, the drive's, a cancel's) goes
- * through this, so whichever creates the row settles the slot.
+ * through this, so whichever lands first ends the repair.
  */
 export function settlingIndex(runs: RunIndex, due: IndexDueStore): RunIndex {
   return {
     ...boundIndex(runs),
-    async upsert(entry, options) {
+    async upsert(entry) {
       const pending = due.read();
-      if (!pending) return runs.upsert(entry, options);
-      await runs.upsert(entry, pending.startWindow !== undefined ? { ...options, settlesStartWindow: pending.startWindow } : options);
-      due.clear();
+      await runs.upsert(entry);
+      if (pending) due.clear();
     },
   };
 }

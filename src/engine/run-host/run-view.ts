@@ -93,7 +93,13 @@ function awaitingSignals(state: RunState): Pick<RunView, "awaitingSignals"> {
 
 /** A queued run's gate and key, with the position its FlowQueued recorded (the run object asks its limiter for the live one). */
 function queueView(queued: NonNullable<NonNullable<RunState["flow"]>["queued"]>): NonNullable<RunView["queue"]> {
-  return { kind: queued.kind, gate: queued.gate, key: queued.key, position: queued.position };
+  return {
+    kind: queued.kind,
+    gate: queued.gate,
+    key: queued.key,
+    position: queued.position,
+    ...(queued.scope ? { scope: queued.scope } : {}),
+  };
 }
 
 /**

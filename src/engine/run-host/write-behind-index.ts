@@ -21,9 +21,9 @@ export function writeBehindIndex(runs: RunIndex, runId: string): WriteBehindInde
   let chain: Promise<void> = Promise.resolve();
   return {
     ...boundIndex(runs),
-    upsert(entry, options) {
-      if (entry.runId !== runId) return runs.upsert(entry, options);
-      chain = chain.then(() => runs.upsert(entry, options));
+    upsert(entry) {
+      if (entry.runId !== runId) return runs.upsert(entry);
+      chain = chain.then(() => runs.upsert(entry));
       // Observed here so a write that fails before the flush is no unhandled rejection; the flush reports it.
       chain.catch(() => {});
       return Promise.resolve();

@@ -1,3 +1,4 @@
+import { flowGateId } from "../../ports/flow-limiter.ts";
 import type { RunEvent, RunEventType, TokenUsage } from "../../ports/run-events.ts";
 import type { RunStatus } from "../../ports/run-status.ts";
 import { PersistentMap, PersistentSet } from "./persistent-map.ts";
@@ -197,13 +198,13 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   },
   FlowQueued: (state, { payload }) => {
     const prior = state.flow;
-    const gate = `${payload.kind}:${payload.gate}`;
+    const gate = flowGateId(payload, payload.gate);
     const resume = prior?.queued ? prior.resume : state.status === "waiting" ? "running" : state.status;
     return { ...state, flow: { queued: payload, admitted: (prior?.admitted ?? []).filter((g) => g !== gate), resume } };
   },
   FlowAdmitted: (state, { payload }) => {
     const prior = state.flow;
-    const gate = `${payload.kind}:${payload.gate}`;
+    const gate = flowGateId(payload, payload.gate);
     const admitted = prior?.admitted.includes(gate) ? prior.admitted : [...(prior?.admitted ?? []), gate];
     // Back to where the run was before it queued (a new run: `pending`, compiled next).
     const status = prior?.queued && !state.terminal ? prior.resume : state.status;

@@ -9,12 +9,11 @@ import type { ParentRef, RunMemo, RunTrigger } from "../../ports/run-events.ts";
 import type { RunHandles, RunView } from "../../ports/run-handle.ts";
 import type { RunIndex, RunPlacement } from "../../ports/run-index.ts";
 import type { SecretStore } from "../../ports/secret-store.ts";
-import type { StartAdmission, StartLimits, StartQuota } from "../../ports/start-quota.ts";
+import type { StartLimits } from "../../ports/start-quota.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { validateJson } from "../../schema/validate-json.ts";
 import { LittleError } from "../../sdk/errors/little-error.ts";
-import { QuotaExceededError } from "../../sdk/errors/quota-exceeded-error.ts";
 import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
 import { type StartConflictCode, StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
@@ -26,7 +25,8 @@ import { withRunModelOverrides } from "../run-model-overrides.ts";
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
-import { unindexedRun } from "./unindexed-run.ts";
+import { mayBeAnchorId } from "./run-ids.ts";
+import { tenantGates } from "./tenant-gates.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
 const HINT_BY_CONTINENT: Readonly<Record<string, string>> = {
@@ -53,8 +53,7 @@ export type StartPorts = {
   readonly secrets: SecretStore;
   readonly models: ModelResolver;
   readonly clock: Clock;
-  readonly startQuota: StartQuota;
-  /** The tenant's start limits (`LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`), read once by the wiring. */
+  /** The tenant's start limits (`LITTLE_QUOTA_STARTS_PER_MINUTE`, `LITTLE_QUOTA_CONCURRENT_RUNS`), read once by the wiring: the run's tenant gates. */
   readonly startLimits: StartLimits;
   /** The per-run quotas; a given LWIR over `lwirBytes` is refused before anything is stored. */
   readonly runQuotas: RunQuotas;
@@ -104,65 +103,52 @@ export type StartedRun = {
  * 2. the workflow is registered; a given LWIR fits `LITTLE_QUOTA_LWIR_BYTES` (413);
  * 3. the input fits the input schema (422 `input_schema_error`), before anything is stored;
  * 4. in live model mode every slot the run may call has its key (409 `model_unavailable`);
- * 5. the definition gate (approval, pin, secrets) and the tenant's start quota (429), together;
+ * 5. the definition gate (approval, pin, secrets: kept per isolate, approval-reads.ts);
  * 6. the run object starts the run, once per id; a repeat that differs is a 409 conflict. A run
  *    with flow control (`concurrency`, `throttle`) is accepted either way: its object asks its
  *    key's limiter in the same call and the run is admitted or queued (docs/flow-control.md).
  *
- * Every refusal is a named error (`StartRefusedError`, `QuotaExceededError`, …) thrown before
- * anything is stored. A lost answer from the run object is 503 `run_start_unconfirmed`: the run
- * may exist, and the same start again answers it.
+ * The tenant's start quotas are not on this path: they are gates the run records with its request
+ * (tenant-gates.ts) and passes from its alarm, after the ack, before any work; over a quota it
+ * waits, it is not refused. So an ordinary start makes no D1 round trip before its ack (an anchor
+ * named by the caller adds its lookup; docs/runs.md, "Where a start waits").
+ *
+ * Every refusal is a named error (`StartRefusedError`, …) thrown before anything is stored. A lost
+ * answer from the run object is 503 `run_start_unconfirmed`: the run may exist, and the same
+ * start again answers it.
  */
 export async function startRun(ports: StartPorts, command: StartCommand): Promise<StartedRun> {
   // An anchor minted before its run: ownership is checked before any side effect; another
   // tenant's anchor is simply not found.
-  const anchor = command.callerRunId ? await ports.runs.findAnchor(command.runId) : null;
+  // Only an id of an anchor's shape is looked up: any other caller id cannot have been minted.
+  const mayBeAnchor = command.callerRunId === true && mayBeAnchorId(command.runId);
+  const anchor = mayBeAnchor ? await ports.runs.findAnchor(command.runId) : null;
   if (anchor && anchor.tenant !== command.tenant) throw runNotFound(command.runId);
   if (anchor && anchor.workflowId !== command.workflowId)
     throw new StartRefusedError(
       "anchor_workflow_mismatch",
       `Run "${command.runId}" was minted for "${anchor.workflowId}", not "${command.workflowId}"`,
     );
-  if (!anchor && command.callerRunId) await refuseCancelledAnchor(ports, command);
+  if (!anchor && mayBeAnchor) await refuseCancelledAnchor(ports, command);
   const found = ports.workflows.get(command.workflowId);
   if (!found) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
   const registered = withRunModelOverrides(found, command.modelOverrides);
   const capabilities = await admitRequest(ports, command, registered);
-  // Flow control: the gates with their keys rendered over the input; a key that does not render is 422, before anything is stored.
-  const flow = flowGatesOf(registered.definition, command.input);
+  // Flow control: the gates with their keys rendered over the input (a key that does not render is
+  // 422, before anything is stored), then the tenant's quotas, which the run passes after the ack.
+  const flow = [...flowGatesOf(registered.definition, command.input), ...tenantGates(ports.startLimits)];
   // A given LWIR replaces the planner; a pinned version only applies when none is given.
-  const { admitted, admission } = await gateAndAdmit(ports, command, capabilities);
+  const admitted = await admitDefinition(ports, command.tenant, capabilities, ports.clock.now());
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = command.location ?? (command.continent ? HINT_BY_CONTINENT[command.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
-  const start = { ports, command, placement, admitted, jurisdiction, flow };
-  if (!admission.admitted) {
-    // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
-    // gets its run back, not a 429. Looked up only here, on the refusal path.
-    // A run started a moment ago may not have its row yet: its object answers for it.
-    const existing =
-      (await ports.runs.get(command.tenant, command.runId)) ?? (await unindexedRun(ports, command.tenant, command.runId))?.entry;
-    if (existing && existing.status !== "minted") return askRunObject(start, undefined, { sent: false, answered: false });
-    throw new QuotaExceededError(admission.limit, admission.max, admission.retryAfterSeconds);
-  }
-  let created = false;
-  const progress = { sent: false, answered: false };
-  try {
-    // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
-    // run object (one per id) creates the run once whichever start reaches it first.
-    // A lost claim is another start's (the row is pending: that run is the one to return) or a
-    // cancel's that landed between the lookup above and here: then nothing may start.
-    if (anchor && !(await ports.runs.claimAnchor(command.tenant, command.runId, ports.clock.now())))
-      await refuseCancelledAnchor(ports, command);
-    // A new run's slot is settled by its first index row, which its run object writes after
-    // answering; an adopted anchor's row exists already, so its start settles here.
-    const started = await askRunObject(start, anchor ? undefined : admission.windowStart, progress);
-    created = started.created;
-    return started;
-  } finally {
-    const outcome = created ? (anchor ? "settle" : "object") : progress.sent && !progress.answered ? "unknown" : "release";
-    await settleAdmission(ports, command.tenant, admission.windowStart, outcome);
-  }
+  // Adopt the anchor's row instead of inserting one; of concurrent starts one claim wins, and the
+  // run object (one per id) creates the run once whichever start reaches it first.
+  // A lost claim is another start's (the row is pending: that run is the one to return) or a
+  // cancel's that landed between the lookup above and here: then nothing may start.
+  if (anchor && !(await ports.runs.claimAnchor(command.tenant, command.runId, ports.clock.now())))
+    await refuseCancelledAnchor(ports, command);
+  return askRunObject({ ports, command, placement, admitted, jurisdiction, flow });
 }
 
 /**
@@ -192,51 +178,6 @@ async function admitRequest(ports: StartPorts, command: StartCommand, registered
   return capabilities;
 }
 
-/**
- * What an admitted start does with its quota slot. `release`: it created nothing (a repeat of an
- * existing run, a refusal, a failure before the run object was asked): give it back. `settle`: it
- * adopted an anchor, whose row existed already. `object`: a new run, whose first index row
- * settles it. `unknown`: the start RPC failed after it was sent, so the object may have created
- * the run — and then its first row settles the slot; releasing it too would count the run out
- * twice. Left as is, a slot no run took is held until its window ends (a minute at most), the safe
- * side. Best effort: a lost write costs a slot for a minute at most.
- */
-async function settleAdmission(
-  ports: StartPorts,
-  tenant: string,
-  windowStart: number,
-  outcome: "release" | "settle" | "object" | "unknown",
-): Promise<void> {
-  const quota = ports.startQuota;
-  const done = outcome === "release" ? quota.release(tenant, windowStart) : outcome === "settle" ? quota.settle(tenant, windowStart) : null;
-  await done?.catch(() => undefined);
-}
-
-/**
- * The definition gate (approval, pin, secrets) and the tenant's start quotas, last before the run
- * is created. Their D1 round trips are independent, so they go out together; the gate's refusal
- * still wins over the quota's, and a start the gate refuses gives back the slot it was admitted
- * to: a refused start leaves nothing behind.
- */
-async function gateAndAdmit(
-  ports: StartPorts,
-  command: StartCommand,
-  capabilities: DefinitionCapabilities,
-): Promise<{ admitted: AdmittedDefinition; admission: StartAdmission }> {
-  const now = ports.clock.now();
-  const [gate, quota] = await Promise.allSettled([
-    admitDefinition(ports, command.tenant, capabilities, now),
-    ports.startQuota.admit(command.tenant, now, ports.startLimits),
-  ]);
-  if (gate.status === "rejected") {
-    if (quota.status === "fulfilled" && quota.value.admitted)
-      await ports.startQuota.release(command.tenant, quota.value.windowStart).catch(() => undefined);
-    throw gate.reason;
-  }
-  if (quota.status === "rejected") throw quota.reason;
-  return { admitted: gate.value, admission: quota.value };
-}
-
 /** An anchor cancelled before any start stays cancelled: no run object may be created for it (409 `run_ended`). */
 async function refuseCancelledAnchor(ports: StartPorts, command: StartCommand): Promise<void> {
   const indexed = await ports.runs.get(command.tenant, command.runId);
@@ -261,18 +202,11 @@ type AdmittedStart = {
  * The start itself: one call to the run object, which creates the run (or finds it), decides a
  * repeat's conflict and, with `waitMs`, waits for the end before it answers.
  */
-async function askRunObject(
-  start: AdmittedStart,
-  startWindow: number | undefined,
-  /** Whether the start RPC was sent, and answered (for the quota: settleAdmission). */
-  progress: { sent: boolean; answered: boolean },
-): Promise<StartedRun> {
+async function askRunObject(start: AdmittedStart): Promise<StartedRun> {
   const { ports, command, placement, admitted, jurisdiction, flow } = start;
   const client = ports.runHandles.open(command.tenant, command.runId, placement);
-  progress.sent = true;
   const answer = await client
     .start({
-      ...(startWindow !== undefined ? { startWindow } : {}),
       runId: command.runId,
       workflowId: command.workflowId,
       input: command.input,
@@ -300,7 +234,6 @@ async function askRunObject(
         { retryAfterSeconds: 1 },
       );
     });
-  progress.answered = true;
   // A deleted run's object keeps a marker: its id, or the key that derived it, never starts again.
   if (answer.outcome === "deleted") throw new RunDeletedError(command.runId, answer.deletedAt);
   if (answer.outcome === "conflict")

@@ -11,7 +11,7 @@ export type RunLookupPorts = { readonly runHandles: RunHandles; readonly workflo
  * crash, until its alarm's repair — a run exists that the index does not know. Its object's name
  * is a function of the tenant and run id; only the jurisdiction (the namespace) is not, so each
  * jurisdiction a served workflow names is tried when jurisdictions are enforced. Read only: the
- * row is the run object's to write (its first write also settles the run's start-quota slot).
+ * row is the run object's to write.
  */
 export async function unindexedRun(
   services: RunLookupPorts,
@@ -44,7 +44,7 @@ export async function unindexedRun(
 }
 
 /** Where a run object may live: the plain namespace, then each jurisdiction a served workflow names. */
-function candidatePlacements(services: RunLookupPorts): RunPlacement[] {
+export function candidatePlacements(services: RunLookupPorts): RunPlacement[] {
   if (!services.runHandles.jurisdictionsEnforced()) return [{}];
   const jurisdictions = new Set<string>();
   for (const id of services.workflows.ids()) {

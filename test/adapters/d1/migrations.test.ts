@@ -15,7 +15,6 @@ describe("D1 migrations (migrations/, applied with applyD1Migrations)", () => {
       "planner_manifests",
       "runs",
       "secrets",
-      "tenant_start_windows",
       "webhook_deliveries",
       "workflow_definitions",
       "workflow_versions",

@@ -140,9 +140,9 @@ describe("a slice does not wait for its own index row", () => {
         findAnchor: index.findAnchor.bind(index),
         claimAnchor: index.claimAnchor.bind(index),
         cancelAnchor: index.cancelAnchor.bind(index),
-        upsert: async (e, options) => {
+        upsert: async (e) => {
           if (e.runId === runId && e.status === "running") await gate;
-          return index.upsert(e, options);
+          return index.upsert(e);
         },
       }),
     });
