@@ -150,6 +150,18 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
     });
   }
 
+  /**
+   * The run's events and live model output as Server-Sent Events bytes, as `GET /v1/runs/:runId/stream`
+   * (`after`: resume after that seq). Read it with any SSE parser; it ends after the terminal event.
+   */
+  async streamRun(runId: string, options: { after?: number } = {}): Promise<ReadableStream<Uint8Array>> {
+    return this.call(async (services, tenant) => {
+      const after = parse(z.number().int().min(0).optional(), options?.after, "after") ?? 0;
+      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      return client.stream(after, { deltas: true });
+    });
+  }
+
   /** Queues an occurrence of a section run, as `POST /v1/runs/:runId/triggers`. */
   async trigger(runId: string, input: unknown, options: z.input<typeof TriggerOptions> = {}): Promise<RpcOccurrence> {
     return this.call(async (services, tenant) => {

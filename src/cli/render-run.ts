@@ -18,6 +18,7 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
       ["run id", run.runId],
       ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],
+      ["trace id", run.traceId],
       ["output", run.output !== undefined && run.output !== null ? JSON.stringify(run.output, null, 2) : undefined],
       ["cause", cause],
       ["parent", run.parent ? `${run.parent.runId} (step ${run.parent.stepPath})` : undefined],

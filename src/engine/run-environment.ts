@@ -4,6 +4,7 @@ import type { ChildRuns } from "../ports/child-runs.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
+import type { LiveModelOutput } from "../ports/live-output.ts";
 import type { ModelLimiters } from "../ports/model-limiter.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
@@ -68,6 +69,8 @@ export type RunEnvironment = {
   readonly children: ChildRuns;
   /** Shared model limits (a slot's `limits`), per tenant; absent where the host has no limiters. */
   readonly modelLimits?: { readonly limiters: ModelLimiters; readonly tenant: string };
+  /** Where live model calls report their partial text (the run object's SSE deltas); absent: not reported. */
+  readonly liveOutput?: LiveModelOutput;
 };
 
 /**
@@ -104,6 +107,8 @@ export type RunScope = {
   readonly signal?: AbortSignal;
   /** The Worker's `env`, handed to tools as `context.env`. */
   readonly bindings?: unknown;
+  /** The run object's live calls (SSE deltas). */
+  readonly liveOutput?: LiveModelOutput;
 };
 
 const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -136,6 +141,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     ...(run.bindings !== undefined ? { bindings: run.bindings } : {}),
     children: wiring.children,
     ...(wiring.modelLimits ? { modelLimits: { limiters: wiring.modelLimits, tenant: run.tenant } } : {}),
+    ...(run.liveOutput ? { liveOutput: run.liveOutput } : {}),
   };
 }
 

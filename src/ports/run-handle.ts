@@ -202,6 +202,9 @@ export type DecisionResult =
       message: string;
     };
 
+/** `deltas`: also send the live model output (`event: delta`, docs/observability.md). */
+export type StreamOptions = { readonly deltas?: boolean };
+
 export type EventPageRequest = { after?: number; limit?: number; types?: string[] };
 
 /**
@@ -216,8 +219,8 @@ export interface RunHandle {
   start(request: StartRunRequest): Promise<StartRunResult>;
   status(): Promise<RunView>;
   events(options?: EventPageRequest): Promise<RunEvent[]>;
-  /** Server-Sent Events from `after` on, ending after the terminal event. */
-  stream(after: number): Promise<ReadableStream<Uint8Array>>;
+  /** Server-Sent Events from `after` on, ending after the terminal event; with `deltas`, live model output too. */
+  stream(after: number, options?: StreamOptions): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
   trigger(request: TriggerRequest): Promise<TriggerResult>;
   decideApproval(request: DecisionRequest): Promise<DecisionResult>;

@@ -7,6 +7,7 @@ import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
+import { applyDelta, liveOutputState, renderLiveOutput, settleCalls } from "./live-output-view.js";
 import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
 
@@ -26,6 +27,7 @@ export async function runPage(runId) {
     versionLoading: null,
     lwirSteps: new Map(),
     selected: null,
+    liveCalls: liveOutputState(),
   };
   let renderQueued = false;
 
@@ -56,6 +58,7 @@ export async function runPage(runId) {
       page.timeline.add(event);
       applyRunEvent(page.view, event);
     }
+    settleCalls(page.liveCalls, batch);
     if (page.view.versionId && page.version?.id !== page.view.versionId) void loadVersion(page, page.view.versionId, select, queueRender);
     queueRender();
   };
@@ -68,7 +71,11 @@ export async function runPage(runId) {
   }
   render();
 
-  if (!(await followRun(page, runId, onEvents, queueRender))) return;
+  const onDelta = (delta) => {
+    applyDelta(page.liveCalls, delta);
+    queueRender();
+  };
+  if (!(await followRun(page, runId, onEvents, onDelta, queueRender))) return;
   page.connection = "ended";
   render();
 }
@@ -79,6 +86,7 @@ function renderPage(page) {
   const { view } = page;
   renderSummary($("summary-list"), $("live-state"), page);
   renderWaits($("waits"), $("waits-body"), view, page.runId, page);
+  renderLiveOutput($("live-output"), $("live-output-body"), page.liveCalls);
   $("run-input-body").textContent = fmtJson(view.input);
   renderResult($("result"), $("result-body"), view);
   renderCycles($("cycles"), $("cycles-body"), view);
@@ -136,13 +144,13 @@ async function loadVersion(page, versionId, select, queueRender) {
 }
 
 /** Reads the run's event stream until the run ends, reconnecting after the last seq when it breaks. */
-async function followRun(page, runId, onEvents, queueRender) {
+async function followRun(page, runId, onEvents, onDelta, queueRender) {
   const $ = (id) => document.getElementById(id);
   // The stream ends after the terminal event; if it breaks before that, resume after the last seq.
   for (let failures = 0; !isEndedStatus(page.view.status); ) {
     page.connection = "live";
     try {
-      await readEventStream(runId, page.view.lastSeq, onEvents);
+      await readEventStream(runId, page.view.lastSeq, onEvents, undefined, onDelta);
       failures = 0;
     } catch (error) {
       if (error?.status === 404 || error?.status === 401) {
@@ -209,6 +217,8 @@ function renderSummary(list, live, page) {
     view.occurrence ? item("Occurrence", `${view.occurrence} of ${view.occurrences.length}`) : null,
     view.cycles.length > 0 ? item("Cycle", String(view.cycle)) : null,
     item("Version", view.versionId ? h("a", { href: "#version" }, view.versionId) : "—"),
+    // Which trace to open in the tracing backend (docs/observability.md).
+    run?.traceId ? item("Trace", h("code", { id: "trace-id" }, run.traceId)) : null,
     item("Tokens", fmtTokens(view.usage)),
     item("Cost", fmtCost(view.usage)),
     item("Events", String(view.lastSeq)),
