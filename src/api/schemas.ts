@@ -146,6 +146,13 @@ export const Run = z
       description:
         "The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md).",
     }),
+    rateLimited: z
+      .array(z.object({ stepPath: z.string(), providerId: z.string(), modelId: z.string(), until: z.number() }))
+      .optional()
+      .openapi({
+        description:
+          'While `waitReason` is `rate_limit`: each step whose model call waits for its model\'s shared limit (docs/flow-control.md, "Model limits"), and when (epoch ms) the limiter expects to let it go.',
+      }),
   })
   .openapi("Run");
 

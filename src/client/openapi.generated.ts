@@ -685,6 +685,13 @@ export interface components {
             queue?: components["schemas"]["QueuePlace"];
             /** @description The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md). */
             traceId?: string;
+            /** @description While `waitReason` is `rate_limit`: each step whose model call waits for its model's shared limit (docs/flow-control.md, "Model limits"), and when (epoch ms) the limiter expects to let it go. */
+            rateLimited?: {
+                stepPath: string;
+                providerId: string;
+                modelId: string;
+                until: number;
+            }[];
         };
         Usage: {
             inputTokens: number;

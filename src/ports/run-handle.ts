@@ -74,7 +74,12 @@ export type RunView = RunResult & {
   queue?: QueueView;
   /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */
   traceId?: string;
+  /** Steps whose model call waits for its model's shared limit (`waitReason` `rate_limit`), with when the limiter expects to let it go. */
+  rateLimited?: RateLimitedView[];
 };
+
+/** A step's model call waiting on its model's limiter; `until` is epoch ms (the limiter's estimate). */
+export type RateLimitedView = { stepPath: string; providerId: string; modelId: string; until: number };
 
 /** A signal as the API shows it; `receivedAt` is ISO-8601. */
 export type SignalView = {
