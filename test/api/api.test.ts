@@ -429,6 +429,7 @@ describe("OpenAPI", () => {
         "/v1/workflows",
         "/v1/workflows/{workflowId}/runs",
         "/v1/runs/{runId}/signals",
+        "/v1/runs/{runId}/stream",
       ].sort(),
     );
   });
