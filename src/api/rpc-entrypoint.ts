@@ -57,6 +57,7 @@ const ListQuery = z.strictObject({
   limit: z.number().int().min(1).max(200).optional(),
   cursor: z.string().optional(),
 });
+const StreamOptions = z.strictObject({ after: z.number().int().min(0).optional() });
 const EventsQuery = z.strictObject({
   after: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(1_000).optional(),
@@ -154,11 +155,11 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
    * The run's events and live model output as Server-Sent Events bytes, as `GET /v1/runs/:runId/stream`
    * (`after`: resume after that seq). Read it with any SSE parser; it ends after the terminal event.
    */
-  async streamRun(runId: string, options: { after?: number } = {}): Promise<ReadableStream<Uint8Array>> {
+  async streamRun(runId: string, options: z.input<typeof StreamOptions> = {}): Promise<ReadableStream<Uint8Array>> {
     return this.call(async (services, tenant) => {
-      const after = parse(z.number().int().min(0).optional(), options?.after, "after") ?? 0;
+      const { after } = parse(StreamOptions, options, "options");
       const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
-      return client.stream(after, { deltas: true });
+      return client.stream(after ?? 0, { deltas: true });
     });
   }
 
