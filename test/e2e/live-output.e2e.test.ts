@@ -153,7 +153,10 @@ describe("GET /v1/runs/{runId}/stream: live model output", () => {
       await page.goto(`${dev.url}/runs/${run.runId}`);
       const live = page.locator(".live-call[data-step-path]:not([data-step-path='']) pre.live-text");
       await live.first().waitFor({ timeout: 60_000 });
-      await page.waitForFunction("(document.querySelector('.live-call pre.live-text')?.textContent ?? '').length > 30");
+      // Polled from here: the page's CSP refuses the evaluated predicates of waitForFunction.
+      await expect
+        .poll(async () => ((await live.first().textContent()) ?? "").length, { interval: 20, timeout: 30_000 })
+        .toBeGreaterThan(30);
       const shown = (await live.first().textContent()) ?? "";
       const worker = await run.workerRequest();
       // Seen while the provider was still writing: the step had not ended.
