@@ -7,6 +7,7 @@ import { childOverhead } from "./child-overhead.ts";
 import { codeRun } from "./code-run.ts";
 import { coldStart } from "./cold-start.ts";
 import { containerSandbox } from "./container-sandbox.ts";
+import { deltaLatency } from "./delta-latency.ts";
 import { eventLog } from "./event-log.ts";
 import { fanOut } from "./fan-out.ts";
 import { flowControl } from "./flow-control.ts";
@@ -39,6 +40,7 @@ const ALL: readonly Scenario[] = [
   containerSandbox,
   tracingOverhead,
   fork,
+  deltaLatency,
 ];
 /** Scenarios a default run (no ids) leaves out, and why: real containers need a Docker engine. */
 const NEEDS_DOCKER = new Set([containerSandbox.id]);

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { type FlowPorts, flowPosition, hasFlowGates, passFlowGates } from "../src/engine/flow/admit-flow.ts";
 import { driveFlowSlice, releaseEnded } from "../src/engine/flow/flow-slice.ts";
+import { LiveCalls } from "../src/engine/live/live-calls.ts";
 import { runEnvironment } from "../src/engine/run-environment.ts";
 import {
   cancelRun,
@@ -40,6 +41,7 @@ import type {
   SignalResult,
   StartRunRequest,
   StartRunResult,
+  StreamOptions,
   TriggerRequest,
   TriggerResult,
 } from "../src/ports/run-handle.ts";
@@ -61,6 +63,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   private log: RunObjectLog | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
+  /** The model calls in flight and their text so far: live output, in memory only. */
+  private readonly live = new LiveCalls();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
   private inflight: AbortController | null = null;
   /** The new run's first index row, written after its start answered; the alarm waits for it. */
@@ -153,9 +157,9 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
    * Server-Sent Events from `after` on: what is logged already, then each event as it is appended,
    * ending after the terminal event. Each SSE `id` is the event's `seq` (for `Last-Event-ID`).
    */
-  async stream(after: number): Promise<ReadableStream<Uint8Array>> {
+  async stream(after: number, options: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
     const runId = this.getMeta("runId");
-    return eventStream(runId ? this.eventLog(runId) : null, after, this.subscribers);
+    return eventStream(runId ? this.eventLog(runId) : null, after, this.subscribers, options.deltas ? this.live : undefined);
   }
 
   async trigger(request: TriggerRequest): Promise<TriggerResult> {
@@ -279,6 +283,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
           runs: this.runIndex(wiring.runs),
           signal: inflight.signal,
           bindings: this.env,
+          liveOutput: this.live,
         }),
         this.flowPorts(runId, this.host(runId)),
         this.wakeUp,
@@ -294,6 +299,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
       }
     } finally {
       if (this.inflight === inflight) this.inflight = null;
+      // A call cut by the slice's end (a cancel, a crash of the loop) is no longer live.
+      this.live.clear();
       // Between slices the run holds none of its log: views and commands read the fold checkpoint.
       this.log?.release();
     }

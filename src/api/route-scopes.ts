@@ -24,6 +24,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "GET /v1/runs/{runId}": "runs:read",
   "GET /v1/runs/{runId}/events": "runs:read",
   "GET /v1/runs/{runId}/events/stream": "runs:read",
+  "GET /v1/runs/{runId}/stream": "runs:read",
   "GET /v1/runs/{runId}/approvals": "runs:read",
   "GET /v1/workflows/{workflowId}/sections": "runs:read",
   "GET /v1/workflows/{workflowId}/queues": "runs:read",

@@ -67,6 +67,7 @@ const ListQuery = z.strictObject({
   limit: z.number().int().min(1).max(200).optional(),
   cursor: z.string().optional(),
 });
+const StreamOptions = z.strictObject({ after: z.number().int().min(0).optional() });
 const EventsQuery = z.strictObject({
   after: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(1_000).optional(),
@@ -158,6 +159,18 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
     return this.call(async (services, tenant) => {
       const q = parse(EventsQuery, query, "query");
       return asJson<RpcEventsPage>(await listTenantEvents(services, tenant, parse(RunId, runId, "runId"), q));
+    });
+  }
+
+  /**
+   * The run's events and live model output as Server-Sent Events bytes, as `GET /v1/runs/:runId/stream`
+   * (`after`: resume after that seq). Read it with any SSE parser; it ends after the terminal event.
+   */
+  async streamRun(runId: string, options: z.input<typeof StreamOptions> = {}): Promise<ReadableStream<Uint8Array>> {
+    return this.call(async (services, tenant) => {
+      const { after } = parse(StreamOptions, options, "options");
+      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      return client.stream(after ?? 0, { deltas: true });
     });
   }
 

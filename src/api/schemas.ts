@@ -156,6 +156,13 @@ export const Run = z
     forkOf: z.object({ runId: z.string() }).optional().openapi({ description: "A fork (`POST /v1/runs/{runId}/fork`): the run it forks." }),
     restarts: z.array(z.string()).optional().openapi({ description: "The restarts of this run, oldest first." }),
     forks: z.array(z.string()).optional().openapi({ description: "The forks of this run, oldest first." }),
+    rateLimited: z
+      .array(z.object({ stepPath: z.string(), providerId: z.string(), modelId: z.string(), until: z.number() }))
+      .optional()
+      .openapi({
+        description:
+          'While `waitReason` is `rate_limit`: each step whose model call waits for its model\'s shared limit (docs/flow-control.md, "Model limits"), and when (epoch ms) the limiter expects to let it go.',
+      }),
   })
   .openapi("Run");
 

@@ -144,6 +144,9 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
     ),
   FlowQueued: (r) => r.join(r.str("kind"), r.str("key") && `key=${r.str("key")}`, r.str("position") && `position=${r.str("position")}`),
   FlowAdmitted: (r) => r.join(r.str("kind"), r.str("key") && `key=${r.str("key")}`),
+  ModelRateLimited: (r) =>
+    r.join(r.str("stepPath"), `${r.str("providerId")}/${r.str("modelId")}`, typeof r.p.until === "number" && `until=${isoTime(r.p.until)}`),
+  ModelRateLimitLifted: (r) => r.join(r.str("stepPath"), `${r.str("providerId")}/${r.str("modelId")}`),
   "harness.session.started": (r) =>
     r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, r.str("kind") && `kind=${r.str("kind")}`, r.str("stepPath")),
   "harness.session.completed": (r) => r.join(r.str("sessionId"), r.str("role") && `role=${r.str("role")}`, fixSummary(r.p.output)),

@@ -15,9 +15,16 @@ export function renderRun(run: Run, links: RunLinks | undefined, paint: Paint): 
       ["waits until", run.waitingUntil !== undefined ? new Date(run.waitingUntil).toISOString() : undefined],
       ["awaits", run.awaitingSignals?.length ? run.awaitingSignals.map((s) => `${s.name} (${s.stepPath})`).join(", ") : undefined],
       ["queued", run.queue ? `${run.queue.kind} key ${run.queue.key}, position ${run.queue.position ?? "?"}` : undefined],
+      [
+        "rate limited",
+        run.rateLimited?.length
+          ? run.rateLimited.map((r) => `${r.stepPath} on ${r.providerId}/${r.modelId} until ${new Date(r.until).toISOString()}`).join("\n")
+          : undefined,
+      ],
       ["run id", run.runId],
       ["workflow", run.workflowId ?? undefined],
       ["version id", run.versionId ?? "-"],
+      ["trace id", run.traceId],
       ["output", run.output !== undefined && run.output !== null ? JSON.stringify(run.output, null, 2) : undefined],
       ["cause", cause],
       ["parent", run.parent ? `${run.parent.runId} (step ${run.parent.stepPath})` : undefined],

@@ -3,7 +3,7 @@
 export const RUN_USAGE =
   "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
 export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--limit <n>] [--cursor <c>] [--json]";
-export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
+export const EVENTS_USAGE = "events <run-id> [--follow [--deltas]] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
 export const RESTART_USAGE = "restart <run-id> [--from <step>] [--idempotency-key <k>] [--wait <seconds>] [--json]";
@@ -60,7 +60,8 @@ API commands (human output; --json for machines):
                            list runs, newest first; --wait-reason approval|sleep|trigger|signal|child|concurrency|throttle
                            lists the runs waiting for that (queued runs with their key and position)
   ${EVENTS_USAGE}
-                           print a run's events; --follow streams them until the run ends
+                           print a run's events; --follow streams them until the run ends,
+                           --deltas also prints the models' output as it is written
                            --type takes comma-separated types, each may end in * (harness.*)
   ${VERSIONS_USAGE}
                            show a workflow version: hash, locks and LWIR steps

@@ -1,3 +1,4 @@
+import type { ModelDelta } from "../ports/live-output.ts";
 import { isTerminalType } from "../ports/run-events.ts";
 import { isEndedStatus } from "../ports/run-status.ts";
 import type { RunEvent } from "./api-types.ts";
@@ -20,6 +21,9 @@ export type EventStreamOptions = {
 const DEFAULT_RETRY_MS = 1000;
 const MAX_RETRY_MS = 10_000;
 
+/** What `streamRun` yields: a logged event, or a delta of a model call in flight (never journaled). */
+export type RunStreamItem = { readonly type: "event"; readonly event: RunEvent } | { readonly type: "delta"; readonly delta: ModelDelta };
+
 /**
  * A run's events from `GET /v1/runs/:runId/events/stream`, in order, each once, until the
  * terminal event (RunCompleted, RunFailed or RunCancelled). A dropped connection is reopened with
@@ -33,12 +37,27 @@ export async function* followEvents(
   runStatus: () => Promise<string>,
   options: EventStreamOptions = {},
 ): AsyncGenerator<RunEvent, void, undefined> {
+  for await (const item of followRunStream(transport, `/v1/runs/${segment(runId)}/events/stream`, runStatus, options)) {
+    if (item.type === "event") yield item.event;
+  }
+}
+
+/**
+ * The SSE stream at `path` (the events stream, or `GET /v1/runs/:runId/stream` with its deltas),
+ * read as {@link followEvents} describes. Deltas pass through as they come: each carries its
+ * `offset`, so the text so far that a reconnection sends again (at offset 0) replaces, never repeats.
+ */
+export async function* followRunStream(
+  transport: Transport,
+  path: string,
+  runStatus: () => Promise<string>,
+  options: EventStreamOptions = {},
+): AsyncGenerator<RunStreamItem, void, undefined> {
   let lastSeq = options.after ?? 0;
   let retryMs = DEFAULT_RETRY_MS;
   let failures = 0;
   let connected = false;
   const maxReconnects = options.maxReconnects ?? 8;
-  const path = `/v1/runs/${segment(runId)}/events/stream`;
   while (!options.signal?.aborted) {
     const controller = new AbortController();
     const abort = () => controller.abort(options.signal?.reason);
@@ -74,11 +93,15 @@ export async function* followEvents(
             : parser.push(decoder.decode(chunk.value, { stream: true }));
           if (parser.retryMs !== undefined) retryMs = Math.min(parser.retryMs, MAX_RETRY_MS);
           for (const message of messages) {
+            if (message.event === "delta") {
+              yield { type: "delta", delta: deltaOf(message) };
+              continue;
+            }
             const event = eventOf(message);
             if (event.seq <= lastSeq) continue;
             lastSeq = event.seq;
             delivered++;
-            yield event;
+            yield { type: "event", event };
             if (isTerminalType(event.type)) return;
           }
           if (chunk.done) break;
@@ -100,6 +123,25 @@ export async function* followEvents(
     // Closed cleanly with nothing new: the run may have ended before we resumed.
     if (delivered === 0 && !droppedEarly && failures === 0 && isEndedStatus(await runStatus())) return;
     await sleep(retryMs, options.signal);
+  }
+}
+
+function deltaOf(message: SseMessage): ModelDelta {
+  const delta = parsed(message) as Partial<ModelDelta> | null;
+  if (typeof delta?.callId !== "string" || typeof delta.offset !== "number" || typeof delta.text !== "string") {
+    throw new LittleClientError({
+      code: "bad_response",
+      message: `the server sent a delta without callId, offset and text: ${message.data.slice(0, 120)}`,
+    });
+  }
+  return delta as ModelDelta;
+}
+
+function parsed(message: SseMessage): unknown {
+  try {
+    return JSON.parse(message.data);
+  } catch {
+    throw new LittleClientError({ code: "bad_response", message: `message ${message.id ?? message.event} on the stream is not JSON` });
   }
 }
 

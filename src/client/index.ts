@@ -11,6 +11,8 @@
  *   if (event.type === "RunCompleted") console.log(event.payload.output);
  * }
  */
+
+export type { LiveModelCall, ModelDelta, ModelDeltaChannel } from "../ports/live-output.ts";
 export {
   ENDED_STATUSES,
   isEndedStatus,
@@ -22,6 +24,6 @@ export {
 } from "../ports/run-status.ts";
 export type * from "./api-types.ts";
 export { type ClientErrorBody, LittleClientError } from "./client-error.ts";
-export type { EventStreamOptions } from "./event-stream.ts";
+export type { EventStreamOptions, RunStreamItem } from "./event-stream.ts";
 export { type ClientOptions, createClient, LittleClient, type StartOptions, type TriggerOptions } from "./little-client.ts";
 export type { CallOptions, FetchLike } from "./transport.ts";

@@ -24,7 +24,7 @@ import type {
   Token,
   WorkflowVersion,
 } from "./api-types.ts";
-import { type EventStreamOptions, followEvents } from "./event-stream.ts";
+import { type EventStreamOptions, followEvents, followRunStream, type RunStreamItem } from "./event-stream.ts";
 import { type CallOptions, type FetchLike, segment, Transport } from "./transport.ts";
 
 export type ClientOptions = {
@@ -194,6 +194,17 @@ export class LittleClient {
   events(runId: string, options: EventStreamOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
     const token = options.token;
     return followEvents(this.transport, runId, async () => (await this.getRun(runId, token ? { token } : {})).run.status, options);
+  }
+
+  /**
+   * The run's events and its models' output as it is written (`streamRun`): `{ type: "event", event }`
+   * as {@link events} yields them, and `{ type: "delta", delta }` while a model call is in flight.
+   * Keep each call's text per channel as `whole = whole.slice(0, delta.offset) + delta.text`.
+   */
+  streamRun(runId: string, options: EventStreamOptions = {}): AsyncGenerator<RunStreamItem, void, undefined> {
+    const token = options.token;
+    const status = async () => (await this.getRun(runId, token ? { token } : {})).run.status;
+    return followRunStream(this.transport, `/v1/runs/${segment(runId)}/stream`, status, options);
   }
 
   /** Queues an occurrence of a section run (`triggerRun`). */

@@ -248,6 +248,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/{runId}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's events and its models' output as it is written, as Server-Sent Events
+         * @description The events of `GET /v1/runs/{runId}/events/stream` (each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` or `?after=` to resume; the stream ends after the terminal event), plus `event: delta` messages while an `ai.generate` step, a fixer or the planner has a model call in flight: `{ runId?, sessionId, callId, call, role, stepPath, channel, offset, text, partial? }`. `channel` is `text`, `reasoning` or `tool-input`; `offset` is where `text` starts in the channel's text so far (keep `whole = whole.slice(0, offset) + text`); `partial` is the object parsed from a structured answer's text so far. A delta has no `id`: a client that connects (or resumes) while a call is in flight first gets its text so far at offset 0. Deltas are not journaled: the call's `harness.model.responded` event carries the whole answer.
+         */
+        get: operations["streamRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows": {
         parameters: {
             query?: never;
@@ -877,6 +897,13 @@ export interface components {
             restarts?: string[];
             /** @description The forks of this run, oldest first. */
             forks?: string[];
+            /** @description While `waitReason` is `rate_limit`: each step whose model call waits for its model's shared limit (docs/flow-control.md, "Model limits"), and when (epoch ms) the limiter expects to let it go. */
+            rateLimited?: {
+                stepPath: string;
+                providerId: string;
+                modelId: string;
+                until: number;
+            }[];
         };
         Usage: {
             inputTokens: number;
@@ -2245,6 +2272,66 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamRun: {
+        parameters: {
+            query?: {
+                after?: number | null;
+            };
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's events and model deltas */
             200: {
                 headers: {
                     [name: string]: unknown;

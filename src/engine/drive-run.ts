@@ -89,6 +89,7 @@ async function driveOver(given: RunEnvironment): Promise<DriveResult> {
     ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
     ...(redact ? { redact } : {}),
     ...("values" in secrets ? { secrets: secrets.values } : {}),
+    ...(env.liveOutput ? { liveOutput: env.liveOutput } : {}),
   };
   const timedOut = () => new RunFailure("run_timeout", `The run passed its ${runTimeoutMs} ms timeout`);
   try {

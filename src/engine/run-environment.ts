@@ -4,6 +4,7 @@ import type { ChildRuns } from "../ports/child-runs.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DefinitionApprovals } from "../ports/definition-approvals.ts";
 import type { EventLog } from "../ports/event-log.ts";
+import type { LiveModelOutput } from "../ports/live-output.ts";
 import type { ModelLimiters } from "../ports/model-limiter.ts";
 import type { ModelResolver } from "../ports/model-resolver.ts";
 import type { RunIndex } from "../ports/run-index.ts";
@@ -71,6 +72,8 @@ export type RunEnvironment = {
   readonly modelLimits?: { readonly limiters: ModelLimiters; readonly tenant: string };
   /** Where a restart or fork reads its source run (memo/reuse-step.ts); absent: every step runs. */
   readonly sourceRuns?: SourceRuns;
+  /** Where live model calls report their partial text (the run object's SSE deltas); absent: not reported. */
+  readonly liveOutput?: LiveModelOutput;
 };
 
 /**
@@ -108,6 +111,8 @@ export type RunScope = {
   readonly signal?: AbortSignal;
   /** The Worker's `env`, handed to tools as `context.env`. */
   readonly bindings?: unknown;
+  /** The run object's live calls (SSE deltas). */
+  readonly liveOutput?: LiveModelOutput;
 };
 
 const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -141,6 +146,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     children: wiring.children,
     ...(wiring.modelLimits ? { modelLimits: { limiters: wiring.modelLimits, tenant: run.tenant } } : {}),
     ...(wiring.sourceRuns ? { sourceRuns: wiring.sourceRuns } : {}),
+    ...(run.liveOutput ? { liveOutput: run.liveOutput } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { AISDKError } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import { type Digest, digestJson } from "../json/digest.ts";
+import type { LiveModelCall } from "../ports/live-output.ts";
 import type { CallableModel } from "../ports/model-resolver.ts";
 import type { RecordedError, TokenUsage } from "../ports/run-events.ts";
 import { ModelProtocolError } from "../sdk/errors/model-protocol-error.ts";
@@ -17,6 +18,7 @@ import type { ModelPricing } from "../sdk/model.ts";
 import { CallTimer } from "./call-timer.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor, SliceYieldSignal } from "./harness-context.ts";
 import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
+import { callProgress } from "./live-progress.ts";
 import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
 import { withSentToolArguments } from "./sent-tool-arguments.ts";
@@ -34,6 +36,9 @@ export type ModelSlotRef = {
 const MAX_ATTEMPTS = 3;
 /** Idle time after which a model call is abandoned as hung (`LITTLE_MODEL_TIMEOUT_MS` overrides it). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+
+/** Who a session's calls are for, as live output names them (docs/observability.md, "Live model output"). */
+export type LiveCallLabel = Pick<LiveModelCall, "role" | "stepPath" | "structured">;
 
 /** Where a journaled call stands before anything live happens. */
 type CallStart =
@@ -53,8 +58,14 @@ type CallStart =
  * A stream is retried only while none of its parts has reached the loop: after that the call
  * can't be taken back, so a stream that breaks midway records a failure that is not retried.
  */
-export function durableModel(base: CallableModel, ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef): LanguageModelV4 {
-  const calls = new JournaledCalls(ctx, cursor, slot, ctx.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
+export function durableModel(
+  base: CallableModel,
+  ctx: HarnessContext,
+  cursor: SessionCursor,
+  slot: ModelSlotRef,
+  label?: LiveCallLabel,
+): LanguageModelV4 {
+  const calls = new JournaledCalls(ctx, cursor, slot, ctx.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, label);
   return wrapLanguageModel({
     model: base,
     middleware: {
@@ -85,12 +96,14 @@ class JournaledCalls {
   private readonly cursor: SessionCursor;
   private readonly slot: ModelSlotRef;
   private readonly timeoutMs: number;
+  private readonly label: LiveCallLabel;
 
-  constructor(ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef, timeoutMs: number) {
+  constructor(ctx: HarnessContext, cursor: SessionCursor, slot: ModelSlotRef, timeoutMs: number, label?: LiveCallLabel) {
     this.ctx = ctx;
     this.cursor = cursor;
     this.slot = slot;
     this.timeoutMs = timeoutMs;
+    this.label = label ?? { role: "worker", stepPath: null, structured: false };
   }
 
   /** Replays, refuses a changed request, or appends `called` (with the held session start) before the live call. */
@@ -233,26 +246,41 @@ class JournaledCalls {
     const opened = await this.openStream(model, params, callId, firstAttempt);
     if ("generated" in opened) return streamOfResult(opened.generated);
     let attempt = opened.attempt;
+    // Live output: not journaled; each attempt's text starts again (docs/observability.md).
+    const progress = callProgress(this.ctx.liveOutput, { ...this.label, sessionId: this.cursor.sessionId, callId, call: this.cursor.turn });
+    progress.begin();
     const stream = journaledStream(opened, {
       answered: async (result) => {
-        await this.answered(callId, result);
+        try {
+          await this.answered(callId, result);
+        } finally {
+          progress.end();
+        }
       },
       failed: async (error, delivered) => {
         try {
           // Parts already reached the loop: not retried. Else it is retried like a failed request.
-          if (!(await this.failed(callId, error, attempt, !delivered))) return { error };
+          if (!(await this.failed(callId, error, attempt, !delivered))) return ended(progress, { error });
           const next = await this.openStream(model, params, callId, attempt + 1);
-          if ("generated" in next) return { error };
+          if ("generated" in next) return ended(progress, { error });
           attempt = next.attempt;
+          progress.begin();
           return { retry: next };
         } catch (thrown) {
           // A failed write, the slice's time running out (SliceYieldSignal), or the last attempt's error.
-          return { error: thrown };
+          return ended(progress, { error: thrown });
         }
       },
+      progress: progress.part,
     });
     return { ...opened.result, stream };
   }
+}
+
+/** The call is no longer live (its failure is the answer). */
+function ended<T>(progress: { readonly end: () => void }, outcome: T): T {
+  progress.end();
+  return outcome;
 }
 
 /**

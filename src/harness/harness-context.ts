@@ -1,5 +1,6 @@
 import type { Clock } from "../ports/clock.ts";
 import type { EventLog } from "../ports/event-log.ts";
+import type { LiveModelOutput } from "../ports/live-output.ts";
 import type { NewRunEvent, RunEvent } from "../ports/run-events.ts";
 import type { Journal } from "./journal.ts";
 import type { Redactor } from "./redact-secrets.ts";
@@ -47,6 +48,8 @@ export type HarnessContext = {
   readonly redact?: Redactor;
   /** The secret values this run's version is permitted (LWIR `permissions.secrets`), for its tools. */
   readonly secrets?: Readonly<Record<string, string>>;
+  /** Where live calls report their partial text (the run object's SSE deltas); never journaled. */
+  readonly liveOutput?: LiveModelOutput;
 };
 
 /** Appends events durably and indexes them in the journal. */

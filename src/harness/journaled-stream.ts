@@ -14,6 +14,8 @@ export type StreamJournal = {
    * can't be retried. Answers a fresh attempt to continue with, or the error to raise.
    */
   readonly failed: (error: unknown, delivered: boolean) => Promise<{ readonly retry: LiveAttempt } | { readonly error: unknown }>;
+  /** Sees every part as the provider streams it, held or not (live output); must not throw or wait. */
+  readonly progress?: (part: LanguageModelV4StreamPart) => void;
 };
 
 /**
@@ -85,6 +87,7 @@ export function journaledStream(first: LiveAttempt, journal: StreamJournal): Rea
           continue;
         }
         answer.add(part);
+        journal.progress?.(part);
         if (!holding && FLOWING.has(part.type)) {
           for (const early of pending) controller.enqueue(early);
           pending = [];

@@ -24,6 +24,16 @@ export type ModelLimitScope = {
   readonly tenant: string;
   readonly clock: Clock;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Tells the run a call waits (`waitReason: "rate_limit"`) and goes again; absent: the wait is not reported. */
+  readonly report?: RateLimitReport;
+};
+
+/** Where a call's waits are told to the run (the engine logs them: src/engine/steps/rate-limit-wait.ts). */
+export type RateLimitReport = {
+  /** The limiter said no until `until` (its clock); called on every refusal of one wait. */
+  readonly waiting: (until: number) => Promise<void>;
+  /** The limiter let the call go. */
+  readonly proceeding: () => Promise<void>;
 };
 
 /**
@@ -89,12 +99,16 @@ export function rateLimitedModel(
   }) as CallableModel;
 }
 
-/** Asks until the limiter grants the call, sleeping until the time it names (at most a second at a time). */
+/**
+ * Asks until the limiter grants the call, sleeping until the time it names (at most a second at a
+ * time); each refusal and the grant are reported, so the run shows the wait.
+ */
 async function admit(scope: ModelLimitScope, ticket: ModelCallTicket, limits: ModelLimits, signal?: AbortSignal): Promise<void> {
   for (;;) {
     const permit = await scope.limiters.acquire(ticket, limits, CALL_LEASE_MS);
-    if (permit.granted) return;
+    if (permit.granted) return scope.report?.proceeding();
     signal?.throwIfAborted();
+    await scope.report?.waiting(permit.retryAt);
     await scope.sleep(Math.min(MAX_WAIT_STEP_MS, Math.max(1, permit.retryAt - scope.clock.now())));
     signal?.throwIfAborted();
   }

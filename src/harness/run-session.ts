@@ -128,7 +128,11 @@ async function interpretedLoop(spec: SessionSpec, ctx: HarnessContext, cursor: S
   let streamError: { readonly error: unknown } | undefined;
   try {
     const stream = streamText({
-      model: durableModel(spec.model, ctx, cursor, spec.slot),
+      model: durableModel(spec.model, ctx, cursor, spec.slot, {
+        role: spec.role,
+        stepPath: spec.stepPath ?? null,
+        structured: spec.output !== undefined,
+      }),
       system: spec.system,
       prompt: spec.prompt,
       ...(spec.tools ? { tools: durableTools(spec.tools, ctx, cursor) } : {}),

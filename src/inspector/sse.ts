@@ -12,19 +12,33 @@
  * splitSse("data: {\"seq\":1}\n\ndata: {\"se") // { data: ['{"seq":1}'], rest: 'data: {"se' }
  */
 export function splitSse(buffer: string): { data: string[]; rest: string } {
+  const { messages, rest } = splitSseMessages(buffer);
+  return { data: messages.map((m) => m.data), rest };
+}
+
+/**
+ * As {@link splitSse}, with each message's `event:` name ("message" when it has none): the run
+ * stream's `delta` messages (live model output) are told apart from its events by it.
+ *
+ * @example
+ * splitSseMessages("event: delta\ndata: {}\n\n") // { messages: [{ event: "delta", data: "{}" }], rest: "" }
+ */
+export function splitSseMessages(buffer: string): { messages: { event: string; data: string }[]; rest: string } {
   const text = buffer.replaceAll("\r\n", "\n");
-  const data: string[] = [];
+  const messages: { event: string; data: string }[] = [];
   let rest = text;
   let end = rest.indexOf("\n\n");
   while (end >= 0) {
-    const lines = rest
-      .slice(0, end)
-      .split("\n")
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(5).replace(/^ /, ""));
-    if (lines.length > 0) data.push(lines.join("\n"));
+    const lines = rest.slice(0, end).split("\n");
+    const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).replace(/^ /, ""));
+    const event =
+      lines
+        .find((line) => line.startsWith("event:"))
+        ?.slice(6)
+        .trim() || "message";
+    if (data.length > 0) messages.push({ event, data: data.join("\n") });
     rest = rest.slice(end + 2);
     end = rest.indexOf("\n\n");
   }
-  return { data, rest };
+  return { messages, rest };
 }

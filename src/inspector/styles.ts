@@ -40,6 +40,7 @@ details > summary { cursor: pointer; margin: 0.5rem 0; color: var(--link); }
 main { padding: 1rem; max-width: 1400px; margin: 0 auto; }
 main:focus { outline: none; }
 .hint, .crumbs { color: var(--muted); margin: 0.25rem 0; }
+.live-text { white-space: pre-wrap; word-break: break-word; max-height: 24rem; overflow-y: auto; }
 .error { color: var(--failed-fg); background: var(--failed-bg); border: 1px solid var(--failed-line); padding: 0.5rem 0.75rem; border-radius: 4px; }
 button { font: inherit; padding: 0.35rem 0.9rem; border-radius: 4px; border: 1px solid #1e3a8a; background: #1d4ed8; color: #fff; cursor: pointer; }
 input, select { font: inherit; padding: 0.3rem 0.5rem; border: 1px solid #6b7280; border-radius: 4px; background: #fff; color: var(--text); }

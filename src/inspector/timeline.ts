@@ -246,6 +246,12 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
     t.begin(event, `flow:${p.gate}:${p.kind}`, "queue", `queued for ${p.kind} key ${p.key}`);
   },
   FlowAdmitted: (t, { payload: p, at }) => t.close(`flow:${p.gate}:${p.kind}`, at, "ok", `admitted by ${p.kind} key ${p.key}`),
+  // A model call's wait for its model's shared limit, from ModelRateLimited to ModelRateLimitLifted of the step.
+  ModelRateLimited: (t, event) => {
+    const p = event.payload;
+    t.begin(event, `rate:${p.stepPath}`, "wait", `${p.stepPath}: rate limit of ${p.providerId}/${p.modelId}`);
+  },
+  ModelRateLimitLifted: (t, { payload: p, at }) => t.close(`rate:${p.stepPath}`, at, "ok", `${p.providerId}/${p.modelId} let the call go`),
 };
 
 /**

@@ -41,6 +41,8 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
   ChildRunEnded: true,
   FlowQueued: true,
   FlowAdmitted: true,
+  ModelRateLimited: true,
+  ModelRateLimitLifted: true,
 };
 
 export const RUN_EVENT_TYPES: readonly RunEventType[] = Object.keys(LISTED) as RunEventType[];

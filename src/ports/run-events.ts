@@ -252,6 +252,14 @@ export type RunEventPayloads = {
   FlowQueued: { kind: FlowGateKind; gate: number; key: string; position: number; scope?: "tenant" };
   /** The gate admitted the run: it holds a slot of its key (concurrency) or took a start of the window (throttle) since `admittedAt` (the limiter's clock). */
   FlowAdmitted: { kind: FlowGateKind; gate: number; key: string; admittedAt: number; scope?: "tenant" };
+  /**
+   * A step's model call waits for its model's shared limit (docs/flow-control.md, "Model limits"):
+   * the limiter said no until `until` (its clock), over a limit or paused by a provider's
+   * Retry-After (`waitReason` `rate_limit`). Logged once per wait, before it.
+   */
+  ModelRateLimited: { stepPath: string; providerId: string; modelId: string; until: number };
+  /** The limiter let the call go: the step runs again (closes the step's ModelRateLimited). */
+  ModelRateLimitLifted: { stepPath: string; providerId: string; modelId: string };
 };
 
 /** A signal a wait takes, as its WaitStarted records it (what a form for it is generated from). */

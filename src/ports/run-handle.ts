@@ -90,7 +90,12 @@ export type RunView = RunResult & {
   /** The restarts and forks started from this run (from the run links, not this run's log). */
   restarts?: string[];
   forks?: string[];
+  /** Steps whose model call waits for its model's shared limit (`waitReason` `rate_limit`), with when the limiter expects to let it go. */
+  rateLimited?: RateLimitedView[];
 };
+
+/** A step's model call waiting on its model's limiter; `until` is epoch ms (the limiter's estimate). */
+export type RateLimitedView = { stepPath: string; providerId: string; modelId: string; until: number };
 
 /** A signal as the API shows it; `receivedAt` is ISO-8601. */
 export type SignalView = {
@@ -218,6 +223,9 @@ export type DecisionResult =
       message: string;
     };
 
+/** `deltas`: also send the live model output (`event: delta`, docs/observability.md). */
+export type StreamOptions = { readonly deltas?: boolean };
+
 export type EventPageRequest = { after?: number; limit?: number; types?: string[] };
 
 /**
@@ -232,8 +240,8 @@ export interface RunHandle {
   start(request: StartRunRequest): Promise<StartRunResult>;
   status(): Promise<RunView>;
   events(options?: EventPageRequest): Promise<RunEvent[]>;
-  /** Server-Sent Events from `after` on, ending after the terminal event. */
-  stream(after: number): Promise<ReadableStream<Uint8Array>>;
+  /** Server-Sent Events from `after` on, ending after the terminal event; with `deltas`, live model output too. */
+  stream(after: number, options?: StreamOptions): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
   trigger(request: TriggerRequest): Promise<TriggerResult>;
   decideApproval(request: DecisionRequest): Promise<DecisionResult>;

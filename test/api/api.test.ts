@@ -450,6 +450,7 @@ describe("OpenAPI", () => {
         "/v1/runs/bulk",
         "/v1/runs/bulk/{jobId}",
         "/v1/tenants/{tenant}/retention",
+        "/v1/runs/{runId}/stream",
       ].sort(),
     );
   });

@@ -75,6 +75,7 @@ describe("OpenAPI names", () => {
       "post /v1/runs/{runId}/cancel": "cancelRun",
       "get /v1/runs/{runId}/events": "listRunEvents",
       "get /v1/runs/{runId}/events/stream": "streamRunEvents",
+      "get /v1/runs/{runId}/stream": "streamRun",
       "post /v1/runs/{runId}/triggers": "triggerRun",
       "get /v1/runs/{runId}/approvals": "listApprovals",
       "post /v1/runs/{runId}/approvals/{approvalId}": "decideApproval",

@@ -56,6 +56,10 @@ describe("LittleWorkflowEntrypoint (service bindings)", () => {
     const events = await rpc.listEvents(run.runId, { type: "Run*" });
     expect(events.events[0]?.type).toBe("RunRequested");
     expect(events.events.at(-1)?.type).toBe("RunCompleted");
+    // The run's stream (events and live model output) as SSE bytes; past the end it holds what is logged and closes.
+    const streamed = await new Response(await rpc.streamRun(run.runId, { after: 0 })).text();
+    expect(streamed).toContain("event: RunRequested");
+    expect(streamed.trimEnd().split("\n\n").at(-1)).toMatch(/^id: \d+\nevent: RunCompleted\n/);
   });
 
   it("waitForRun waits for a run in flight and answers it ended; seconds: 0 answers at once, as it is", async () => {
@@ -108,6 +112,8 @@ describe("LittleWorkflowEntrypoint (service bindings)", () => {
       ["listRuns null", rpc.listRuns(null as never)],
       ["listRuns misspelled", rpc.listRuns({ statuss: "completed" } as never)],
       ["listEvents null", rpc.listEvents(started.runId, null as never)],
+      ["streamRun null", rpc.streamRun(started.runId, null as never)],
+      ["streamRun misspelled", rpc.streamRun(started.runId, { afterr: 1 } as never)],
       ["cancel null reason", rpc.cancel(started.runId, null as never)],
       ["trigger null", rpc.trigger(started.runId, {}, null as never)],
       ["decideApproval null", rpc.decideApproval(started.runId, "appr_1", null as never)],

@@ -8,7 +8,7 @@ import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call } from "../api/support/api-call.ts";
-import { waitForAll } from "../support/flow-workflows.ts";
+import { eventsOf, waitForAll } from "../support/flow-workflows.ts";
 import { result } from "../support/scripted-models.ts";
 
 // Issue 28, shared model limits through the real path (HTTP, run objects, the model's limiter
@@ -112,4 +112,69 @@ describe("shared model limits", () => {
     expect(after.filter((at) => at - seen.refusedAt > 500 && at - seen.refusedAt < 1_900)).toEqual([]);
     expect(Math.max(...after)).toBeGreaterThanOrEqual(seen.refusedAt + 1_900);
   });
+
+  it("a call waiting on the limiter shows its run waiting for rate_limit (view, list, log), then running again when it goes", async () => {
+    const modelId = `gpt-waiting-${crypto.randomUUID().slice(0, 6)}`;
+    const registered = limitedWorkflow("flow.model-waiting", modelId, { concurrent: 1 });
+    // Each call waits until the test lets it answer. Plain counters, polled inside the call: a
+    // promise made in one run object's context cannot be resolved from the test's.
+    const gate = { started: 0, released: 0 };
+    const provider = new MockLanguageModelV4({
+      provider: "openai.responses",
+      modelId: "fake",
+      doGenerate: async () => {
+        const mine = ++gate.started;
+        while (gate.released < mine) await new Promise((done) => setTimeout(done, 10));
+        return result([{ type: "text", text: "Here is your reply." }]);
+      },
+    });
+    const inFlight = () => gate.started - gate.released;
+    overrideWiring({ workflows: catalogOf([registered]), models: { resolve: () => ({ model: provider, offline: false }) } });
+    const [first] = await startAll(registered, 1);
+    await until(() => inFlight() === 1);
+    // The slot is taken: the second run's call waits on the limiter.
+    const [second] = await startAll(registered, 1);
+    const waiting = await until(async () => {
+      const run = (await call("GET", `/v1/runs/${second}`)).json.run as Record<string, unknown>;
+      return run.waitReason === "rate_limit" ? run : null;
+    });
+    expect(waiting).toMatchObject({ status: "waiting", waitReason: "rate_limit" });
+    const limited = (waiting.rateLimited as { stepPath: string; providerId: string; modelId: string; until: number }[])[0];
+    expect(limited).toMatchObject({ providerId: "openai.responses", modelId, stepPath: expect.stringMatching(/draft$/) });
+    expect(limited?.until).toBeGreaterThan(Date.now() - 5_000);
+    expect(waiting.waitingUntil).toBe(limited?.until);
+    const listed = (await call("GET", "/v1/runs?waitReason=rate_limit")).json.runs as { runId: string }[];
+    expect(listed.map((r) => r.runId)).toContain(second);
+    expect(gate.started).toBe(1);
+
+    // The first call answers and frees the slot: the second call goes, and its run is running again.
+    gate.released = 1;
+    await until(() => gate.started === 2);
+    const resumed = (await call("GET", `/v1/runs/${second}`)).json.run as Record<string, unknown>;
+    expect(resumed).toMatchObject({ status: "running" });
+    expect(resumed.rateLimited).toBeUndefined();
+    const stillListed = (await call("GET", "/v1/runs?waitReason=rate_limit")).json.runs as { runId: string }[];
+    expect(stillListed.map((r) => r.runId)).not.toContain(second);
+    gate.released = 2;
+    expect(await waitForAll([first as string, second as string])).toEqual(["completed", "completed"]);
+
+    // The log tells it: one wait, lifted before the call's answer; the first run never waited.
+    const types = (await eventsOf(second as string)).map((e) => e.type);
+    const waitAt = types.indexOf("ModelRateLimited");
+    expect(types.filter((t) => t === "ModelRateLimited")).toHaveLength(1);
+    expect(waitAt).toBeGreaterThan(types.indexOf("harness.model.called"));
+    expect(types.indexOf("ModelRateLimitLifted")).toBeGreaterThan(waitAt);
+    expect(types.indexOf("ModelRateLimitLifted")).toBeLessThan(types.indexOf("harness.model.responded"));
+    expect((await eventsOf(first as string)).some((e) => e.type.startsWith("ModelRateLimit"))).toBe(false);
+  });
 });
+
+/** Resolves with the first truthy answer of `check`, asked every 20 ms (at most 30 s). */
+async function until<T>(check: () => T | Promise<T>): Promise<NonNullable<T>> {
+  for (const end = Date.now() + 30_000; Date.now() < end; ) {
+    const answer = await check();
+    if (answer) return answer as NonNullable<T>;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  throw new Error("the condition did not hold within 30 s");
+}

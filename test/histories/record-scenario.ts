@@ -23,7 +23,15 @@ export async function recordScenario(scenario: Scenario): Promise<SavedHistory> 
   const run = scenario.build(scenarioIo(true));
   const clock = new ManualClock();
   const log = new MemoryEventLog(runId, clock);
-  await log.append([requestEvent(run.registered.definition.id, run.input, run.lwir)]);
+  const request = requestEvent(run.registered.definition.id, run.input, run.lwir);
+  await log.append([run.flow ? ({ ...request, payload: { ...request.payload, flow: run.flow.gates } } as typeof request) : request]);
+  // Queued behind its key, then admitted when a slot freed: the limiter's answers, appended as the run object does.
+  if (run.flow) {
+    await log.append([{ type: "FlowQueued", payload: run.flow.queued }]);
+    clock.advance(run.flow.admittedAfterMs);
+    const { kind, gate, key } = run.flow.queued;
+    await log.append([{ type: "FlowAdmitted", payload: { kind, gate, key, admittedAt: clock.now() } }]);
+  }
   // Sent before the run reaches its wait: buffered in the log, as the run host appends them.
   if (run.signals?.length) await log.append(run.signals.map((payload) => ({ type: "SignalReceived" as const, payload })));
   await driveLog(log, {

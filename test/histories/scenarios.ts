@@ -13,7 +13,9 @@ import { z } from "zod";
 import type { RegisteredWorkflow } from "../../src/engine/run-environment.ts";
 import { summarizeTicket, summarizeTicketDefinition } from "../../src/examples/support-summarize-ticket.ts";
 import type { ChildRuns } from "../../src/ports/child-runs.ts";
+import type { FlowGate } from "../../src/ports/flow-limiter.ts";
 import type { ModelResolver } from "../../src/ports/model-resolver.ts";
+import type { RunEventPayloads } from "../../src/ports/run-events.ts";
 import type { SourceRuns } from "../../src/ports/source-runs.ts";
 import type { VersionStore } from "../../src/ports/version-store.ts";
 import { defineWorkflow, type WorkflowDefinition, type WorkflowDefinitionInput } from "../../src/sdk/define-workflow.ts";
@@ -23,6 +25,7 @@ import { CountingSink } from "../reliability/durability/support/counting-sink.ts
 import { goldenRig } from "../reliability/durability/support/golden-workflow.ts";
 import { replanPlanner } from "../support/replan-workflow.ts";
 import { resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
+import { flowQueued } from "./flow-scenarios.ts";
 import { waitSignal, waitSleep } from "./wait-scenarios.ts";
 
 /** A model or tool call made while replaying a saved history: replay must make none. */
@@ -53,6 +56,15 @@ export type ScenarioRun = {
   /** A restart or fork: its source run's log, and a version store holding the source's version (fork-history.ts). */
   readonly sourceRuns?: SourceRuns;
   readonly versions?: VersionStore;
+  /**
+   * Flow control (recording only: a history holds it): the gates the request carries, and the
+   * limiter's answers appended after it: queued, then admitted `admittedAfterMs` later.
+   */
+  readonly flow?: {
+    readonly gates: readonly FlowGate[];
+    readonly queued: RunEventPayloads["FlowQueued"];
+    readonly admittedAfterMs: number;
+  };
 };
 
 export type Scenario = {
@@ -398,6 +410,7 @@ export const SCENARIOS: readonly Scenario[] = [
   waitSleep,
   waitSignal,
   childRun,
+  flowQueued,
 ];
 
 /** A fresh outbound counter and the mode's io. */

@@ -50,7 +50,7 @@ export function runClient<T extends Branded>(
     start: (request) => stub.start(request),
     status: () => stub.status(),
     events: (options) => stub.events(options),
-    stream: (after) => stub.stream(after),
+    stream: (after, options) => stub.stream(after, options),
     cancel: (reason) => stub.cancel(reason),
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
     trigger: (request) => stub.trigger(request),

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
-import { tenantRun } from "../run-access.ts";
 import { listTenantEvents } from "../run-operations.ts";
+import { runStreamResponse } from "../run-stream-response.ts";
 import { commonErrors, json, RunEventSchema } from "../schemas.ts";
 
 export const eventRoutes = new OpenAPIHono<ApiEnv>();
@@ -49,11 +49,5 @@ const streamRoute = createRoute({
 
 eventRoutes.openapi(streamRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const lastEventId = Number(c.req.header("last-event-id"));
-  const after = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (c.req.valid("query").after ?? 0);
-  const { client } = await tenantRun(c.get("services"), c.get("tenant"), runId);
-  const stream = await client.stream(after);
-  return new Response(stream, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
-  }) as never;
+  return (await runStreamResponse(c, runId, c.req.valid("query"), { deltas: false })) as never;
 });

@@ -1,6 +1,8 @@
-import { type LittleClient, LittleClientError } from "../../client/index.ts";
+import { type LittleClient, LittleClientError, type ModelDelta } from "../../client/index.ts";
 import { clientFrom } from "../api-client.ts";
 import { integerFlag, nonEmptyFlag, parseCommand } from "../args.ts";
+import { CliInputError } from "../cli-error.ts";
+import { DeltaPrinter } from "../delta-printer.ts";
 import { formatEventLine, isWireEvent, RunFollower, typeMatcher, type WireEvent } from "../event-summary.ts";
 import { colorEnabled, type Paint, painter, print } from "../output.ts";
 import { EVENTS_USAGE } from "../usage.ts";
@@ -9,13 +11,14 @@ import { EVENTS_USAGE } from "../usage.ts";
  * `little events <run-id>`: the run's events, one a line (or NDJSON with `--json`). Without
  * `--follow` it pages through what is logged now (following `nextAfter`); with `--follow` it reads
  * the SSE stream (the client reconnects with `Last-Event-ID` when the connection drops) until the
- * terminal event.
+ * terminal event. `--follow --deltas` reads `streamRun` instead and prints the model output of the
+ * calls in flight as it is written (NDJSON `{ "type": "delta", "delta" }` lines with `--json`).
  */
 export async function eventsCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommand(
     "events",
     args,
-    { follow: { type: "boolean", short: "f" }, type: { type: "string" }, after: { type: "string" } },
+    { follow: { type: "boolean", short: "f" }, deltas: { type: "boolean" }, type: { type: "string" }, after: { type: "string" } },
     { min: 1, max: 1, names: "the run id" },
   );
   if (values.help) {
@@ -28,7 +31,23 @@ export async function eventsCommand(args: readonly string[]): Promise<number> {
   const client = clientFrom(values);
   const paint = painter(colorEnabled());
   const emit = (event: WireEvent) => print(values.json ? JSON.stringify(event) : formatEventLine(event, paint));
-  if (values.follow) await follow(client, runId, after, typeMatcher(type), emit);
+  if (values.deltas && !values.follow)
+    throw new CliInputError("usage", "--deltas needs --follow: live model output exists only while the run runs");
+  if (values.follow && values.deltas) {
+    const printer = new DeltaPrinter((text) => process.stdout.write(text), paint);
+    await followWithDeltas(
+      client,
+      runId,
+      after,
+      typeMatcher(type),
+      (event) => {
+        printer.endLine();
+        emit(event);
+      },
+      (delta) => (values.json ? print(JSON.stringify({ type: "delta", delta })) : printer.delta(delta)),
+    );
+    printer.endLine();
+  } else if (values.follow) await follow(client, runId, after, typeMatcher(type), emit);
   else await page(client, runId, after, type, emit, paint, values.json === true);
   return 0;
 }
@@ -76,6 +95,29 @@ async function follow(
   const run = new RunFollower();
   for await (const event of client.events(runId, after !== undefined ? { after } : {})) {
     const wire = event as unknown as WireEvent;
+    if (!isWireEvent(wire)) throw badEvent(wire);
+    if (matches(wire.type)) emit(wire);
+    run.apply(wire);
+    if (run.ended) return;
+  }
+}
+
+/** As {@link follow}, over `streamRun`: the model output of calls in flight goes to `onDelta` as it arrives. */
+async function followWithDeltas(
+  client: LittleClient,
+  runId: string,
+  after: number | undefined,
+  matches: (type: string) => boolean,
+  emit: (event: WireEvent) => void,
+  onDelta: (delta: ModelDelta) => void,
+): Promise<void> {
+  const run = new RunFollower();
+  for await (const item of client.streamRun(runId, after !== undefined ? { after } : {})) {
+    if (item.type === "delta") {
+      onDelta(item.delta);
+      continue;
+    }
+    const wire = item.event as unknown as WireEvent;
     if (!isWireEvent(wire)) throw badEvent(wire);
     if (matches(wire.type)) emit(wire);
     run.apply(wire);

@@ -53,6 +53,7 @@ export async function viewRunState(
     ...(state.offlineModels.length > 0 ? { offlineModels: [...state.offlineModels] } : {}),
     ...(state.signals.size > 0 ? { signals: [...state.signals.values()].map((s) => signalView(s, true)) } : {}),
     ...awaitingSignals(state),
+    ...rateLimited(state),
     ...(state.request?.parent ? { parent: { runId: state.request.parent.runId, stepPath: state.request.parent.stepPath } } : {}),
     ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
     ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
@@ -89,6 +90,14 @@ function awaitingSignals(state: RunState): Pick<RunView, "awaitingSignals"> {
     for (const s of wait.signals) if (!out.some((o) => o.name === s.name)) out.push({ ...s, stepPath });
   }
   return out.length > 0 ? { awaitingSignals: out } : {};
+}
+
+/** The steps whose model call waits for its model's shared limit. */
+function rateLimited(state: RunState): Pick<RunView, "rateLimited"> {
+  const out: NonNullable<RunView["rateLimited"]> = [];
+  for (const [stepPath, wait] of state.stepWaits)
+    if (wait.reason === "rate_limit") out.push({ stepPath, providerId: wait.providerId, modelId: wait.modelId, until: wait.until });
+  return out.length > 0 ? { rateLimited: out } : {};
 }
 
 /** A queued run's gate and key, with the position its FlowQueued recorded (the run object asks its limiter for the live one). */

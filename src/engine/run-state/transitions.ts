@@ -210,6 +210,9 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
     const status = prior?.queued && !state.terminal ? prior.resume : state.status;
     return { ...state, status, flow: { queued: null, admitted, resume: prior?.resume ?? state.status } };
   },
+  // Waits only (waits.ts): a model call's rate-limit wait opens and closes its step's wait.
+  ModelRateLimited: unchanged,
+  ModelRateLimitLifted: unchanged,
 };
 
 /**

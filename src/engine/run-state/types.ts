@@ -82,7 +82,9 @@ export type StepWait =
   | { readonly reason: "sleep"; readonly until: number }
   | { readonly reason: "signal"; readonly until: number; readonly signals: readonly AwaitedSignal[] }
   /** A workflow.run waits for its child's end: no deadline of its own (the step's timeoutMs, if any, is its StepStarted's). */
-  | { readonly reason: "child"; readonly childRunId: string; readonly until: null };
+  | { readonly reason: "child"; readonly childRunId: string; readonly until: null }
+  /** A model call waits for its model's shared limit until about `until` (the limiter's estimate). */
+  | { readonly reason: "rate_limit"; readonly providerId: string; readonly modelId: string; readonly until: number };
 
 /** One approval: what was asked, and the decision if one was made. */
 export type ApprovalProgress = RunEventPayloads["ApprovalRequested"] & {

@@ -18,6 +18,8 @@ import type { RunState, StepWait } from "./types.ts";
  *   closes it, and so does anything that moves the step on.
  * - `concurrency` / `throttle`: `FlowQueued` opens it (the run waits in its key's queue);
  *   `FlowAdmitted` closes it (the fold's `flow.queued`, see transitions.ts).
+ * - `rate_limit`: `ModelRateLimited` opens it for the step whose model call waits on its model's
+ *   shared limiter; `ModelRateLimitLifted` (the call goes) closes it, as does the step's end.
  *
  * A new cycle, an occurrence's start or end, and the run's end close every step's wait: the
  * steps they belonged to will not go on. The run is `waiting` while any wait is open, even when a
@@ -54,6 +56,12 @@ function stepWaitsAfter(state: RunState, event: RunEvent): ReadonlyMap<string, S
       const wait: StepWait = kind === "signal" ? { reason: "signal", until, signals: signals ?? [] } : { reason: "sleep", until };
       return new Map(waits).set(stepPath, wait);
     }
+    case "ModelRateLimited": {
+      const { stepPath, providerId, modelId, until } = event.payload;
+      return new Map(waits).set(stepPath, { reason: "rate_limit", providerId, modelId, until });
+    }
+    case "ModelRateLimitLifted":
+      return waits.get(event.payload.stepPath)?.reason === "rate_limit" ? without(waits, event.payload.stepPath) : waits;
     case "StepStarted":
     case "StepSucceeded":
     case "StepFailed":

@@ -4,6 +4,7 @@ import type { ResolvedModelSlot } from "../../identity/model-slots.ts";
 import type { CallableModel } from "../../ports/model-resolver.ts";
 import type { HarnessRole } from "../../ports/run-events.ts";
 import { RunFailure } from "../run-failure.ts";
+import { rateLimitReport } from "./rate-limit-wait.ts";
 import type { StepAttempt } from "./step-context.ts";
 
 /**
@@ -43,6 +44,7 @@ export function resolveSlot(
           ...scope,
           clock: a.env.clock,
           sleep: a.env.sleep,
+          report: rateLimitReport(a, { providerId: slot.providerId, modelId: slot.modelId }),
         })
       : resolved.model;
   return { slot, model, ref };

@@ -1,4 +1,4 @@
-import { splitSse } from "../sse.ts";
+import { splitSseMessages } from "../sse.ts";
 
 // The page's calls to the /v1 API. The session cookie authenticates them (same origin, sent by
 // the browser); a 401 means the session is gone, so the page goes back to the login form.
@@ -42,10 +42,12 @@ export async function postJson(path, body) {
 /**
  * Reads a run's SSE stream from `after`, calling `onEvents` with each batch of parsed events.
  * fetch (rather than EventSource) so that every event type arrives, named or not, and so that a
- * 401 or 404 is seen as such. Resolves when the server ends the stream.
+ * 401 or 404 is seen as such. Resolves when the server ends the stream. With `onDelta` it reads
+ * `GET /v1/runs/:id/stream` instead, whose `delta` messages (live model output) go to `onDelta`.
  */
-export async function readEventStream(runId, after, onEvents, signal) {
-  const res = await fetch(`/v1/runs/${encodeURIComponent(runId)}/events/stream?after=${after}`, {
+export async function readEventStream(runId, after, onEvents, signal, onDelta) {
+  const path = onDelta ? "stream" : "events/stream";
+  const res = await fetch(`/v1/runs/${encodeURIComponent(runId)}/${path}?after=${after}`, {
     credentials: "same-origin",
     headers: { accept: "text/event-stream" },
     signal,
@@ -60,8 +62,16 @@ export async function readEventStream(runId, after, onEvents, signal) {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    const { data, rest } = splitSse(buffer + value);
+    const { messages, rest } = splitSseMessages(buffer + value);
     buffer = rest;
-    if (data.length > 0) onEvents(data.map((d) => JSON.parse(d)));
+    const events = [];
+    for (const message of messages) {
+      if (message.event !== "delta") events.push(JSON.parse(message.data));
+      else {
+        if (events.length > 0) onEvents(events.splice(0));
+        onDelta?.(JSON.parse(message.data));
+      }
+    }
+    if (events.length > 0) onEvents(events);
   }
 }

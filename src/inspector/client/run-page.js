@@ -8,6 +8,7 @@ import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { renderForkActions } from "./fork-actions.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
+import { applyDelta, liveOutputState, renderLiveOutput, settleCalls } from "./live-output-view.js";
 import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
 
@@ -27,6 +28,7 @@ export async function runPage(runId) {
     versionLoading: null,
     lwirSteps: new Map(),
     selected: null,
+    liveCalls: liveOutputState(),
   };
   let renderQueued = false;
 
@@ -57,6 +59,7 @@ export async function runPage(runId) {
       page.timeline.add(event);
       applyRunEvent(page.view, event);
     }
+    settleCalls(page.liveCalls, batch);
     if (page.view.versionId && page.version?.id !== page.view.versionId) void loadVersion(page, page.view.versionId, select, queueRender);
     queueRender();
   };
@@ -69,7 +72,11 @@ export async function runPage(runId) {
   }
   render();
 
-  if (!(await followRun(page, runId, onEvents, queueRender))) return;
+  const onDelta = (delta) => {
+    applyDelta(page.liveCalls, delta);
+    queueRender();
+  };
+  if (!(await followRun(page, runId, onEvents, onDelta, queueRender))) return;
   page.connection = "ended";
   render();
 }
@@ -81,6 +88,7 @@ function renderPage(page) {
   renderSummary($("summary-list"), $("live-state"), page);
   renderWaits($("waits"), $("waits-body"), view, page.runId, page);
   renderForkActions($("fork-actions"), page);
+  renderLiveOutput($("live-output"), $("live-output-body"), page.liveCalls);
   $("run-input-body").textContent = fmtJson(view.input);
   renderResult($("result"), $("result-body"), view);
   renderCycles($("cycles"), $("cycles-body"), view);
@@ -138,13 +146,13 @@ async function loadVersion(page, versionId, select, queueRender) {
 }
 
 /** Reads the run's event stream until the run ends, reconnecting after the last seq when it breaks. */
-async function followRun(page, runId, onEvents, queueRender) {
+async function followRun(page, runId, onEvents, onDelta, queueRender) {
   const $ = (id) => document.getElementById(id);
   // The stream ends after the terminal event; if it breaks before that, resume after the last seq.
   for (let failures = 0; !isEndedStatus(page.view.status); ) {
     page.connection = "live";
     try {
-      await readEventStream(runId, page.view.lastSeq, onEvents);
+      await readEventStream(runId, page.view.lastSeq, onEvents, undefined, onDelta);
       failures = 0;
     } catch (error) {
       if (error?.status === 404 || error?.status === 401) {
@@ -211,6 +219,8 @@ function renderSummary(list, live, page) {
     view.occurrence ? item("Occurrence", `${view.occurrence} of ${view.occurrences.length}`) : null,
     view.cycles.length > 0 ? item("Cycle", String(view.cycle)) : null,
     item("Version", view.versionId ? h("a", { href: "#version" }, view.versionId) : "—"),
+    // Which trace to open in the tracing backend (docs/observability.md).
+    run?.traceId ? item("Trace", h("code", { id: "trace-id" }, run.traceId)) : null,
     item("Tokens", fmtTokens(view.usage)),
     item("Cost", fmtCost(view.usage)),
     item("Events", String(view.lastSeq)),

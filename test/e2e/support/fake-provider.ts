@@ -22,12 +22,24 @@ export type FakeToolCall = { readonly name: string; readonly arguments: unknown;
 
 export type FakeUsage = { readonly input: number; readonly output: number };
 
+/**
+ * Streaming only: the text in exactly these chunks (they must join to the turn's text), one every
+ * `delayMs`; the time each chunk was written is recorded in the request's `chunkSentAt`.
+ */
+export type FakePacing = { readonly chunks: readonly string[]; readonly delayMs: number };
+
 /** What the fake answers to one request. */
 export type FakeTurn =
   /** Text (and/or tool calls): a normal answer. */
-  | { readonly kind: "answer"; readonly text?: string; readonly toolCalls?: readonly FakeToolCall[]; readonly usage?: FakeUsage }
+  | {
+      readonly kind: "answer";
+      readonly text?: string;
+      readonly toolCalls?: readonly FakeToolCall[];
+      readonly usage?: FakeUsage;
+      readonly paced?: FakePacing;
+    }
   /** A structured answer: JSON text, or Anthropic's `json` tool when the request offers it. */
-  | { readonly kind: "json"; readonly value: unknown; readonly usage?: FakeUsage }
+  | { readonly kind: "json"; readonly value: unknown; readonly usage?: FakeUsage; readonly paced?: FakePacing }
   /** An HTTP error status with a provider-style JSON error body (and headers such as `retry-after-ms`). */
   | { readonly kind: "status"; readonly status: number; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
   /** No answer at all: headers are never sent. */
@@ -50,6 +62,8 @@ export type FakeRequest = {
   readonly index: number;
   /** When it arrived (epoch ms): backoff between retries shows in these. */
   readonly at: number;
+  /** For a paced turn: when each text chunk was written (epoch ms). */
+  readonly chunkSentAt: number[];
 };
 
 export type FakeScript = (request: FakeRequest) => FakeTurn | undefined;
@@ -112,6 +126,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       body,
       index,
       at: Date.now(),
+      chunkSentAt: [],
     };
     requests.push(request);
     const queued = queues.get(model)?.shift();
@@ -161,12 +176,33 @@ function answer(res: ServerResponse, request: FakeRequest, turn: FakeTurn): void
       return;
     }
     default:
-      if (request.stream) {
+      if (request.stream && turn.paced) void writePaced(res, request, turn, turn.paced);
+      else if (request.stream) {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         for (const event of encodeStream(request, turn)) res.write(event);
         res.end();
       } else sendJson(res, 200, encodeBody(request, turn));
   }
+}
+
+/** Writes a streamed answer with its text chunks `delayMs` apart, recording when each was written. */
+async function writePaced(
+  res: ServerResponse,
+  request: FakeRequest,
+  turn: Extract<FakeTurn, { kind: "answer" | "json" }>,
+  paced: FakePacing,
+): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const event of encodeStream(request, turn)) {
+    const isDelta = /"type":"(response\.output_text\.delta|content_block_delta)"|"delta":\{"content"/.test(event);
+    if (isDelta) {
+      await new Promise((done) => setTimeout(done, paced.delayMs));
+      if (res.destroyed) return;
+      request.chunkSentAt.push(Date.now());
+    }
+    res.write(event);
+  }
+  res.end();
 }
 
 /** The answer as protocol-neutral parts: text, then tool calls (ids filled in). */
@@ -270,8 +306,8 @@ function encodeBody(request: FakeRequest, turn: Extract<FakeTurn, { kind: "answe
 function encodeStream(request: FakeRequest, turn: Extract<FakeTurn, { kind: "answer" | "json" }>): string[] {
   const { text, calls, usage } = partsOf(request, turn);
   const id = `resp_${request.model}_${request.index}`;
-  // Text goes out in a few deltas, as a provider streams it.
-  const deltas = text === undefined ? [] : (text.match(/[\s\S]{1,12}/g) ?? [""]);
+  // Text goes out in a few deltas, as a provider streams it (or in the paced turn's chunks).
+  const deltas = text === undefined ? [] : turn.paced ? [...turn.paced.chunks] : (text.match(/[\s\S]{1,12}/g) ?? [""]);
   switch (request.protocol) {
     case "responses": {
       const events: unknown[] = [{ type: "response.created", response: { id, created_at: 1_800_000_000, model: request.model } }];
