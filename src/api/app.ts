@@ -20,6 +20,7 @@ import { definitionRoutes } from "./routes/definitions.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { lwirRoutes } from "./routes/lwir.ts";
 import { queueRoutes } from "./routes/queues.ts";
+import { runLifecycleRoutes } from "./routes/run-lifecycle.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { secretRoutes } from "./routes/secrets.ts";
 import { sectionRoutes } from "./routes/sections.ts";
@@ -122,6 +123,7 @@ app.get("/v1/health/sandbox", async (c) => {
 });
 
 app.route("/v1", runRoutes);
+app.route("/v1", runLifecycleRoutes);
 app.route("/v1", eventRoutes);
 app.route("/v1", catalogRoutes);
 app.route("/v1", definitionRoutes);

@@ -35,6 +35,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "POST /v1/workflows/{workflowId}/anchors": "runs:write",
   "POST /v1/lwir/runs": "runs:write",
   "POST /v1/runs/{runId}/cancel": "runs:write",
+  "POST /v1/runs/{runId}/pause": "runs:write",
+  "POST /v1/runs/{runId}/resume": "runs:write",
   "POST /v1/runs/{runId}/triggers": "runs:write",
   "POST /v1/runs/{runId}/supersede": "runs:write",
   "GET /v1/runs/{runId}/signals": "runs:read",

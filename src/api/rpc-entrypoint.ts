@@ -6,6 +6,7 @@ import { assertSecureConfiguration } from "../wiring/insecure-configuration.ts";
 import { wire } from "../wiring.ts";
 import type { ApiServices, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
+import { pauseTenantRun } from "./pause-operations.ts";
 import { toRpcError } from "./rpc-error.ts";
 import {
   asJson,
@@ -139,6 +140,20 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
       asJson<RpcRun>(
         toRun(await cancelTenantRun(services, tenant, parse(RunId, runId, "runId"), parse(z.string().max(1_000), reason, "reason"))),
       ),
+    );
+  }
+
+  /** Pauses a run: nothing new starts until `resumeRun` (docs/runs.md, "Pause and resume"); an ended run is `run_ended`. */
+  async pauseRun(runId: string): Promise<RpcRun> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcRun>(toRun(await pauseTenantRun(services, tenant, parse(RunId, runId, "runId"), "pause", "rpc"))),
+    );
+  }
+
+  /** Resumes a paused run; a run that is not paused is answered unchanged. */
+  async resumeRun(runId: string): Promise<RpcRun> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcRun>(toRun(await pauseTenantRun(services, tenant, parse(RunId, runId, "runId"), "resume", "rpc"))),
     );
   }
 

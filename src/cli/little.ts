@@ -25,6 +25,8 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   events: async () => (await import("./commands/events.ts")).eventsCommand,
   versions: async () => (await import("./commands/versions.ts")).versionsCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
+  pause: async () => (await import("./commands/pause.ts")).pauseCommand,
+  resume: async () => (await import("./commands/pause.ts")).resumeCommand,
   trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
   sections: async () => (await import("./commands/sections.ts")).sectionsCommand,
   supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,

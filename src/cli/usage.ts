@@ -1,11 +1,14 @@
 /** Usage text: kept apart from the commands so `little` loads only the command it runs. */
 
 export const RUN_USAGE =
-  "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
-export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--limit <n>] [--cursor <c>] [--json]";
+  "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--tag <key=value>]… [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
+export const RUNS_USAGE =
+  "runs [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--tag <key:value>]… [--limit <n>] [--cursor <c>] [--json]";
 export const EVENTS_USAGE = "events <run-id> [--follow] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
+export const PAUSE_USAGE = "pause <run-id> [--json]";
+export const RESUME_USAGE = "resume <run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
@@ -48,10 +51,12 @@ API commands (human output; --json for machines):
   ${RUN_USAGE}
                            start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s;
                            --lwir runs that LWIR document as is (no planner), for the workflow it names
+                           --tag key=value (repeatable, at most 16) tags the run
                            exit 1 when the run failed or was cancelled
   ${RUNS_USAGE}
                            list runs, newest first; --wait-reason approval|sleep|trigger|signal|child|concurrency|throttle
-                           lists the runs waiting for that (queued runs with their key and position)
+                           lists the runs waiting for that (queued runs with their key and position);
+                           --tag key:value (repeatable, all must match) lists the runs started with those tags
   ${EVENTS_USAGE}
                            print a run's events; --follow streams them until the run ends
                            --type takes comma-separated types, each may end in * (harness.*)
@@ -59,6 +64,10 @@ API commands (human output; --json for machines):
                            show a workflow version: hash, locks and LWIR steps
   ${CANCEL_USAGE}
                            cancel a run
+  ${PAUSE_USAGE}
+                           pause a run: no new step or model call starts (calls in flight finish)
+  ${RESUME_USAGE}
+                           resume a paused run
   ${TRIGGER_USAGE}
                            queue an occurrence of a section run (onTrigger)
   ${SECTIONS_USAGE}

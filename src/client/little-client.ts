@@ -44,6 +44,8 @@ export type StartOptions = CallOptions & {
   readonly location?: "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
   /** A W3C `traceparent` (your current span): the run's trace becomes its child (docs/observability.md). */
   readonly traceparent?: string;
+  /** At most 16 tags (`key` → `value`, each ≤ 64 characters): filter with `listRuns({ tag: ["key:value"] })`. */
+  readonly tags?: Readonly<Record<string, string>>;
 };
 
 export type TriggerOptions = CallOptions & { readonly idempotencyKey?: string; readonly wait?: number };
@@ -83,6 +85,7 @@ export class LittleClient {
         input,
         ...(options.runId !== undefined ? { runId: options.runId } : {}),
         ...(options.location ? { location: options.location } : {}),
+        ...(options.tags ? { tags: options.tags } : {}),
       },
     });
   }
@@ -112,6 +115,16 @@ export class LittleClient {
   /** Cancels a run (`cancelRun`); a run that has ended is answered unchanged. */
   cancel(runId: string, options: CallOptions = {}): Promise<RunResponse> {
     return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/cancel`, body: {} });
+  }
+
+  /** Pauses a run (`pauseRun`): nothing new starts until {@link resumeRun}; calls in flight finish. Idempotent; an ended run is `run_ended`. */
+  pauseRun(runId: string, options: CallOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/pause`, body: {} });
+  }
+
+  /** Resumes a paused run (`resumeRun`); a run that is not paused is answered unchanged. */
+  resumeRun(runId: string, options: CallOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/resume`, body: {} });
   }
 
   /** One page of a run's logged events (`listRunEvents`); `type` filters (`harness.*`). */

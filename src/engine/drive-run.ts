@@ -39,7 +39,11 @@ export type DriveResult = {
   readonly waiting?: boolean;
   /** Why the run waits when the slice ended with it `waiting` (the fold's reason). */
   readonly waitReason?: WaitReason;
+  /** The run is paused: only its resume drives it again (the host sets no alarm). */
+  readonly paused?: boolean;
 };
+
+const PAUSED: DriveResult = { status: "paused", yielded: true, untilMessage: true, paused: true };
 
 /**
  * One slice of the drive loop: replay the run's log to where it stands, then go on until the run
@@ -50,6 +54,9 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
   const events = await given.log.all();
   const state = deriveRunState(events);
   if (state.terminal) return { status: state.status, yielded: false };
+  // Paused: nothing starts (an alarm armed before the pause, a signal or a decision that arrived
+  // while paused lands here); the resume arms the alarm again.
+  if (state.paused) return PAUSED;
   // Every append of this slice goes through the meter (tokens and log bytes per run).
   const quota = new RunQuotaMeter(given.quotas, events);
   // The run's state lives for the slice: its own appends fold into it, nothing re-reads the log.
@@ -71,6 +78,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     sleep: env.sleep,
     ...(env.modelTimeoutMs !== undefined ? { modelTimeoutMs: env.modelTimeoutMs } : {}),
     ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
+    ...(env.pause ? { pause: env.pause } : {}),
     ...(redact ? { redact } : {}),
     ...("values" in secrets ? { secrets: secrets.values } : {}),
   };
@@ -87,7 +95,8 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
     if (output === SECTION_WAITS) {
       // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
       if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-      await indexRun(env, state, "waiting", { ...latestRegistration(await run.current()), waitReason: "trigger" });
+      const idle = await run.current();
+      await indexRun(env, state, idle.paused ? "paused" : "waiting", { ...latestRegistration(idle), waitReason: "trigger" });
       return { status: "waiting", yielded: false, waiting: true, waitReason: "trigger" };
     }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
@@ -198,6 +207,11 @@ async function yielded(
   untilMessage: boolean,
 ): Promise<DriveResult> {
   const now = await env.run.current();
+  // Paused (whatever ended the slice: the pause, or time up as it landed): no alarm until the resume.
+  if (now.paused) {
+    await indexRun(env, state, "paused", latestRegistration(now));
+    return PAUSED;
+  }
   const wakeAt = nextWake(env, now, thrownWakeAt, untilMessage);
   if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
   return {

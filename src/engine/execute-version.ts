@@ -2,6 +2,7 @@ import { appendEvents, type HarnessContext } from "../harness/harness-context.ts
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
+import { PauseYield } from "../harness/pause-yield.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
@@ -63,6 +64,8 @@ export async function executeVersion(given: ExecuteArgs): Promise<unknown> {
   while (!progress.allSettled()) {
     if (failure === null) await startReady(args, progress, running, signal, maxConcurrency, held);
     if (running.size === 0) {
+      // Paused, and the steps in flight have finished: the slice yields until the resume.
+      if (failure === null && ctx.pause?.aborted) failure = new PauseYield();
       // Skipping or replaying may have made more steps ready; go round again unless nothing can move.
       if (progress.steps.some((s) => progress.ready(s)) && failure === null) continue;
       break;
@@ -75,7 +78,8 @@ export async function executeVersion(given: ExecuteArgs): Promise<unknown> {
     if (settled.error !== undefined) {
       if (failure === null) {
         failure = settled.error;
-        abort.abort(settled.error);
+        // A pause stops only what would start: the steps in flight finish and are recorded.
+        if (!(settled.error instanceof PauseYield)) abort.abort(settled.error);
       }
       continue;
     }
@@ -100,6 +104,8 @@ async function startReady(
   held: HeldEvents,
 ): Promise<void> {
   const { ctx, state } = args;
+  // Paused: no step starts (nor is replayed) in this slice; the resume's slice takes them all.
+  if (ctx.pause?.aborted) return;
   for (const step of progress.steps) {
     if (running.size >= maxConcurrency) break;
     if (running.has(step.id) || !progress.ready(step)) continue;

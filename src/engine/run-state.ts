@@ -19,12 +19,14 @@ export {
   INITIAL_RUN_STATE,
   RUN_STATE_TRANSITIONS,
   type RunStateTransitions,
+  runStatusOf,
   type Transition,
 } from "./run-state/transitions.ts";
 export type {
   ApprovalProgress,
   ChildProgress,
   OccurrenceProgress,
+  PauseProgress,
   RunState,
   SignalProgress,
   StepProgress,

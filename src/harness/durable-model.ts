@@ -16,6 +16,7 @@ import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-rep
 import type { ModelPricing } from "../sdk/model.ts";
 import { CallTimer } from "./call-timer.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor, SliceYieldSignal } from "./harness-context.ts";
+import { assertNotPaused } from "./pause-yield.ts";
 import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
 import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
@@ -106,6 +107,7 @@ class JournaledCalls {
     if (record?.responded) return { recorded: decodeTagged(record.responded.response) as LanguageModelV4GenerateResult };
     const lastFailure = record?.failures[record.failures.length - 1];
     if (lastFailure && !lastFailure.error.retriable) throw recordedToError(lastFailure.error);
+    assertNotPaused(ctx);
     assertSliceTime(ctx);
     // The session's held `harness.session.started` goes first, in this batch: durable before the call.
     const leading = cursor.takeLeading();
@@ -142,6 +144,7 @@ class JournaledCalls {
     const wait = backoffMs(error, attempt, ctx.clock.now());
     if (wait > INLINE_BACKOFF_MAX_MS) throw new SliceYieldSignal(ctx.clock.now() + wait);
     await ctx.sleep(wait);
+    assertNotPaused(ctx);
     assertSliceTime(ctx);
     return true;
   }

@@ -25,7 +25,8 @@ export type TimelineKind =
   | "other"
   | "wait"
   | "child"
-  | "queue";
+  | "queue"
+  | "pause";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -246,6 +247,9 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
     t.begin(event, `flow:${p.gate}:${p.kind}`, "queue", `queued for ${p.kind} key ${p.key}`);
   },
   FlowAdmitted: (t, { payload: p, at }) => t.close(`flow:${p.gate}:${p.kind}`, at, "ok", `admitted by ${p.kind} key ${p.key}`),
+  // An operator's pause, from RunPaused to its RunResumed (or the run's end, which closes everything).
+  RunPaused: (t, event) => t.begin(event, "pause", "pause", `paused by ${event.payload.by}`),
+  RunResumed: (t, { payload, at }) => t.close("pause", at, "ok", `resumed by ${payload.by}`),
 };
 
 /**

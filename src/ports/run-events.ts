@@ -149,6 +149,8 @@ export type RunEventPayloads = {
     flow?: FlowGate[];
     /** The caller's W3C `traceparent` (normalized), when the start carried one: the run's trace is a child of that span (docs/observability.md). */
     traceparent?: string;
+    /** The start's tags (`key` → `value`, at most 16): in the run index for `GET /v1/runs?tag=key:value`. */
+    tags?: Record<string, string>;
   };
   "harness.session.started": {
     sessionId: string;
@@ -210,6 +212,10 @@ export type RunEventPayloads = {
   RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
   RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
   RunCancelled: { reason: string };
+  /** An operator paused the run: no new step, model call or occurrence starts until `RunResumed` (docs/runs.md, "Pause and resume"). `by` names who (the token, or the RPC caller). */
+  RunPaused: { by: string };
+  /** The run goes on after a `RunPaused`. */
+  RunResumed: { by: string };
   /**
    * A wait step (`wait.sleep`, `wait.signal`) began waiting: its deadline (epoch ms, the run
    * object's alarm) and, for a signal wait, the signals it takes with their payload schemas.

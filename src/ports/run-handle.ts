@@ -202,6 +202,17 @@ export type DecisionResult =
       message: string;
     };
 
+/** What pausing or resuming a run takes: who asks (a token's id, an RPC caller), recorded in `RunPaused`/`RunResumed`. */
+export type PauseRequest = { by: string };
+
+/**
+ * What pausing or resuming answers: the run as it now is (`changed` false when it was paused, or
+ * running, already: the answer is the same), or why not (nothing appended).
+ */
+export type PauseResult =
+  | { ok: true; changed: boolean; view: RunView }
+  | { ok: false; code: "run_not_found" | "run_ended"; message: string };
+
 export type EventPageRequest = { after?: number; limit?: number; types?: string[] };
 
 /**
@@ -219,6 +230,10 @@ export interface RunHandle {
   /** Server-Sent Events from `after` on, ending after the terminal event. */
   stream(after: number): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
+  /** Pauses the run: nothing new starts until {@link resume}; calls in flight finish (docs/runs.md, "Pause and resume"). */
+  pause(request: PauseRequest): Promise<PauseResult>;
+  /** Resumes a paused run: it is driven again at once. */
+  resume(request: PauseRequest): Promise<PauseResult>;
   trigger(request: TriggerRequest): Promise<TriggerResult>;
   decideApproval(request: DecisionRequest): Promise<DecisionResult>;
   /** Sends a signal: durable in the run's log before it answers; a `wait.signal` naming it takes it (first in, first out). */
