@@ -72,6 +72,8 @@ export type RunView = RunResult & {
   children?: ChildView[];
   /** A run queued by flow control (`waitReason` `concurrency` or `throttle`): its key and its place in the key's queue (1 = next). */
   queue?: QueueView;
+  /** A `paused` run: who paused it and when (epoch ms). */
+  paused?: { by: string; at: number };
   /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */
   traceId?: string;
 };

@@ -11,6 +11,7 @@ export type PauseOutcome = Exclude<PauseResult, { ok: true }> | { ok: true; chan
  * or tool call, section occurrence); what is in flight finishes and is recorded, and the slice then
  * yields with no alarm (drive-run.ts). Pausing a paused run changes nothing (`changed` false); an
  * ended run is refused with `run_ended`. The host aborts its slice's pause signal after this answers.
+ * The alarm is cleared: a sleep or signal timeout that passes while paused is taken up by the resume.
  */
 export async function pauseRun(ports: RunHostPorts, request: PauseRequest): Promise<PauseOutcome> {
   const { state } = await readRunState(ports.log);
@@ -18,6 +19,9 @@ export async function pauseRun(ports: RunHostPorts, request: PauseRequest): Prom
   if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status}); it cannot be paused` };
   if (state.paused) return { ok: true, changed: false };
   await ports.log.append([{ type: "RunPaused", payload: { by: request.by } }]);
+  // Nothing is due while paused (a sleep's deadline stays in the log): no alarm until the resume.
+  // A slice in flight finishes what it started and then clears it again (drive-slices.ts).
+  await ports.alarm.clear();
   await indexRun(ports, state, "paused", latestRegistration(state));
   return { ok: true, changed: true };
 }

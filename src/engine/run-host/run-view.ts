@@ -56,6 +56,7 @@ export async function viewRunState(
     ...(state.request?.parent ? { parent: { runId: state.request.parent.runId, stepPath: state.request.parent.stepPath } } : {}),
     ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
     ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
+    ...(state.paused && !state.terminal ? { paused: state.paused } : {}),
     ...(state.request ? { traceId: traceIdOf(runId, parseTraceparent(state.request.traceparent)) } : {}),
   };
 }
