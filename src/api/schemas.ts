@@ -162,7 +162,7 @@ export const Run = z
         "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked). docs/flow-control.md.",
     }),
     paused: RunPaused.optional().openapi({
-      description: "A `paused` run: who paused it and when (docs/runs.md, \"Pause and resume\"). Absent otherwise.",
+      description: 'A `paused` run: who paused it and when (docs/runs.md, "Pause and resume"). Absent otherwise.',
     }),
     tags: RunTags.optional(),
     progress: RunProgress.optional(),

@@ -1,8 +1,8 @@
 import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
+import { PauseYield } from "../harness/pause-yield.ts";
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
-import { PauseYield } from "../harness/pause-yield.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";

@@ -16,10 +16,10 @@ import { NonDeterministicReplayError } from "../sdk/errors/non-deterministic-rep
 import type { ModelPricing } from "../sdk/model.ts";
 import { CallTimer } from "./call-timer.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor, SliceYieldSignal } from "./harness-context.ts";
-import { assertNotPaused } from "./pause-yield.ts";
 import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
 import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
+import { assertNotPaused } from "./pause-yield.ts";
 import { withSentToolArguments } from "./sent-tool-arguments.ts";
 
 /** Which slot a model call is for, as recorded in its events. */

@@ -1,5 +1,5 @@
-import { openai } from "@ai-sdk/openai";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { openai } from "@ai-sdk/openai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -116,7 +116,11 @@ describe("pause and resume over HTTP, through the run object and D1", () => {
       () => runEvents(runId),
       (es) => es.some((e) => e.type === "StepSucceeded" && e.payload.stepPath === "c1/draft"),
     );
-    await until(runId, () => alarmOf(runId), (alarm) => alarm === null);
+    await until(
+      runId,
+      () => alarmOf(runId),
+      (alarm) => alarm === null,
+    );
     const afterPause = events.slice(events.findIndex((e) => e.type === "RunPaused"));
     expect(afterPause.map((e) => e.type)).toContain("harness.model.responded");
     expect(afterPause.some((e) => e.type === "StepStarted" || e.type === "harness.model.called")).toBe(false);
@@ -152,7 +156,11 @@ describe("pause and resume over HTTP, through the run object and D1", () => {
     const clock = { now: () => Date.now() + skipped };
     overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), workflows: catalogOf([sleeping]), clock });
     const runId = await start(await stepsLwir(sleeping, [{ id: "nap", uses: "wait.sleep", with: { durationMs: 60_000 } }]), {});
-    const waiting = await until(runId, () => viewOf(runId), (v) => v.waitReason === "sleep");
+    const waiting = await until(
+      runId,
+      () => viewOf(runId),
+      (v) => v.waitReason === "sleep",
+    );
     const deadline = waiting.waitingUntil as number;
 
     expect((await call("POST", `/v1/runs/${runId}/pause`)).status).toBe(200);
