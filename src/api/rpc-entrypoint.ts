@@ -36,6 +36,8 @@ export type RpcStartOptions = {
   readonly wait?: number;
   /** The caller's W3C `traceparent`: the run's trace becomes a child of that span (docs/observability.md). */
   readonly traceparent?: string;
+  /** At most 16 tags (`key` → `value`), as `tags` in the HTTP start (else `run_tags_invalid`). */
+  readonly tags?: Readonly<Record<string, string>>;
 };
 
 // Every argument object is strict: a misspelled option (`{ waitt: 30 }`) is refused with
@@ -49,12 +51,15 @@ const StartOptions = z.strictObject({
   runId: StartRunBody.shape.runId,
   location: StartRunBody.shape.location,
   traceparent: z.string().max(256).optional(),
+  // Checked by the start service (run_tags_invalid), like the HTTP body's.
+  tags: z.record(z.string(), z.string()).optional(),
 });
 const RunId = z.string().min(1).max(255);
 const ListQuery = z.strictObject({
   workflow: z.string().optional(),
   status: z.enum(RUN_STATUSES).optional(),
   waitReason: z.enum(WAIT_REASONS).optional(),
+  tag: z.union([z.string(), z.array(z.string())]).optional(),
   limit: z.number().int().min(1).max(200).optional(),
   cursor: z.string().optional(),
 });
@@ -104,6 +109,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         wait: rest.wait,
         triggerKind: "programmatic",
         traceparent: rest.traceparent,
+        tags: rest.tags,
       });
       return asJson<RpcRun>({ ...toRun(started.view), placement: started.placement });
     });

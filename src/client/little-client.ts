@@ -98,7 +98,12 @@ export class LittleClient {
       path: "/v1/lwir/runs",
       query: { wait: options.wait },
       headers: { "idempotency-key": options.idempotencyKey },
-      body: { lwir, input, ...(options.runId !== undefined ? { runId: options.runId } : {}) },
+      body: {
+        lwir,
+        input,
+        ...(options.runId !== undefined ? { runId: options.runId } : {}),
+        ...(options.tags ? { tags: options.tags } : {}),
+      },
     });
   }
 

@@ -78,7 +78,8 @@ export async function compileCycle(args: {
 }
 
 function runStartedEvent(locked: LockedVersion, cycle: number): NewRunEvent {
-  return { type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } };
+  const steps = locked.version.lwir.steps.length;
+  return { type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle, steps } };
 }
 
 function outerContext(

@@ -21,7 +21,7 @@ import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
-import { indexRun, latestRegistration } from "./run-host/index-run.ts";
+import { indexFieldsOf, indexRun, latestRegistration } from "./run-host/index-run.ts";
 import { RunQuotaMeter } from "./run-quotas.ts";
 import { SECTION_WAITS } from "./run-section.ts";
 import { deliverableSignal, deriveRunState, earliestWaitDeadline, type RunState, SliceState } from "./run-state.ts";
@@ -96,7 +96,7 @@ export async function driveRun(given: RunEnvironment): Promise<DriveResult> {
       // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
       if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
       const idle = await run.current();
-      await indexRun(env, state, idle.paused ? "paused" : "waiting", { ...latestRegistration(idle), waitReason: "trigger" });
+      await indexRun(env, state, idle.paused ? "paused" : "waiting", { ...indexFieldsOf(idle), waitReason: "trigger" });
       return { status: "waiting", yielded: false, waiting: true, waitReason: "trigger" };
     }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
@@ -209,11 +209,11 @@ async function yielded(
   const now = await env.run.current();
   // Paused (whatever ended the slice: the pause, or time up as it landed): no alarm until the resume.
   if (now.paused) {
-    await indexRun(env, state, "paused", latestRegistration(now));
+    await indexRun(env, state, "paused", indexFieldsOf(now));
     return PAUSED;
   }
   const wakeAt = nextWake(env, now, thrownWakeAt, untilMessage);
-  if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
+  if (now.waitReason) await indexRun(env, state, "waiting", { ...indexFieldsOf(now), waitReason: now.waitReason });
   return {
     status: now.status,
     yielded: true,
@@ -243,6 +243,7 @@ type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; f
 async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
   const now = await env.run.current();
   const registration = latestRegistration(now);
+  const fields = indexFieldsOf(now);
   if (ending.type === "RunCompleted") {
     await appendEvents(ctx, [
       {
@@ -255,7 +256,7 @@ async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunStat
         },
       },
     ]);
-    await indexRun(env, state, "completed", registration);
+    await indexRun(env, state, "completed", fields);
     return { status: "completed", yielded: false };
   }
   const { failure } = ending;
@@ -269,7 +270,7 @@ async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunStat
       },
     },
   ]);
-  await indexRun(env, state, "failed", { ...registration, causeCode: failure.causeCode });
+  await indexRun(env, state, "failed", { ...fields, causeCode: failure.causeCode });
   // A failed run's children still running (a sibling step failed, the run timed out) have no step to answer: they end too.
   await cancelChildren(env, now, `the run failed: ${failure.causeCode}`);
   return { status: "failed", yielded: false };

@@ -11,6 +11,7 @@ export {
   RUN_STATE_FOLD,
   RUN_STATE_FOLD_VERSION,
 } from "./run-state/checkpoint.ts";
+export { progressOf, type RunProgress } from "./run-state/progress.ts";
 export { readRunState } from "./run-state/read-state.ts";
 export { SliceState } from "./run-state/slice-state.ts";
 export {

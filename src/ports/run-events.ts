@@ -184,7 +184,8 @@ export type RunEventPayloads = {
   "harness.tool_call.succeeded": { sessionId: string; callId: string; tool: string; result: unknown; scratch?: Record<string, string> };
   "harness.tool_call.failed": { sessionId: string; callId: string; tool: string; error: RecordedError };
   WorkflowVersionRegistered: { versionId: string; versionHash: Digest; lockHash: Digest; definitionHash: Digest; warnings: unknown[] };
-  RunStarted: { versionId: string; lockHash: Digest; cycle: number };
+  /** `steps`: how many steps the version's LWIR has (the run's progress); absent in logs from before it was recorded. */
+  RunStarted: { versionId: string; lockHash: Digest; cycle: number; steps?: number };
   StepScheduled: { stepPath: string };
   StepStarted: { stepPath: string; attempt: number; deadline?: number };
   StepSucceeded: { stepPath: string; attempt: number; output: unknown };

@@ -32,12 +32,14 @@ export type StartRunRequest = {
   flow?: FlowGate[];
   /** The caller's W3C `traceparent`, normalized by the start service (recorded on `RunRequested`). */
   traceparent?: string;
+  /** The run's tags, checked by the start service (recorded on `RunRequested`; part of a repeat's comparison). */
+  tags?: Readonly<Record<string, string>>;
 };
 
 /**
  * What `start` answers: the run it created, or the one started before under this id (a repeat of
- * the same workflow, input and LWIR), or `conflict` when that run was started with another
- * workflow, input or LWIR (the run object compares; nothing of the run is sent back).
+ * the same workflow, input, LWIR and tags), or `conflict` when that run was started with another
+ * workflow, input, LWIR or tags (the run object compares; nothing of the run is sent back).
  */
 export type StartRunResult = { readonly outcome: "created" | "existing"; readonly view: RunView } | { readonly outcome: "conflict" };
 
@@ -72,6 +74,10 @@ export type RunView = RunResult & {
   children?: ChildView[];
   /** A run queued by flow control (`waitReason` `concurrency` or `throttle`): its key and its place in the key's queue (1 = next). */
   queue?: QueueView;
+  /** The start's tags (`key` → `value`). */
+  tags?: Record<string, string>;
+  /** How far the run's steps are (docs/runs.md, "Progress"); present once the run has a request. */
+  progress?: { stepsTotal: number | null; stepsEnded: number };
   /** A `paused` run: who paused it and when (epoch ms). */
   paused?: { by: string; at: number };
   /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */

@@ -1,6 +1,7 @@
 import type { CanonicalJsonError } from "../sdk/errors/canonical-json-error.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { QuotaExceededError } from "../sdk/errors/quota-exceeded-error.ts";
+import type { RunTagsInvalidError } from "../sdk/errors/run-tags-invalid-error.ts";
 import type { StartRefusalCode } from "../sdk/errors/start-refused-error.ts";
 import type { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { Finding } from "../sdk/finding.ts";
@@ -30,10 +31,16 @@ export const MESSAGE_CAUSED: ReadonlySet<string> = new Set<MessageCausedCode>([
   "canonical_json_rejected",
   "anchor_workflow_mismatch",
   "run_ended",
+  "run_tags_invalid",
 ]);
 
 /** Codes of named errors a start throws (each in the API's status table; the failure-policy test checks it). */
-type MessageCausedCode = StartRefusalCode | WorkflowInputValidationError["code"] | CanonicalJsonError["code"] | "payload_too_large";
+type MessageCausedCode =
+  | StartRefusalCode
+  | WorkflowInputValidationError["code"]
+  | CanonicalJsonError["code"]
+  | RunTagsInvalidError["code"]
+  | "payload_too_large";
 
 /** The first retry waits this long; each next one twice as long, up to {@link MAX_DELAY_SECONDS}. */
 export const BASE_DELAY_SECONDS = 10;

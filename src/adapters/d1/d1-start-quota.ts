@@ -3,11 +3,11 @@ import { START_WINDOW_MS, type StartAdmission, type StartLimits, type StartQuota
 /**
  * The tenant's (?1) active runs: index rows being compiled or executed, mid-work waits included (a
  * run waiting for an approval or sleeping before a retry holds its slot, as it did when such runs
- * showed `running`; sections waiting for a trigger don't count; runs queued by flow control
+ * showed `running`; a paused run holds its slot too; sections waiting for a trigger don't count; runs queued by flow control
  * count, so queueing never lifts the tenant's ceiling), plus starts admitted in the current
  * window (?2) that are not in the index yet.
  */
-const ACTIVE_COUNT = `((SELECT COUNT(*) FROM runs WHERE tenant = ?1 AND (status IN ('pending', 'compiling', 'running')
+const ACTIVE_COUNT = `((SELECT COUNT(*) FROM runs WHERE tenant = ?1 AND (status IN ('pending', 'compiling', 'running', 'paused')
     OR (status = 'waiting' AND wait_reason IN ('approval', 'sleep', 'concurrency', 'throttle', 'rate_limit'))))
   + COALESCE((SELECT in_flight FROM tenant_start_windows WHERE tenant = ?1 AND window_start >= ?2), 0))`;
 

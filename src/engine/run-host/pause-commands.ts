@@ -1,7 +1,7 @@
 import type { PauseRequest, PauseResult } from "../../ports/run-handle.ts";
 import { readRunState, runStatusOf } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
-import { indexRun, latestRegistration } from "./index-run.ts";
+import { indexFieldsOf, indexRun } from "./index-run.ts";
 
 /** What a pause or resume answers before the host adds the run's view. */
 export type PauseOutcome = Exclude<PauseResult, { ok: true }> | { ok: true; changed: boolean };
@@ -22,7 +22,7 @@ export async function pauseRun(ports: RunHostPorts, request: PauseRequest): Prom
   // Nothing is due while paused (a sleep's deadline stays in the log): no alarm until the resume.
   // A slice in flight finishes what it started and then clears it again (drive-slices.ts).
   await ports.alarm.clear();
-  await indexRun(ports, state, "paused", latestRegistration(state));
+  await indexRun(ports, state, "paused", indexFieldsOf(state));
   return { ok: true, changed: true };
 }
 
@@ -40,6 +40,6 @@ export async function resumeRun(ports: RunHostPorts, request: PauseRequest): Pro
   await ports.alarm.wakeIn(0);
   await ports.log.append([{ type: "RunResumed", payload: { by: request.by } }]);
   const { state: resumed } = await readRunState(ports.log);
-  await indexRun(ports, state, runStatusOf(resumed), { ...latestRegistration(resumed), waitReason: resumed.waitReason });
+  await indexRun(ports, state, runStatusOf(resumed), { ...indexFieldsOf(resumed), waitReason: resumed.waitReason });
   return { ok: true, changed: true };
 }

@@ -112,7 +112,12 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   "harness.tool_call.succeeded": unchanged,
   "harness.tool_call.failed": unchanged,
   WorkflowVersionRegistered: (state, { payload }) => ({ ...state, registered: new Map(state.registered).set(state.cycle, payload) }),
-  RunStarted: (state, { payload }) => ({ ...state, started: new Set(state.started).add(payload.cycle), status: "running" }),
+  RunStarted: (state, { payload }) => ({
+    ...state,
+    started: new Set(state.started).add(payload.cycle),
+    status: "running",
+    ...(payload.steps !== undefined ? { plannedSteps: { cycle: payload.cycle, steps: payload.steps } } : {}),
+  }),
   StepScheduled: (state, { payload }) => ({ ...state, scheduled: state.scheduled.add(payload.stepPath) }),
   StepStarted: (state, { payload }) => ({
     ...state,

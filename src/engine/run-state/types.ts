@@ -57,6 +57,8 @@ export type RunState = {
    * what the run's own events make it; {@link runStatusOf} reports `paused` over it.
    */
   readonly paused?: PauseProgress;
+  /** How many steps the version of a cycle has (its `RunStarted.steps`): the run's progress total. Absent before a plan exists. */
+  readonly plannedSteps?: { readonly cycle: number; readonly steps: number };
 };
 
 /** Who paused the run, and when (the `RunPaused` event's `at`). */

@@ -23,6 +23,7 @@ import type { RegisteredWorkflow, WorkflowCatalog } from "../run-environment.ts"
 import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
+import { checkRunTags, type RunTags } from "./run-tags.ts";
 import { unindexedRun } from "./unindexed-run.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -79,6 +80,8 @@ export type StartCommand = {
   readonly parent?: ParentRef;
   /** The caller's W3C `traceparent` (HTTP or webhook header, RPC option, queue field): the run's trace joins it; a malformed one is ignored, as W3C asks. */
   readonly traceparent?: string | undefined;
+  /** The run's tags (`key` → `value`): checked here (422 `run_tags_invalid`), recorded in `RunRequested`, in the run index. */
+  readonly tags?: unknown;
 };
 
 export type StartedRun = {
@@ -119,6 +122,8 @@ export async function startRun(ports: StartPorts, command: StartCommand): Promis
   if (!anchor && command.callerRunId) await refuseCancelledAnchor(ports, command);
   const registered = ports.workflows.get(command.workflowId);
   if (!registered) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
+  // Bad tags are the caller's mistake, refused before anything is asked or stored.
+  const tags = checkRunTags(command.tags);
   const capabilities = await admitRequest(ports, command, registered);
   // Flow control: the gates with their keys rendered over the input; a key that does not render is 422, before anything is stored.
   const flow = flowGatesOf(registered.definition, command.input);
@@ -127,7 +132,7 @@ export async function startRun(ports: StartPorts, command: StartCommand): Promis
   const jurisdiction = registered.definition.placement.jurisdiction;
   const locationHint = command.location ?? (command.continent ? HINT_BY_CONTINENT[command.continent] : undefined);
   const placement: RunPlacement = { ...(jurisdiction ? { jurisdiction } : {}), ...(locationHint ? { locationHint } : {}) };
-  const start = { ports, command, placement, admitted, jurisdiction, flow };
+  const start = { ports, command, placement, admitted, jurisdiction, flow, tags };
   if (!admission.admitted) {
     // A retried start of a run that exists (same run id or idempotency key) creates nothing: it
     // gets its run back, not a 429. Looked up only here, on the refusal path.
@@ -247,6 +252,7 @@ type AdmittedStart = {
   readonly admitted: AdmittedDefinition;
   readonly jurisdiction: string | undefined;
   readonly flow: FlowGate[];
+  readonly tags: RunTags | undefined;
 };
 
 /**
@@ -259,7 +265,7 @@ async function askRunObject(
   /** Whether the start RPC was sent, and answered (for the quota: settleAdmission). */
   progress: { sent: boolean; answered: boolean },
 ): Promise<StartedRun> {
-  const { ports, command, placement, admitted, jurisdiction, flow } = start;
+  const { ports, command, placement, admitted, jurisdiction, flow, tags } = start;
   const client = ports.runHandles.open(command.tenant, command.runId, placement);
   progress.sent = true;
   const answer = await client
@@ -279,6 +285,7 @@ async function askRunObject(
       ...(command.waitMs !== undefined && command.waitMs > 0 ? { waitMs: command.waitMs } : {}),
       ...(command.parent ? { parent: command.parent } : {}),
       ...(flow.length > 0 ? { flow } : {}),
+      ...(tags ? { tags } : {}),
       ...traceparentOf(command),
     })
     .catch((error: unknown) => {
@@ -292,7 +299,10 @@ async function askRunObject(
     });
   progress.answered = true;
   if (answer.outcome === "conflict")
-    throw new StartRefusedError(command.conflictCode, `Run "${command.runId}" already exists with a different workflow, input or LWIR`);
+    throw new StartRefusedError(
+      command.conflictCode,
+      `Run "${command.runId}" already exists with a different workflow, input, LWIR or tags`,
+    );
   return {
     view: answer.view,
     created: answer.outcome === "created",
