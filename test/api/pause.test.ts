@@ -197,3 +197,54 @@ describe("pause and resume over HTTP, through the run object and D1", () => {
     expect((await runStub(runId, "dev").waitForEnd(5_000)).status).toBe("cancelled");
   });
 });
+
+describe("tags and progress through HTTP, the run object and D1", () => {
+  it("stores a start's tags (in RunRequested, the view, the index) and filters ?tag= with AND; shows progress", async () => {
+    const { held, worker } = heldWorker();
+    held.release();
+    overrideWiring({ models: resolverFor(worker, worker), workflows: catalogOf([chain]) });
+    const team = `t${crypto.randomUUID().slice(0, 8)}`;
+    const lwir = await chainLwir();
+    const one = await call("POST", "/v1/lwir/runs", { body: { lwir, input: { text: "a" }, tags: { team, env: "prod" } } });
+    const two = await call("POST", "/v1/lwir/runs", { body: { lwir, input: { text: "b" }, tags: { team, env: "dev" } } });
+    expect([one.status, two.status]).toEqual([202, 202]);
+    const first = (one.json.run as { runId: string }).runId;
+    const second = (two.json.run as { runId: string }).runId;
+    expect(one.json.run).toMatchObject({ tags: { team, env: "prod" }, progress: { stepsTotal: null, stepsEnded: 0 } });
+    const ended = await runStub(first, "dev").waitForEnd(10_000);
+    expect(ended).toMatchObject({ status: "completed", tags: { team, env: "prod" }, progress: { stepsTotal: 2, stepsEnded: 2 } });
+    await runStub(second, "dev").waitForEnd(10_000);
+    expect((await runEvents(first))[0]?.payload.tags).toEqual({ team, env: "prod" });
+
+    const list = async (query: string) =>
+      ((await call("GET", `/v1/runs?${query}&limit=200`)).json.runs as { runId: string; tags?: unknown; progress?: unknown }[]).map(
+        (r) => r.runId,
+      );
+    expect((await list(`tag=team:${team}`)).sort()).toEqual([first, second].sort());
+    expect(await list(`tag=team:${team}&tag=env:prod`)).toEqual([first]);
+    expect(await list(`tag=team:${team}&tag=env:staging`)).toEqual([]);
+    const row = ((await call("GET", `/v1/runs?tag=team:${team}&tag=env:prod`)).json.runs as Record<string, unknown>[])[0];
+    expect(row).toMatchObject({ tags: { team, env: "prod" }, progress: { stepsTotal: 2, stepsEnded: 2 } });
+    expect((await call("GET", "/v1/runs?tag=no-colon")).json.error?.code).toBe("invalid_request");
+  });
+
+  it("refuses bad tags with 422 run_tags_invalid, storing nothing; other tags on a repeat are a conflict", async () => {
+    overrideWiring({ models: new EnvModelResolver({ mode: "offline", secrets: {} }), workflows: catalogOf([sleeping]) });
+    const lwir = await stepsLwir(sleeping, [{ id: "nap", uses: "wait.sleep", with: { durationMs: 1 } }]);
+    const runId = `tags_${crypto.randomUUID().slice(0, 8)}`;
+    const tooMany = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"]));
+    for (const tags of [tooMany, { "bad key": "v" }, { k: "x".repeat(65) }, { k: 1 }]) {
+      const r = await call("POST", "/v1/lwir/runs", { body: { lwir, input: {}, runId, tags } });
+      expect([r.status, r.json.error?.code], JSON.stringify(tags).slice(0, 40)).toEqual(
+        typeof tags.k === "number" ? [400, "invalid_request"] : [422, "run_tags_invalid"],
+      );
+    }
+    expect((await call("GET", `/v1/runs/${runId}`)).status).toBe(404);
+    const first = await call("POST", "/v1/lwir/runs", { body: { lwir, input: {}, runId, tags: { a: "1" } } });
+    expect(first.status).toBe(202);
+    const again = await call("POST", "/v1/lwir/runs", { body: { lwir, input: {}, runId, tags: { a: "1" } } });
+    expect(again.status).not.toBe(409);
+    const other = await call("POST", "/v1/lwir/runs", { body: { lwir, input: {}, runId, tags: { a: "2" } } });
+    expect([other.status, other.json.error?.code]).toEqual([409, "run_id_conflict"]);
+  });
+});
