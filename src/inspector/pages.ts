@@ -91,15 +91,16 @@ export function runsPage(tenant: string, filters: { workflow: string; status: st
 }
 
 /** One run: its summary, then its DAG and step details (in the first screenful), result, timeline and version. */
-export function runPage(tenant: string, runId: string): string {
+export function runPage(tenant: string, runId: string, scopes = ""): string {
   return shell({
     title: `Run ${runId}`,
     page: "run",
     tenant,
-    data: { "run-id": runId },
+    data: { "run-id": runId, scopes },
     main: `<p class="crumbs"><a href="/runs">← All runs</a></p>
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
+<section id="actions" aria-labelledby="actions-h" hidden><h2 id="actions-h">Actions</h2><div id="actions-body"></div></section>
 <section id="waits" aria-labelledby="waits-h" hidden><h2 id="waits-h">Waiting</h2><div id="waits-body"></div></section>
 <div class="run-grid">
 <section id="dag-section" aria-labelledby="dag-h"><h2 id="dag-h">Steps</h2>

@@ -24,7 +24,7 @@ const SESSION_SECONDS = 12 * 60 * 60;
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string } };
+type InspectorEnv = { Bindings: ApiEnv["Bindings"]; Variables: { tenant: string; scopes: string } };
 
 /**
  * The run inspector: `/login`, `/logout`, `/runs` and `/runs/:runId` (HTML), and its two bundled
@@ -97,6 +97,8 @@ const requirePageTenant: MiddlewareHandler<InspectorEnv> = async (c, next) => {
   if (needed !== "public" && !scopesAllow(principal.scopes, needed))
     return html(c, loginPage("/runs", `That token lacks the "${needed}" scope this page needs.`), 403);
   c.set("tenant", principal.tenant);
+  // The run page shows only the actions the token may take (run-actions.js); the API checks again.
+  c.set("scopes", principal.scopes.join(" "));
   await next();
 };
 
@@ -119,7 +121,7 @@ inspectorRoutes.get("/runs/:runId", async (c) => {
   // Another tenant's run is a 404 like any missing run: its id says nothing about who owns it.
   const entry = await wire(c.env).runs.get(c.var.tenant, runId);
   if (!entry) return html(c, notFoundPage(c.var.tenant, runId), 404);
-  return html(c, runPage(c.var.tenant, runId));
+  return html(c, runPage(c.var.tenant, runId, c.var.scopes));
 });
 
 function html(c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 413 = 200): Response {

@@ -7,6 +7,7 @@ import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
+import { renderActions } from "./run-actions.js";
 import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
 
@@ -78,6 +79,7 @@ function renderPage(page) {
   const $ = (id) => document.getElementById(id);
   const { view } = page;
   renderSummary($("summary-list"), $("live-state"), page);
+  renderActions($("actions"), $("actions-body"), view, page.runId, page);
   renderWaits($("waits"), $("waits-body"), view, page.runId, page);
   $("run-input-body").textContent = fmtJson(view.input);
   renderResult($("result"), $("result-body"), view);
@@ -218,11 +220,13 @@ function renderSummary(list, live, page) {
       ? "Connection lost; reconnecting…"
       : isEndedStatus(view.status)
         ? `Run ${view.status}.`
-        : view.status === "waiting"
-          ? `Live: waiting for ${WAIT_LABELS[view.waitReason] ?? "something"}.`
-          : page.connection === "live"
-            ? "Live: following the run as it executes."
-            : "Loading…";
+        : view.status === "paused"
+          ? "Paused: no new step or model call starts until it is resumed."
+          : view.status === "waiting"
+            ? `Live: waiting for ${WAIT_LABELS[view.waitReason] ?? "something"}.`
+            : page.connection === "live"
+              ? "Live: following the run as it executes."
+              : "Loading…";
 }
 
 function renderResult(section, body, view) {
