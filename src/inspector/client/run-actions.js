@@ -1,3 +1,4 @@
+import { progressOf } from "../../engine/run-state.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import { postJson } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -63,4 +64,25 @@ export function renderActions(section, body, view, runId, page) {
     ),
     message,
   );
+}
+
+/** The summary's Tags and Progress items (docs/runs.md, "Tags", "Progress"), from the fold. */
+export function tagsAndProgress(view, item) {
+  const tags = view.state.request?.tags;
+  const { stepsTotal, stepsEnded } = progressOf(view.state);
+  return [
+    tags
+      ? item(
+          "Tags",
+          h(
+            "span",
+            { id: "run-tags" },
+            Object.entries(tags)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(", "),
+          ),
+        )
+      : null,
+    stepsTotal !== null ? item("Progress", h("span", { id: "run-progress" }, `${stepsEnded} of ${stepsTotal} steps`)) : null,
+  ];
 }

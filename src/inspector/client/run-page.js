@@ -7,7 +7,7 @@ import { drawDag, layoutOfLwir, updateDag } from "./dag-view.js";
 import { renderDetails } from "./details-view.js";
 import { h, replace } from "./dom.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
-import { renderActions } from "./run-actions.js";
+import { renderActions, tagsAndProgress } from "./run-actions.js";
 import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
 
@@ -205,6 +205,7 @@ function renderSummary(list, live, page) {
         )
       : null,
     item("Workflow", view.workflowId ?? run?.workflowId ?? "—"),
+    tagsAndProgress(view, item),
     ...familyItems(view, item),
     item("Started", fmtTime(started)),
     item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),
