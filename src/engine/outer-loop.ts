@@ -92,6 +92,7 @@ async function runCycle(args: OuterLoopArgs, current: RunState, cycle: number): 
     capabilities,
     input: request.input,
     cycle,
+    recordSteps: request.schemaNormalizer !== undefined,
     priorCycles: current.cyclesCompleted,
     registered: current.registered.get(cycle),
     runStarted: current.started.has(cycle),
