@@ -421,6 +421,8 @@ describe("OpenAPI", () => {
         "/v1/runs",
         "/v1/runs/{runId}",
         "/v1/runs/{runId}/cancel",
+        "/v1/runs/{runId}/pause",
+        "/v1/runs/{runId}/resume",
         "/v1/runs/{runId}/events",
         "/v1/runs/{runId}/events/stream",
         "/v1/tokens",
