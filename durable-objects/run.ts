@@ -12,9 +12,11 @@ import {
   type IndexDueStore,
   indexStarted,
   onDriveError,
+  pauseRun,
   type RunAlarm,
   type RunHostPorts,
   recordChildEnd,
+  resumeRun,
   sendSignal,
   settlingIndex,
   startRun,
@@ -34,6 +36,8 @@ import type {
   EndRunResult,
   EventPageRequest,
   FlowRunHandle,
+  PauseRequest,
+  PauseResult,
   PurgeResult,
   RunHandle,
   RunView,
@@ -67,6 +71,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   private readonly live = new LiveCalls();
   /** Aborts the slice in flight (its model and tool calls) when the run is cancelled. */
   private inflight: AbortController | null = null;
+  /** Tells the slice in flight the run was paused: nothing new starts, its calls in flight finish. */
+  private pausing: AbortController | null = null;
   /** The new run's first index row, written after its start answered; the alarm waits for it. */
   private indexing: Promise<void> | null = null;
   /** What this object has read or written of its `meta` table (see `getMeta`). */
@@ -201,6 +207,24 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     return this.status();
   }
 
+  /** Pauses the run (pause-commands.ts); a slice in flight starts nothing new and yields with no alarm. */
+  async pause(request: PauseRequest): Promise<PauseResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    const outcome = await pauseRun(this.host(runId), request);
+    if (!outcome.ok) return outcome;
+    this.pausing?.abort();
+    return { ...outcome, view: await this.status() };
+  }
+
+  /** Resumes a paused run: its alarm drives it at once. */
+  async resume(request: PauseRequest): Promise<PauseResult> {
+    const runId = this.getMeta("runId");
+    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
+    const outcome = await resumeRun(this.host(runId), request);
+    return outcome.ok ? { ...outcome, view: await this.status() } : outcome;
+  }
+
   /** Ends the run with a named cause (a revoked approval, a superseded section); a slice in flight stops. */
   async end(request: EndRunRequest): Promise<EndRunResult> {
     const runId = this.getMeta("runId");
@@ -239,7 +263,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     if (!runId) return "ended";
     const { state } = await readRunState(this.eventLog(runId));
     if (state.terminal) return "ended";
-    return this.inflight ? "active" : "idle";
+    // A paused run keeps its slot (docs/flow-control.md): the lease holds until it is resumed or ends.
+    return this.inflight || state.paused ? "active" : "idle";
   }
 
   /**
@@ -271,6 +296,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     const wiring = wire(this.env, { runId: `${tenant}:${runId}` });
     const inflight = new AbortController();
     this.inflight = inflight;
+    const pausing = new AbortController();
+    this.pausing = pausing;
     try {
       await this.indexing;
       // The repair path: a crash between the start's answer and its index row left the mark.
@@ -282,6 +309,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
           log: this.eventLog(runId),
           runs: this.runIndex(wiring.runs),
           signal: inflight.signal,
+          pause: pausing.signal,
           bindings: this.env,
           liveOutput: this.live,
         }),
@@ -301,6 +329,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
       if (this.inflight === inflight) this.inflight = null;
       // A call cut by the slice's end (a cancel, a crash of the loop) is no longer live.
       this.live.clear();
+      if (this.pausing === pausing) this.pausing = null;
       // Between slices the run holds none of its log: views and commands read the fold checkpoint.
       this.log?.release();
     }

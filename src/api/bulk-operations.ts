@@ -30,7 +30,7 @@ export const BulkFilterBody = z
       .string()
       .optional()
       .openapi({ enum: [...WAIT_REASONS] }),
-    tag: z.string().optional().openapi({ description: "`key:value` (not available yet: 422 `bulk_filter_unsupported`)" }),
+    tag: z.string().optional().openapi({ description: "`key:value`: only runs started with that tag (`GET /v1/runs?tag=`)" }),
     createdAfter: DateValue.optional(),
     createdBefore: DateValue.optional(),
   })
@@ -81,8 +81,9 @@ function parseAction(action: string): BulkAction {
 }
 
 function parseFilter(body: z.infer<typeof BulkFilterBody>): BulkFilter {
-  if (body.tag !== undefined)
-    throw new BulkActionRefusedError("bulk_filter_unsupported", "Filtering by tag is not available on this Worker yet", "$.filter.tag");
+  const tag = body.tag;
+  if (tag !== undefined && !/^[^:]+:.*$/.test(tag))
+    throw new BulkActionRefusedError("bulk_filter_invalid", `A tag filter is "key:value", not "${tag}"`, "$.filter.tag");
   const status = body.status;
   if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status))
     throw new BulkActionRefusedError("bulk_filter_invalid", `Unknown status "${status}"`, "$.filter.status");
@@ -95,6 +96,7 @@ function parseFilter(body: z.infer<typeof BulkFilterBody>): BulkFilter {
     throw new BulkActionRefusedError("bulk_filter_invalid", "createdAfter must be before createdBefore", "$.filter.createdAfter");
   return {
     ...(body.workflowId ? { workflowId: body.workflowId } : {}),
+    ...(tag !== undefined ? { tag } : {}),
     ...(status ? { status: status as BulkFilter["status"] & string } : {}),
     ...(waitReason ? { waitReason: waitReason as BulkFilter["waitReason"] & string } : {}),
     ...(createdAfter !== undefined ? { createdAfter } : {}),

@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   workflow_not_registered: 404,
   // Starting and triggering runs.
   input_schema_error: 422,
+  run_tags_invalid: 422,
   idempotency_conflict: 409,
   run_id_conflict: 409,
   run_id_reserved: 422,

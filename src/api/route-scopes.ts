@@ -39,6 +39,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | "public">> = {
   "POST /v1/runs/{runId}/restart": "runs:write",
   "POST /v1/runs/{runId}/fork": "runs:write",
   "GET /v1/runs/{runId}/compare/{otherRunId}": "runs:read",
+  "POST /v1/runs/{runId}/pause": "runs:write",
+  "POST /v1/runs/{runId}/resume": "runs:write",
   "POST /v1/runs/{runId}/triggers": "runs:write",
   "POST /v1/runs/{runId}/supersede": "runs:write",
   "GET /v1/runs/{runId}/signals": "runs:read",

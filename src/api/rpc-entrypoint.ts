@@ -11,6 +11,7 @@ import type { ApiServices, ApiVars } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 import { type BulkRequest, BulkRequestBody, readBulkJob, startBulkJob } from "./bulk-operations.ts";
 import { type DeletedRun, deleteTenantRun } from "./deletion-operations.ts";
+import { pauseTenantRun } from "./pause-operations.ts";
 import { ForkBody, RestartBody } from "./routes/run-fork-schemas.ts";
 import { toRpcError } from "./rpc-error.ts";
 import {
@@ -44,6 +45,8 @@ export type RpcStartOptions = {
   readonly wait?: number;
   /** The caller's W3C `traceparent`: the run's trace becomes a child of that span (docs/observability.md). */
   readonly traceparent?: string;
+  /** At most 16 tags (`key` → `value`), as `tags` in the HTTP start (else `run_tags_invalid`). */
+  readonly tags?: Readonly<Record<string, string>>;
 };
 
 // Every argument object is strict: a misspelled option (`{ waitt: 30 }`) is refused with
@@ -57,6 +60,8 @@ const StartOptions = z.strictObject({
   runId: StartRunBody.shape.runId,
   location: StartRunBody.shape.location,
   traceparent: z.string().max(256).optional(),
+  // Checked by the start service (run_tags_invalid), like the HTTP body's.
+  tags: z.record(z.string(), z.string()).optional(),
 });
 const RunId = z.string().min(1).max(255);
 const ForkOptions = z.strictObject({ ...TriggerOptions.shape, dryRun: z.boolean().optional() });
@@ -64,6 +69,7 @@ const ListQuery = z.strictObject({
   workflow: z.string().optional(),
   status: z.enum(RUN_STATUSES).optional(),
   waitReason: z.enum(WAIT_REASONS).optional(),
+  tag: z.union([z.string(), z.array(z.string())]).optional(),
   limit: z.number().int().min(1).max(200).optional(),
   cursor: z.string().optional(),
 });
@@ -115,6 +121,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         wait: rest.wait,
         triggerKind: "programmatic",
         traceparent: rest.traceparent,
+        tags: rest.tags,
       });
       return asJson<RpcRun>({ ...toRun(started.view), placement: started.placement });
     });
@@ -151,6 +158,20 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
       asJson<RpcRun>(
         toRun(await cancelTenantRun(services, tenant, parse(RunId, runId, "runId"), parse(z.string().max(1_000), reason, "reason"))),
       ),
+    );
+  }
+
+  /** Pauses a run: nothing new starts until `resumeRun` (docs/runs.md, "Pause and resume"); an ended run is `run_ended`. */
+  async pauseRun(runId: string): Promise<RpcRun> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcRun>(toRun(await pauseTenantRun(services, tenant, parse(RunId, runId, "runId"), "pause", "rpc"))),
+    );
+  }
+
+  /** Resumes a paused run; a run that is not paused is answered unchanged. */
+  async resumeRun(runId: string): Promise<RpcRun> {
+    return this.call(async (services, tenant) =>
+      asJson<RpcRun>(toRun(await pauseTenantRun(services, tenant, parse(RunId, runId, "runId"), "resume", "rpc"))),
     );
   }
 

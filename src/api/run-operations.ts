@@ -1,4 +1,5 @@
 import { runIdFor } from "../engine/runs/run-ids.ts";
+import { parseTagFilter } from "../engine/runs/run-tags.ts";
 import { startRun } from "../engine/runs/start-service.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunHandle, RunView } from "../ports/run-handle.ts";
@@ -30,6 +31,8 @@ export type StartRequest = {
   readonly triggerKind: RunTrigger["kind"];
   /** The caller's W3C `traceparent` (header, RPC option). */
   readonly traceparent?: string | undefined;
+  /** The run's tags (checked by the start service: 422 `run_tags_invalid`). */
+  readonly tags?: Readonly<Record<string, string>> | undefined;
 };
 
 export type StartedTenantRun = {
@@ -54,6 +57,7 @@ export async function startTenantRun(services: ApiServices, tenant: string, requ
     callerRunId: request.runId !== undefined,
     waitMs: request.wait ? request.wait * 1_000 : undefined,
     traceparent: request.traceparent,
+    ...(request.tags !== undefined ? { tags: request.tags } : {}),
   });
   return { runId, view: started.view, placement: started.placement };
 }
@@ -115,6 +119,8 @@ export type ListRunsQuery = {
   readonly workflow?: string | undefined;
   readonly status?: RunStatus | undefined;
   readonly waitReason?: WaitReason | undefined;
+  /** `key:value` filters (`?tag=` repeated): a run must carry every one. */
+  readonly tag?: string | readonly string[] | undefined;
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
 };
@@ -123,11 +129,13 @@ export type ListRunsQuery = {
 export async function listTenantRuns(services: ApiServices, tenant: string, query: ListRunsQuery) {
   const limit = query.limit ?? 50;
   const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const tags = tagFilters(query.tag);
   const rows = await services.runs.list({
     tenant,
     ...(query.workflow ? { workflowId: query.workflow } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.waitReason ? { waitReason: query.waitReason } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
     ...(before ? { before } : {}),
     limit: limit + 1,
   });
@@ -157,9 +165,28 @@ export async function listTenantRuns(services: ApiServices, tenant: string, quer
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
       ...(queues[i] ? { queue: queues[i] } : {}),
+      ...(r.tags ? { tags: r.tags } : {}),
+      ...(r.progress ? { progress: r.progress } : {}),
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.runId) : null,
   };
+}
+
+/** The `?tag=key:value` filters of a list; 400 `invalid_request` for one that is no `key:value`. */
+function tagFilters(given: string | readonly string[] | undefined): { key: string; value: string }[] {
+  const all = given === undefined ? [] : typeof given === "string" ? [given] : given;
+  return all.map((filter, i) => {
+    const parsed = parseTagFilter(filter);
+    if (!parsed)
+      throw new ApiError(
+        "invalid_request",
+        `tag "${filter}" is not key:value (a key of A-Z a-z 0-9 _ . -, a value of at most 64 characters)`,
+        {
+          findings: [{ severity: "error", code: "tag.invalid", path: `$.tag[${i}]`, message: "expected key:value" }],
+        },
+      );
+    return parsed;
+  });
 }
 
 /** The API's run: the object's view without internal fields. */

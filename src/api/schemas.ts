@@ -88,6 +88,25 @@ export const QueuePlace = z
   })
   .openapi("QueuePlace");
 
+/** Who paused a run, and when (epoch ms). */
+export const RunPaused = z.object({ by: z.string(), at: z.number() }).openapi("RunPaused");
+
+/** A run's tags, as its start gave them (docs/runs.md, "Tags"). */
+export const RunTags = z.record(z.string(), z.string()).openapi("RunTags", {
+  description: "The start's tags (`key` → `value`): filter with `GET /v1/runs?tag=key:value`",
+});
+
+/** How far a run's steps are (docs/runs.md, "Progress"). */
+export const RunProgress = z
+  .object({
+    stepsTotal: z.number().int().nullable().openapi({
+      description:
+        "Steps of the version the run executes (its current cycle's), a fan-out's branches counted once they are known; null before a plan exists",
+    }),
+    stepsEnded: z.number().int().openapi({ description: "Of those, the steps that succeeded, failed for good or were skipped" }),
+  })
+  .openapi("RunProgress");
+
 export const Run = z
   .object({
     runId: z.string(),
@@ -146,6 +165,11 @@ export const Run = z
       description:
         "A run queued by flow control (`waitReason` `concurrency` or `throttle`): the limit it waits for (`gate`: its index in the definition's list), its key, and its place in the key's queue (1 = next; null when the limiter could not be asked); `scope` `tenant` when it waits for its tenant's start quota. docs/flow-control.md.",
     }),
+    paused: RunPaused.optional().openapi({
+      description: 'A `paused` run: who paused it and when (docs/runs.md, "Pause and resume"). Absent otherwise.',
+    }),
+    tags: RunTags.optional(),
+    progress: RunProgress.optional(),
     traceId: z.string().optional().openapi({
       description:
         "The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md).",
@@ -186,6 +210,8 @@ export const RunSummary = z
     queue: QueuePlace.optional().openapi({
       description: "A run queued by flow control: its key and place in the key's queue (docs/flow-control.md)",
     }),
+    tags: RunTags.optional(),
+    progress: RunProgress.optional().openapi({ description: "As of the run's last index write (its last status change)" }),
   })
   .openapi("RunSummary");
 
@@ -204,6 +230,10 @@ export const StartRunBody = z
       .optional()
       .openapi({ description: CALLER_RUN_ID_DESCRIPTION }),
     location: z.enum(LOCATION_HINTS).optional().openapi({ description: "Where to create the run object; defaults to near the caller." }),
+    tags: z.record(z.string(), z.string()).optional().openapi({
+      description:
+        "At most 16 tags, `key` → `value`: a key is 1–64 of `A-Z a-z 0-9 _ . -` (starting with a letter or digit), a value 0–64 characters; else 422 `run_tags_invalid`. Part of the idempotency comparison.",
+    }),
   })
   .openapi("StartRun");
 

@@ -10,7 +10,9 @@ export const COMMON_OPTIONS = {
 } as const satisfies ParseArgsOptionsConfig;
 
 /** Parsed flag values: booleans for boolean flags, strings otherwise; absent flags are undefined. */
-export type FlagValues<O> = { [K in keyof O]?: O[K] extends { type: "boolean" } ? boolean : string };
+export type FlagValues<O> = {
+  [K in keyof O]?: O[K] extends { type: "boolean" } ? boolean : O[K] extends { multiple: true } ? string[] : string;
+};
 
 export type CommonFlags = { url?: string | undefined; token?: string | undefined; json?: boolean | undefined; help?: boolean | undefined };
 

@@ -125,6 +125,8 @@ const SUMMARIES: { readonly [K in RunEventType]: (r: Reader) => string } = {
   RunCompleted: (r) => r.join(r.str("versionId"), r.tokens(r.p.usage)),
   RunFailed: (r) => r.join(r.str("causeCode") && `${r.str("causeCode")}:`, r.str("message")),
   RunCancelled: (r) => r.join(r.str("reason")),
+  RunPaused: (r) => r.join(r.str("by") && `by=${r.str("by")}`),
+  RunResumed: (r) => r.join(r.str("by") && `by=${r.str("by")}`),
   WaitStarted: (r) =>
     r.join(
       r.str("stepPath"),

@@ -30,6 +30,8 @@ const API_COMMANDS: Readonly<Record<string, () => Promise<ApiCommand>>> = {
   compare: async () => (await import("./commands/fork.ts")).compareCommand,
   delete: async () => (await import("./commands/delete.ts")).deleteCommand,
   bulk: async () => (await import("./commands/bulk.ts")).bulkCommand,
+  pause: async () => (await import("./commands/pause.ts")).pauseCommand,
+  resume: async () => (await import("./commands/pause.ts")).resumeCommand,
   trigger: async () => (await import("./commands/trigger.ts")).triggerCommand,
   sections: async () => (await import("./commands/sections.ts")).sectionsCommand,
   supersede: async () => (await import("./commands/sections.ts")).supersedeCommand,

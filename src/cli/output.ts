@@ -25,6 +25,7 @@ export function statusFormat(status: string): Format {
     case "failed":
       return "red";
     case "cancelled":
+    case "paused":
       return "yellow";
     case "running":
     case "compiling":

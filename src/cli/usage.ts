@@ -1,8 +1,9 @@
 /** Usage text: kept apart from the commands so `little` loads only the command it runs. */
 
 export const RUN_USAGE =
-  "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
-export const RUNS_USAGE = "runs [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--limit <n>] [--cursor <c>] [--json]";
+  "run <workflow> --input <json|@file> [--run-id <id>] [--idempotency-key <k>] [--tag <key=value>]… [--wait [seconds]] [--json]\n  run --lwir <lwir.json> --input <json|@file> [--run-id <id>] [--wait [seconds]] [--json]";
+export const RUNS_USAGE =
+  "runs [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--tag <key:value>]… [--limit <n>] [--cursor <c>] [--json]";
 export const EVENTS_USAGE = "events <run-id> [--follow [--deltas]] [--type <glob>] [--after <seq>] [--json]";
 export const VERSIONS_USAGE = "versions <version-id> [--json]";
 export const CANCEL_USAGE = "cancel <run-id> [--json]";
@@ -13,6 +14,8 @@ export const COMPARE_USAGE = "compare <run-id> <other-run-id> [--json]";
 export const DELETE_USAGE = "delete <run-id> [--cancel] [--json]";
 export const BULK_USAGE = `bulk cancel|delete [--workflow <id>] [--status <status>] [--wait-reason <reason>] [--created-after <date>] [--created-before <date>] [--dry-run] [--json]
   bulk status <job-id> [--json]`;
+export const PAUSE_USAGE = "pause <run-id> [--json]";
+export const RESUME_USAGE = "resume <run-id> [--json]";
 export const TRIGGER_USAGE = "trigger <run-id> --input <json|@file> [--idempotency-key <k>] [--wait <seconds>] [--json]";
 export const SECTIONS_USAGE = "sections <workflow> [--stale] [--json]";
 export const SUPERSEDE_USAGE = "supersede <run-id> --into <run-id> [--json]";
@@ -55,10 +58,12 @@ API commands (human output; --json for machines):
   ${RUN_USAGE}
                            start a run; --input takes JSON, @file or @- (stdin); --wait alone waits 60 s;
                            --lwir runs that LWIR document as is (no planner), for the workflow it names
+                           --tag key=value (repeatable, at most 16) tags the run
                            exit 1 when the run failed or was cancelled
   ${RUNS_USAGE}
                            list runs, newest first; --wait-reason approval|sleep|trigger|signal|child|concurrency|throttle
-                           lists the runs waiting for that (queued runs with their key and position)
+                           lists the runs waiting for that (queued runs with their key and position);
+                           --tag key:value (repeatable, all must match) lists the runs started with those tags
   ${EVENTS_USAGE}
                            print a run's events; --follow streams them until the run ends,
                            --deltas also prints the models' output as it is written
@@ -81,6 +86,10 @@ API commands (human output; --json for machines):
   ${BULK_USAGE}
                            cancel or delete every run a filter matches (a job, resumable); --dry-run
                            only counts; dates are ISO-8601 or epoch ms; status shows its progress
+  ${PAUSE_USAGE}
+                           pause a run: no new step or model call starts (calls in flight finish)
+  ${RESUME_USAGE}
+                           resume a paused run
   ${TRIGGER_USAGE}
                            queue an occurrence of a section run (onTrigger)
   ${SECTIONS_USAGE}

@@ -51,6 +51,8 @@ export type StartOptions = CallOptions & {
   readonly location?: "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
   /** A W3C `traceparent` (your current span): the run's trace becomes its child (docs/observability.md). */
   readonly traceparent?: string;
+  /** At most 16 tags (`key` → `value`, each ≤ 64 characters): filter with `listRuns({ tag: ["key:value"] })`. */
+  readonly tags?: Readonly<Record<string, string>>;
 };
 
 export type TriggerOptions = CallOptions & { readonly idempotencyKey?: string; readonly wait?: number };
@@ -90,6 +92,7 @@ export class LittleClient {
         input,
         ...(options.runId !== undefined ? { runId: options.runId } : {}),
         ...(options.location ? { location: options.location } : {}),
+        ...(options.tags ? { tags: options.tags } : {}),
       },
     });
   }
@@ -102,7 +105,12 @@ export class LittleClient {
       path: "/v1/lwir/runs",
       query: { wait: options.wait },
       headers: { "idempotency-key": options.idempotencyKey },
-      body: { lwir, input, ...(options.runId !== undefined ? { runId: options.runId } : {}) },
+      body: {
+        lwir,
+        input,
+        ...(options.runId !== undefined ? { runId: options.runId } : {}),
+        ...(options.tags ? { tags: options.tags } : {}),
+      },
     });
   }
 
@@ -179,6 +187,16 @@ export class LittleClient {
   /** A bulk job's progress (`getBulkAction`): matched, done, failed and each failure's cause. */
   getBulkAction(jobId: string, options: CallOptions = {}): Promise<BulkJobResponse> {
     return this.transport.json<BulkJobResponse>({ ...options, method: "GET", path: `/v1/runs/bulk/${segment(jobId)}` });
+  }
+
+  /** Pauses a run (`pauseRun`): nothing new starts until {@link resumeRun}; calls in flight finish. Idempotent; an ended run is `run_ended`. */
+  pauseRun(runId: string, options: CallOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/pause`, body: {} });
+  }
+
+  /** Resumes a paused run (`resumeRun`); a run that is not paused is answered unchanged. */
+  resumeRun(runId: string, options: CallOptions = {}): Promise<RunResponse> {
+    return this.transport.json<RunResponse>({ ...options, method: "POST", path: `/v1/runs/${segment(runId)}/resume`, body: {} });
   }
 
   /** One page of a run's logged events (`listRunEvents`); `type` filters (`harness.*`). */

@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * List the tenant's runs, newest first
-         * @description From the run index, newest first. Filter by `workflow` and `status`; follow `nextCursor` (pass it as `cursor`) for the next page.
+         * @description From the run index, newest first. Filter by `workflow`, `status`, `waitReason` and `tag`; follow `nextCursor` (pass it as `cursor`) for the next page.
          */
         get: operations["listRuns"];
         put?: never;
@@ -202,6 +202,46 @@ export interface paths {
         get: operations["compareRuns"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{runId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a run: nothing new starts until it is resumed
+         * @description Appends `RunPaused` (with the token that asked): no new step, model call, tool call or section occurrence starts; calls in flight finish and are recorded. The run's status is `paused`. Its sleeps and signal timeouts keep their deadlines (docs/runs.md). Pausing a paused run answers it unchanged; an ended run is 409 `run_ended`.
+         */
+        post: operations["pauseRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{runId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused run
+         * @description Appends `RunResumed`: the run is driven again at once, from where it stopped (a sleep that passed while paused wakes now; queued triggers run in order). Resuming a run that is not paused answers it unchanged; an ended run is 409 `run_ended`.
+         */
+        post: operations["resumeRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -809,10 +849,10 @@ export interface components {
         BulkFilter: {
             workflowId?: string;
             /** @enum {string} */
-            status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+            status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "paused" | "completed" | "failed" | "cancelled";
             /** @enum {string} */
             waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child" | "concurrency" | "throttle" | "rate_limit";
-            /** @description `key:value` (not available yet: 422 `bulk_filter_unsupported`) */
+            /** @description `key:value`: only runs started with that tag (`GET /v1/runs?tag=`) */
             tag?: string;
             /** @description ISO-8601, or epoch milliseconds */
             createdAfter?: string | number;
@@ -835,7 +875,7 @@ export interface components {
             runId: string;
             workflowId: string | null;
             /** @enum {string} */
-            status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+            status: "minted" | "pending" | "compiling" | "running" | "waiting" | "paused" | "completed" | "failed" | "cancelled";
             /**
              * @description Why a `waiting` run waits (absent otherwise): `approval` (a tool call awaits a decision), `sleep` (a step's retry backoff, or a `wait.sleep` step), `trigger` (a section awaits its next trigger), `signal` (a `wait.signal` step awaits a signal: see `awaitingSignals`), `child` (a workflow.run step awaits the child run it started), `concurrency` / `throttle` (queued behind its key's flow-control limit: see `queue`), `rate_limit` (a model call waits for its model's shared limit).
              * @enum {string}
@@ -882,6 +922,9 @@ export interface components {
             /** @description The child runs this run's workflow.run steps started, in start order. */
             children?: components["schemas"]["ChildRun"][];
             queue?: components["schemas"]["QueuePlace"];
+            paused?: components["schemas"]["RunPaused"];
+            tags?: components["schemas"]["RunTags"];
+            progress?: components["schemas"]["RunProgress"];
             /** @description The run's OpenTelemetry trace id (32 hex digits): the caller's when the start carried a W3C `traceparent`, else derived from the run id. Spans go to `LITTLE_OTLP_ENDPOINT` (docs/observability.md). */
             traceId?: string;
             /** @description A restart (`POST /v1/runs/{runId}/restart`): the run it restarts and the first step it ran afresh. */
@@ -974,6 +1017,21 @@ export interface components {
              */
             scope?: "tenant";
         };
+        /** @description A `paused` run: who paused it and when (docs/runs.md, "Pause and resume"). Absent otherwise. */
+        RunPaused: {
+            by: string;
+            at: number;
+        };
+        /** @description The start's tags (`key` → `value`): filter with `GET /v1/runs?tag=key:value` */
+        RunTags: {
+            [key: string]: string;
+        };
+        RunProgress: {
+            /** @description Steps of the version the run executes (its current cycle's), a fan-out's branches counted once they are known; null before a plan exists */
+            stepsTotal: number | null;
+            /** @description Of those, the steps that succeeded, failed for good or were skipped */
+            stepsEnded: number;
+        };
         RunLinks: {
             self: string;
             events: string;
@@ -989,12 +1047,16 @@ export interface components {
              * @enum {string}
              */
             location?: "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
+            /** @description At most 16 tags, `key` → `value`: a key is 1–64 of `A-Z a-z 0-9 _ . -` (starting with a letter or digit), a value 0–64 characters; else 422 `run_tags_invalid`. Part of the idempotency comparison. */
+            tags?: {
+                [key: string]: string;
+            };
         };
         RunSummary: {
             runId: string;
             workflowId: string;
             /** @enum {string} */
-            status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+            status: "minted" | "pending" | "compiling" | "running" | "waiting" | "paused" | "completed" | "failed" | "cancelled";
             /**
              * @description Why a `waiting` run waits; null otherwise.
              * @enum {string|null}
@@ -1006,6 +1068,8 @@ export interface components {
             createdAt: number;
             updatedAt: number;
             queue?: components["schemas"]["QueuePlace"] & unknown;
+            tags?: components["schemas"]["RunTags"];
+            progress?: components["schemas"]["RunProgress"] & unknown;
         };
         ForkPlan: {
             sourceRunId: string;
@@ -1439,7 +1503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown action (`bulk_action_unknown`), an action not available yet (`bulk_action_unsupported`: `restart`), a bad filter value (`bulk_filter_invalid`) or one not available yet (`bulk_filter_unsupported`: `tag`); no job is created */
+            /** @description Unknown action (`bulk_action_unknown`), an action this Worker does not run (`bulk_action_unsupported`), a bad filter value (`bulk_filter_invalid`: a date, a status, a tag that is not `key:value`); no job is created */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1742,7 +1806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
+            /** @description The input does not match the workflow's input schema, the tags break their rules (`run_tags_invalid`), a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1757,9 +1821,11 @@ export interface operations {
         parameters: {
             query?: {
                 workflow?: string;
-                status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+                status?: "minted" | "pending" | "compiling" | "running" | "waiting" | "paused" | "completed" | "failed" | "cancelled";
                 /** @description Only runs waiting for this (`approval`, `sleep`, `trigger`, `concurrency`, `throttle`, `rate_limit`); implies `status=waiting`. */
                 waitReason?: "approval" | "sleep" | "trigger" | "signal" | "child" | "concurrency" | "throttle" | "rate_limit";
+                /** @description `key:value`: only runs started with that tag. Repeat it (`?tag=a:1&tag=b:2`): a run must carry every one. */
+                tag?: string | string[];
                 limit?: number;
                 cursor?: string;
             };
@@ -2184,6 +2250,140 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, paused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run has ended (`run_ended`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, resumed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired (token_expired) or revoked (token_revoked) token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this route needs (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run has ended (`run_ended`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3027,6 +3227,10 @@ export interface operations {
                     input?: unknown;
                     /** @description Choose the run id (per tenant); starting an existing id returns that run. Ids starting with run_wh_, run_cron_, run_q_, run_child_, run_restart_, run_fork_ are the Worker's own (webhooks, schedules, queues, child runs): 422 `run_id_reserved`. */
                     runId?: string;
+                    /** @description At most 16 tags, `key` → `value`: a key is 1–64 of `A-Z a-z 0-9 _ . -` (starting with a letter or digit), a value 0–64 characters; else 422 `run_tags_invalid`. Part of the idempotency comparison. */
+                    tags?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -3103,7 +3307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored */
+            /** @description The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`), or the tags break their rules (`run_tags_invalid`): nothing is stored */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@ import { type ClientErrorBody, LittleClientError } from "./client-error.ts";
 /** A `fetch`: the global one, a service binding's (`env.LITTLE.fetch.bind(env.LITTLE)`), or a test's. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
-export type Query = Readonly<Record<string, string | number | null | undefined>>;
+export type Query = Readonly<Record<string, string | number | null | undefined | readonly string[]>>;
 
 /** Per-call options every client method takes. */
 export type CallOptions = {
@@ -59,7 +59,11 @@ export class Transport {
   /** An absolute URL for an API path plus query parameters (undefined ones left out). */
   url(path: string, query: Query = {}): string {
     const url = new URL(`${this.baseUrl}${path}`);
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(query)) {
+      // An array repeats the parameter (`?tag=a:1&tag=b:2`).
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+      else if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    }
     return url.toString();
   }
 

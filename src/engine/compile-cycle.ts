@@ -31,6 +31,12 @@ export async function compileCycle(args: {
   runStarted: boolean;
   /** LWIR given with the run (`POST /v1/lwir/runs`): registered and run as is, no planner. */
   pinnedLwir?: unknown;
+  /**
+   * Record the version's step count in `RunStarted` (the run's progress total). A versioned engine
+   * behaviour: only for runs whose request records a schema normalizer, so a log from before that
+   * (the saved histories are recorded so) replays to the very events it holds.
+   */
+  recordSteps?: boolean;
 }): Promise<LockedVersion> {
   const { env, ctx, capabilities, cycle } = args;
   const { locked, manifest } =
@@ -69,16 +75,17 @@ export async function compileCycle(args: {
           warnings,
         },
       },
-      ...(args.runStarted ? [] : [runStartedEvent(locked, cycle)]),
+      ...(args.runStarted ? [] : [runStartedEvent(locked, cycle, args.recordSteps === true)]),
     ]);
     return locked;
   }
-  if (!args.runStarted) await appendEvents(ctx, [runStartedEvent(locked, cycle)]);
+  if (!args.runStarted) await appendEvents(ctx, [runStartedEvent(locked, cycle, args.recordSteps === true)]);
   return locked;
 }
 
-function runStartedEvent(locked: LockedVersion, cycle: number): NewRunEvent {
-  return { type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle } };
+function runStartedEvent(locked: LockedVersion, cycle: number, recordSteps: boolean): NewRunEvent {
+  const steps = recordSteps ? { steps: locked.version.lwir.steps.length } : {};
+  return { type: "RunStarted", payload: { versionId: locked.version.id, lockHash: locked.lockHash, cycle, ...steps } };
 }
 
 function outerContext(

@@ -21,7 +21,7 @@ import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run-environment.ts";
 import { RunFailure } from "./run-failure.ts";
-import { indexRun, latestRegistration } from "./run-host/index-run.ts";
+import { indexFieldsOf, indexRun, latestRegistration } from "./run-host/index-run.ts";
 import { writeBehindIndex } from "./run-host/write-behind-index.ts";
 import { withRunModelOverrides } from "./run-model-overrides.ts";
 import { RunQuotaMeter } from "./run-quotas.ts";
@@ -41,7 +41,11 @@ export type DriveResult = {
   readonly waiting?: boolean;
   /** Why the run waits when the slice ended with it `waiting` (the fold's reason). */
   readonly waitReason?: WaitReason;
+  /** The run is paused: only its resume drives it again (the host sets no alarm). */
+  readonly paused?: boolean;
 };
+
+const PAUSED: DriveResult = { status: "paused", yielded: true, untilMessage: true, paused: true };
 
 /**
  * One slice of the drive loop: replay the run's log to where it stands, then go on until the run
@@ -66,6 +70,9 @@ async function driveOver(given: RunEnvironment): Promise<DriveResult> {
   const events = await given.log.all();
   const state = deriveRunState(events);
   if (state.terminal) return { status: state.status, yielded: false };
+  // Paused: nothing starts (an alarm armed before the pause, a signal or a decision that arrived
+  // while paused lands here); the resume arms the alarm again.
+  if (state.paused) return PAUSED;
   // Every append of this slice goes through the meter (tokens and log bytes per run).
   const quota = new RunQuotaMeter(given.quotas, events);
   // The run's state lives for the slice: its own appends fold into it, nothing re-reads the log.
@@ -87,6 +94,7 @@ async function driveOver(given: RunEnvironment): Promise<DriveResult> {
     sleep: env.sleep,
     ...(env.modelTimeoutMs !== undefined ? { modelTimeoutMs: env.modelTimeoutMs } : {}),
     ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
+    ...(env.pause ? { pause: env.pause } : {}),
     ...(redact ? { redact } : {}),
     ...("values" in secrets ? { secrets: secrets.values } : {}),
     ...(env.liveOutput ? { liveOutput: env.liveOutput } : {}),
@@ -104,7 +112,8 @@ async function driveOver(given: RunEnvironment): Promise<DriveResult> {
     if (output === SECTION_WAITS) {
       // Over a quota on the last call: the run fails now rather than wait (a cancel wins).
       if (quota.exceeded && !env.signal?.aborted) return finish(env, ctx, state, { type: "RunFailed", failure: quota.exceeded });
-      await indexRun(env, state, "waiting", { ...latestRegistration(await run.current()), waitReason: "trigger" });
+      const idle = await run.current();
+      await indexRun(env, state, idle.paused ? "paused" : "waiting", { ...indexFieldsOf(idle), waitReason: "trigger" });
       return { status: "waiting", yielded: false, waiting: true, waitReason: "trigger" };
     }
     // Over a quota on the last call: the run may not exceed it, even when it finished.
@@ -220,6 +229,11 @@ async function yielded(
   runDeadline: number | undefined,
 ): Promise<DriveResult> {
   const now = await env.run.current();
+  // Paused (whatever ended the slice: the pause, or time up as it landed): no alarm until the resume.
+  if (now.paused) {
+    await indexRun(env, state, "paused", indexFieldsOf(now));
+    return PAUSED;
+  }
   const waitWake = nextWake(env, now, thrownWakeAt, untilMessage);
   // A wait never outlives the run's timeout: the alarm fires at the run's deadline at the latest (a
   // child that has not ended, a sleep or signal wait longer than the run may live), and that slice
@@ -227,7 +241,7 @@ async function yielded(
   // something else wakes it.
   const wakeAt =
     runDeadline === undefined || (waitWake === undefined && !untilMessage) ? waitWake : Math.min(waitWake ?? runDeadline, runDeadline);
-  if (now.waitReason) await indexRun(env, state, "waiting", { ...latestRegistration(now), waitReason: now.waitReason });
+  if (now.waitReason) await indexRun(env, state, "waiting", { ...indexFieldsOf(now), waitReason: now.waitReason });
   return {
     status: now.status,
     yielded: true,
@@ -257,6 +271,7 @@ type Ending = { type: "RunCompleted"; output: unknown } | { type: "RunFailed"; f
 async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunState, ending: Ending): Promise<DriveResult> {
   const now = await env.run.current();
   const registration = latestRegistration(now);
+  const fields = indexFieldsOf(now);
   if (ending.type === "RunCompleted") {
     await appendEvents(ctx, [
       {
@@ -269,7 +284,7 @@ async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunStat
         },
       },
     ]);
-    await indexRun(env, state, "completed", registration);
+    await indexRun(env, state, "completed", fields);
     return { status: "completed", yielded: false };
   }
   const { failure } = ending;
@@ -283,7 +298,7 @@ async function finish(env: SliceEnvironment, ctx: HarnessContext, state: RunStat
       },
     },
   ]);
-  await indexRun(env, state, "failed", { ...registration, causeCode: failure.causeCode });
+  await indexRun(env, state, "failed", { ...fields, causeCode: failure.causeCode });
   // A failed run's children still running (a sibling step failed, the run timed out) have no step to answer: they end too.
   await cancelChildren(env, now, `the run failed: ${failure.causeCode}`);
   return { status: "failed", yielded: false };

@@ -1,4 +1,5 @@
 import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
+import { PauseYield } from "../harness/pause-yield.ts";
 import { lockHash as lockHashOf } from "../identity/compiler-lock.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import { contentAddress } from "../identity/workflow-version.ts";
@@ -64,6 +65,8 @@ export async function executeVersion(given: ExecuteArgs): Promise<unknown> {
   while (!progress.allSettled()) {
     if (failure === null) await startReady(args, progress, running, signal, maxConcurrency, held);
     if (running.size === 0) {
+      // Paused, and the steps in flight have finished: the slice yields until the resume.
+      if (failure === null && ctx.pause?.aborted) failure = new PauseYield();
       // Skipping or replaying may have made more steps ready; go round again unless nothing can move.
       if (progress.steps.some((s) => progress.ready(s)) && failure === null) continue;
       break;
@@ -76,7 +79,8 @@ export async function executeVersion(given: ExecuteArgs): Promise<unknown> {
     if (settled.error !== undefined) {
       if (failure === null) {
         failure = settled.error;
-        abort.abort(settled.error);
+        // A pause stops only what would start: the steps in flight finish and are recorded.
+        if (!(settled.error instanceof PauseYield)) abort.abort(settled.error);
       }
       continue;
     }
@@ -101,6 +105,8 @@ async function startReady(
   held: HeldEvents,
 ): Promise<void> {
   const { ctx, state } = args;
+  // Paused: no step starts (nor is replayed) in this slice; the resume's slice takes them all.
+  if (ctx.pause?.aborted) return;
   for (const step of progress.steps) {
     if (running.size >= maxConcurrency) break;
     if (running.has(step.id) || !progress.ready(step)) continue;

@@ -1,4 +1,5 @@
 import { appendEvents } from "../harness/harness-context.ts";
+import { PauseYield } from "../harness/pause-yield.ts";
 import { renderTemplate } from "../lwir/evaluate-template.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
@@ -109,7 +110,8 @@ async function runBranches(
         if (!(error instanceof RunFailure) || !allSettled) {
           if (firstFailure === null) {
             firstFailure = error;
-            abort.abort(error);
+            // A pause lets the sibling branches in flight finish (pause-yield.ts).
+            if (!(error instanceof PauseYield)) abort.abort(error);
           }
           break;
         }

@@ -11,7 +11,7 @@ import type { RegisteredWorkflow, SliceEnvironment } from "./run-environment.ts"
 import { RunFailure } from "./run-failure.ts";
 import { indexRun } from "./run-host/index-run.ts";
 import { runSection } from "./run-section.ts";
-import type { RunState } from "./run-state.ts";
+import { progressOf, type RunState } from "./run-state.ts";
 
 /** What the outer loop runs over: the drive slice's environment and the run's compiled definition. */
 export type OuterLoopArgs = {
@@ -92,12 +92,17 @@ async function runCycle(args: OuterLoopArgs, current: RunState, cycle: number): 
     capabilities,
     input: request.input,
     cycle,
+    recordSteps: request.schemaNormalizer !== undefined,
     priorCycles: current.cyclesCompleted,
     registered: current.registered.get(cycle),
     runStarted: current.started.has(cycle),
     ...(args.givenLwir !== undefined ? { pinnedLwir: args.givenLwir } : {}),
   });
-  await indexRun(env, args.state, "running", { definitionHash: capabilities.definitionHash, versionId: locked.version.id });
+  await indexRun(env, args.state, "running", {
+    definitionHash: capabilities.definitionHash,
+    versionId: locked.version.id,
+    progress: progressOf(await env.run.current()),
+  });
   if (workflow.definition.onTrigger) return { section: await runSection({ env, ctx, workflow, capabilities, locked }) };
   const output = await executeVersion({ env, ctx, workflow, capabilities, locked, input: request.input, cycle, state: current });
   const outputCheck = validateJson(capabilities.outputSchema, output, "output.invalid");

@@ -55,6 +55,8 @@ export type RunEnvironment = {
   readonly modelTimeoutMs?: number;
   /** Aborted when the run is cancelled while the slice runs. */
   readonly signal?: AbortSignal;
+  /** Aborted when the run is paused while the slice runs: nothing new starts, calls in flight finish. */
+  readonly pause?: AbortSignal;
   /** Per-run limits (LWIR bytes, model tokens, log bytes). */
   readonly quotas: RunQuotas;
   /**
@@ -109,6 +111,8 @@ export type RunScope = {
   /** Waits out retry backoffs; default a timer (tests pass one that advances a fake clock). */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly signal?: AbortSignal;
+  /** The host's pause signal (the run object aborts it when a pause lands while the slice runs). */
+  readonly pause?: AbortSignal;
   /** The Worker's `env`, handed to tools as `context.env`. */
   readonly bindings?: unknown;
   /** The run object's live calls (SSE deltas). */
@@ -139,6 +143,7 @@ export function runEnvironment(wiring: RunWiring, run: RunScope): RunEnvironment
     sliceMs: wiring.sliceMs,
     ...(wiring.modelTimeoutMs !== undefined ? { modelTimeoutMs: wiring.modelTimeoutMs } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.pause ? { pause: run.pause } : {}),
     quotas: wiring.runQuotas,
     approvals: wiring.approvals,
     secrets: wiring.secrets,

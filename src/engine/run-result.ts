@@ -4,7 +4,7 @@ import type { RunEvent } from "../ports/run-events.ts";
 import type { RunResult } from "../ports/world.ts";
 import { resolveRecorded } from "./blob-refs.ts";
 import { latestRegistration } from "./run-host/index-run.ts";
-import { deriveRunState, type RunState } from "./run-state.ts";
+import { deriveRunState, type RunState, runStatusOf } from "./run-state.ts";
 
 /** A run's result as its folded state tells it (the terminal event is in the state). */
 export function runResultOfState(runId: string, state: RunState): RunResult {
@@ -12,7 +12,7 @@ export function runResultOfState(runId: string, state: RunState): RunResult {
   const { versionId } = latestRegistration(state);
   const base = {
     runId,
-    status: state.status,
+    status: runStatusOf(state),
     ...(state.waitReason ? { waitReason: state.waitReason } : {}),
     ...(versionId ? { versionId } : {}),
   };

@@ -1,4 +1,5 @@
 import { appendEvents, type HarnessContext } from "../harness/harness-context.ts";
+import { assertNotPaused } from "../harness/pause-yield.ts";
 import type { DefinitionCapabilities } from "../identity/definition-snapshot.ts";
 import type { LockedVersion } from "../lwir/register-workflow-version.ts";
 import type { RunCauseCode } from "../ports/run-events.ts";
@@ -69,8 +70,11 @@ export async function runSection(args: {
     }
     const next = occurrences.find((o) => o.status === "queued" || o.status === "running");
     if (!next) return SECTION_WAITS;
-    if (next.status === "queued")
+    if (next.status === "queued") {
+      // Paused: the occurrence stays queued (with any triggered after it, in order) until the resume.
+      assertNotPaused(ctx);
       events = [...events, ...(await appendEvents(ctx, [{ type: "OccurrenceStarted", payload: { occurrenceId: next.occurrenceId } }]))];
+    }
     try {
       const output = await withinOccurrenceDeadline(
         { ctx, events, occurrenceId: next.occurrenceId, timeoutMs: occurrenceTimeoutMs },

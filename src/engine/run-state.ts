@@ -11,6 +11,7 @@ export {
   RUN_STATE_FOLD,
   RUN_STATE_FOLD_VERSION,
 } from "./run-state/checkpoint.ts";
+export { progressOf, type RunProgress } from "./run-state/progress.ts";
 export { readRunState } from "./run-state/read-state.ts";
 export { SliceState } from "./run-state/slice-state.ts";
 export {
@@ -19,12 +20,14 @@ export {
   INITIAL_RUN_STATE,
   RUN_STATE_TRANSITIONS,
   type RunStateTransitions,
+  runStatusOf,
   type Transition,
 } from "./run-state/transitions.ts";
 export type {
   ApprovalProgress,
   ChildProgress,
   OccurrenceProgress,
+  PauseProgress,
   RunState,
   SignalProgress,
   StepProgress,

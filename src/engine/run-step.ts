@@ -1,4 +1,5 @@
 import { appendEvents, SliceYieldSignal } from "../harness/harness-context.ts";
+import { assertNotPaused } from "../harness/pause-yield.ts";
 import { digestJson, digestPrefix } from "../json/digest.ts";
 import type { LwirStep } from "../lwir/types.ts";
 import type { NewRunEvent } from "../ports/run-events.ts";
@@ -75,6 +76,8 @@ export async function runStep(
   if (retryAt !== undefined && !started) await waitUntil(base, retryAt);
   for (;;) {
     if (!started) {
+      // Paused: this attempt does not start (a retry's next attempt included); the resume starts it.
+      assertNotPaused(ctx);
       deadline = step.timeoutMs !== undefined ? ctx.clock.now() + step.timeoutMs : undefined;
       const startedEvent: NewRunEvent = {
         type: "StepStarted",

@@ -21,6 +21,7 @@ import { journaledStream, type LiveAttempt } from "./journaled-stream.ts";
 import { callProgress } from "./live-progress.ts";
 import { backoffMs, INLINE_BACKOFF_MAX_MS } from "./model-backoff.ts";
 import { streamOfResult } from "./model-stream.ts";
+import { assertNotPaused } from "./pause-yield.ts";
 import { withSentToolArguments } from "./sent-tool-arguments.ts";
 
 /** Which slot a model call is for, as recorded in its events. */
@@ -119,6 +120,7 @@ class JournaledCalls {
     if (record?.responded) return { recorded: decodeTagged(record.responded.response) as LanguageModelV4GenerateResult };
     const lastFailure = record?.failures[record.failures.length - 1];
     if (lastFailure && !lastFailure.error.retriable) throw recordedToError(lastFailure.error);
+    assertNotPaused(ctx);
     assertSliceTime(ctx);
     // The session's held `harness.session.started` goes first, in this batch: durable before the call.
     const leading = cursor.takeLeading();
@@ -155,6 +157,7 @@ class JournaledCalls {
     const wait = backoffMs(error, attempt, ctx.clock.now());
     if (wait > INLINE_BACKOFF_MAX_MS) throw new SliceYieldSignal(ctx.clock.now() + wait);
     await ctx.sleep(wait);
+    assertNotPaused(ctx);
     assertSliceTime(ctx);
     return true;
   }

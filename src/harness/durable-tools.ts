@@ -2,6 +2,7 @@ import { type FlexibleSchema, type Tool, tool } from "ai";
 import { decodeTagged, encodeTagged } from "../identity/tagged-json.ts";
 import type { ScratchFiles } from "../ports/sandbox.ts";
 import { appendEvents, assertSliceTime, type HarnessContext, type SessionCursor } from "./harness-context.ts";
+import { assertNotPaused } from "./pause-yield.ts";
 
 /** A tool as the harness offers it to a model, before journaling. */
 export type HarnessTool = {
@@ -46,6 +47,7 @@ export function durableTools(
         if (record?.succeeded) return decodeTagged(record.succeeded.result);
         if (record?.failed) throw new Error(record.failed.error.message);
         if (!record?.started) {
+          assertNotPaused(ctx);
           assertSliceTime(ctx);
           await durably([
             {

@@ -44,6 +44,8 @@ export type HarnessContext = {
   readonly modelTimeoutMs?: number;
   /** Aborted when the run is cancelled: in-flight model and tool calls stop. */
   readonly signal?: AbortSignal;
+  /** Aborted when the run is paused: nothing new starts (pause-yield.ts); calls in flight go on. */
+  readonly pause?: AbortSignal;
   /** Applied to every event before it is appended: no secret value enters the log. */
   readonly redact?: Redactor;
   /** The secret values this run's version is permitted (LWIR `permissions.secrets`), for its tools. */
@@ -59,7 +61,7 @@ export async function appendEvents(ctx: HarnessContext, events: readonly NewRunE
   return appended;
 }
 
-/** Throws {@link SliceYieldSignal} when the slice is out of time. */
+/** Throws {@link SliceYieldSignal} when the slice is out of time (a paused run: `assertNotPaused`, pause-yield.ts). */
 export function assertSliceTime(ctx: HarnessContext): void {
   if (ctx.clock.now() >= ctx.deadline) throw new SliceYieldSignal();
 }

@@ -108,6 +108,7 @@ export function runPage(
 <div id="run-actions" class="run-actions"></div>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
 <section id="fork-actions" aria-labelledby="fork-actions-h" hidden><h2 id="fork-actions-h">Restart, fork, compare</h2><div class="body"></div></section>
+<section id="actions" aria-labelledby="actions-h" hidden><h2 id="actions-h">Actions</h2><div id="actions-body"></div></section>
 <section id="waits" aria-labelledby="waits-h" hidden><h2 id="waits-h">Waiting</h2><div id="waits-body"></div></section>
 <section id="live-output" aria-labelledby="live-output-h" hidden><h2 id="live-output-h">Live model output</h2><p class="hint">What the model is writing now, as the provider streams it; the logged answer replaces it when the call ends.</p><div id="live-output-body"></div></section>
 <div class="run-grid">

@@ -1,4 +1,4 @@
-import { applyRunStateEvent, INITIAL_RUN_STATE, type OccurrenceProgress, type RunState } from "../engine/run-state.ts";
+import { applyRunStateEvent, INITIAL_RUN_STATE, type OccurrenceProgress, type RunState, runStatusOf } from "../engine/run-state.ts";
 import type { RunCauseCode, RunEvent, RunEventType } from "../ports/run-events.ts";
 import { CALL_PRESENTERS } from "./call-views.ts";
 import type { OccurrenceView, RunView } from "./run-view-types.ts";
@@ -74,7 +74,7 @@ export function applyRunEvent(view: RunView, event: RunEvent): void {
 /** The run-level fields, from the fold's state where it changed. */
 function copyRunFields(view: RunView, prior: RunState, event: RunEvent): void {
   const state = view.state;
-  view.status = state.status;
+  view.status = runStatusOf(state);
   view.waitReason = state.waitReason;
   view.usage = state.usage;
   view.offlineModels = state.offlineModels;

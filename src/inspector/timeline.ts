@@ -25,7 +25,8 @@ export type TimelineKind =
   | "other"
   | "wait"
   | "child"
-  | "queue";
+  | "queue"
+  | "pause";
 
 export type TimelineEntry = {
   /** The seq of the event that opened the entry (entries are in this order). */
@@ -252,6 +253,9 @@ const ENTRIES: { readonly [K in RunEventType]: Entry<K> } = {
     t.begin(event, `rate:${p.stepPath}`, "wait", `${p.stepPath}: rate limit of ${p.providerId}/${p.modelId}`);
   },
   ModelRateLimitLifted: (t, { payload: p, at }) => t.close(`rate:${p.stepPath}`, at, "ok", `${p.providerId}/${p.modelId} let the call go`),
+  // An operator's pause, from RunPaused to its RunResumed (or the run's end, which closes everything).
+  RunPaused: (t, event) => t.begin(event, "pause", "pause", `paused by ${event.payload.by}`),
+  RunResumed: (t, { payload, at }) => t.close("pause", at, "ok", `resumed by ${payload.by}`),
 };
 
 /**

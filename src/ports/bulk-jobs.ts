@@ -14,7 +14,7 @@ export type BulkFilter = {
   readonly workflowId?: string;
   readonly status?: RunStatus;
   readonly waitReason?: WaitReason;
-  /** `key:value` (tags are not stored yet: refused with 422 `bulk_filter_unsupported`). */
+  /** `key:value`: only runs started with that tag. */
   readonly tag?: string;
   /** Epoch ms, inclusive. */
   readonly createdAfter?: number;

@@ -34,6 +34,8 @@ const LISTED: Readonly<Record<RunEventType, true>> = {
   RunCompleted: true,
   RunFailed: true,
   RunCancelled: true,
+  RunPaused: true,
+  RunResumed: true,
   WaitStarted: true,
   SignalReceived: true,
   SignalConsumed: true,

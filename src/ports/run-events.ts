@@ -167,6 +167,8 @@ export type RunEventPayloads = {
     memo?: RunMemo;
     /** A fork's model changes (`models: { slot: "provider:model" }`), over the deployment's: part of this run's definition hash. */
     modelOverrides?: ModelOverrides;
+    /** The start's tags (`key` → `value`, at most 16): in the run index for `GET /v1/runs?tag=key:value`. */
+    tags?: Record<string, string>;
   };
   "harness.session.started": {
     sessionId: string;
@@ -200,7 +202,8 @@ export type RunEventPayloads = {
   "harness.tool_call.succeeded": { sessionId: string; callId: string; tool: string; result: unknown; scratch?: Record<string, string> };
   "harness.tool_call.failed": { sessionId: string; callId: string; tool: string; error: RecordedError };
   WorkflowVersionRegistered: { versionId: string; versionHash: Digest; lockHash: Digest; definitionHash: Digest; warnings: unknown[] };
-  RunStarted: { versionId: string; lockHash: Digest; cycle: number };
+  /** `steps`: how many steps the version's LWIR has (the run's progress); absent in logs from before it was recorded. */
+  RunStarted: { versionId: string; lockHash: Digest; cycle: number; steps?: number };
   StepScheduled: { stepPath: string };
   StepStarted: { stepPath: string; attempt: number; deadline?: number };
   /** `reused`: the output is the source run's (a restart or fork, docs/runs.md): nothing was called; `seq` is its StepSucceeded there. */
@@ -229,6 +232,10 @@ export type RunEventPayloads = {
   RunCompleted: { output: unknown; usage: TokenUsage; versionId: string };
   RunFailed: { causeCode: RunCauseCode; message: string; details?: unknown };
   RunCancelled: { reason: string };
+  /** An operator paused the run: no new step, model call or occurrence starts until `RunResumed` (docs/runs.md, "Pause and resume"). `by` names who (the token, or the RPC caller). */
+  RunPaused: { by: string };
+  /** The run goes on after a `RunPaused`. */
+  RunResumed: { by: string };
   /**
    * A wait step (`wait.sleep`, `wait.signal`) began waiting: its deadline (epoch ms, the run
    * object's alarm) and, for a signal wait, the signals it takes with their payload schemas.

@@ -32,12 +32,14 @@ export type StartRunRequest = {
   memo?: RunMemo;
   /** A fork's model changes over the deployment's. */
   modelOverrides?: ModelOverrides;
+  /** The run's tags, checked by the start service (recorded on `RunRequested`; part of a repeat's comparison). */
+  tags?: Readonly<Record<string, string>>;
 };
 
 /**
  * What `start` answers: the run it created, or the one started before under this id (a repeat of
- * the same workflow, input and LWIR), or `conflict` when that run was started with another
- * workflow, input or LWIR (the run object compares; nothing of the run is sent back).
+ * the same workflow, input, LWIR and tags), or `conflict` when that run was started with another
+ * workflow, input, LWIR or tags (the run object compares; nothing of the run is sent back).
  */
 export type StartRunResult =
   | { readonly outcome: "created" | "existing"; readonly view: RunView }
@@ -81,6 +83,12 @@ export type RunView = RunResult & {
   children?: ChildView[];
   /** A run queued by flow control (`waitReason` `concurrency` or `throttle`): its key and its place in the key's queue (1 = next). */
   queue?: QueueView;
+  /** The start's tags (`key` → `value`). */
+  tags?: Record<string, string>;
+  /** How far the run's steps are (docs/runs.md, "Progress"); present once the run has a request. */
+  progress?: { stepsTotal: number | null; stepsEnded: number };
+  /** A `paused` run: who paused it and when (epoch ms). */
+  paused?: { by: string; at: number };
   /** The run's OpenTelemetry trace id (32 hex): the caller's when the start carried a `traceparent` (docs/observability.md). */
   traceId?: string;
   /** This run restarts that run (its recorded results reused up to `fromStep`). */
@@ -225,6 +233,16 @@ export type DecisionResult =
 
 /** `deltas`: also send the live model output (`event: delta`, docs/observability.md). */
 export type StreamOptions = { readonly deltas?: boolean };
+/** What pausing or resuming a run takes: who asks (a token's id, an RPC caller), recorded in `RunPaused`/`RunResumed`. */
+export type PauseRequest = { by: string };
+
+/**
+ * What pausing or resuming answers: the run as it now is (`changed` false when it was paused, or
+ * running, already: the answer is the same), or why not (nothing appended).
+ */
+export type PauseResult =
+  | { ok: true; changed: boolean; view: RunView }
+  | { ok: false; code: "run_not_found" | "run_ended"; message: string };
 
 export type EventPageRequest = { after?: number; limit?: number; types?: string[] };
 
@@ -243,6 +261,10 @@ export interface RunHandle {
   /** Server-Sent Events from `after` on, ending after the terminal event; with `deltas`, live model output too. */
   stream(after: number, options?: StreamOptions): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
+  /** Pauses the run: nothing new starts until {@link resume}; calls in flight finish (docs/runs.md, "Pause and resume"). */
+  pause(request: PauseRequest): Promise<PauseResult>;
+  /** Resumes a paused run: it is driven again at once. */
+  resume(request: PauseRequest): Promise<PauseResult>;
   trigger(request: TriggerRequest): Promise<TriggerResult>;
   decideApproval(request: DecisionRequest): Promise<DecisionResult>;
   /** Sends a signal: durable in the run's log before it answers; a `wait.signal` naming it takes it (first in, first out). */

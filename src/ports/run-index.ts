@@ -19,6 +19,10 @@ export type RunIndexEntry = {
   readonly placement: RunPlacement;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** The start's tags; written with the row's first write, never changed. */
+  readonly tags?: Readonly<Record<string, string>> | null;
+  /** How far the run's steps are, as of this write; absent keeps what the row has. */
+  readonly progress?: { readonly stepsTotal: number | null; readonly stepsEnded: number } | null;
 };
 
 /** A page position: runs strictly older than this (newest first). */
@@ -30,6 +34,8 @@ export type RunQuery = {
   readonly status?: RunStatus;
   /** Only runs waiting for this (implies status `waiting`). */
   readonly waitReason?: WaitReason;
+  /** Only runs carrying every one of these tags (`GET /v1/runs?tag=key:value`, repeatable: AND). */
+  readonly tags?: readonly { readonly key: string; readonly value: string }[];
   readonly before?: RunCursor;
   readonly limit: number;
 };

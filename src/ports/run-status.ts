@@ -4,8 +4,9 @@
  *
  * `minted` exists only in the run index: an anchor created before its run starts (no events yet).
  * `waiting` is a run that cannot go on until something happens: its {@link WaitReason} says what.
+ * `paused` is a run an operator paused (`RunPaused`): nothing new starts in it until it is resumed.
  */
-export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiting", "completed", "failed", "cancelled"] as const;
+export const RUN_STATUSES = ["minted", "pending", "compiling", "running", "waiting", "paused", "completed", "failed", "cancelled"] as const;
 
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
@@ -77,6 +78,7 @@ export const RUN_STATUS_RANK: Readonly<Record<RunStatus, number>> = {
   compiling: 1,
   running: 2,
   waiting: 2,
+  paused: 2,
   completed: 3,
   failed: 3,
   cancelled: 3,

@@ -2,6 +2,7 @@ import type { CanonicalJsonError } from "../sdk/errors/canonical-json-error.ts";
 import { LittleError } from "../sdk/errors/little-error.ts";
 import { QuotaExceededError } from "../sdk/errors/quota-exceeded-error.ts";
 import type { RunDeletedError } from "../sdk/errors/run-deleted-error.ts";
+import type { RunTagsInvalidError } from "../sdk/errors/run-tags-invalid-error.ts";
 import type { StartRefusalCode } from "../sdk/errors/start-refused-error.ts";
 import type { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { Finding } from "../sdk/finding.ts";
@@ -33,6 +34,7 @@ export const MESSAGE_CAUSED: ReadonlySet<string> = new Set<MessageCausedCode>([
   "run_ended",
   // The key or run id names a deleted run: it never starts again.
   "run_deleted",
+  "run_tags_invalid",
 ]);
 
 /** Codes of named errors a start throws (each in the API's status table; the failure-policy test checks it). */
@@ -41,6 +43,7 @@ type MessageCausedCode =
   | WorkflowInputValidationError["code"]
   | CanonicalJsonError["code"]
   | RunDeletedError["code"]
+  | RunTagsInvalidError["code"]
   | "payload_too_large";
 
 /** The first retry waits this long; each next one twice as long, up to {@link MAX_DELAY_SECONDS}. */

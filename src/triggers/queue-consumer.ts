@@ -70,6 +70,7 @@ async function consumeOne(message: Message<unknown>, queue: string, env: Env, se
       trigger: { kind: "queue", id: key ?? message.id },
       conflictCode: "idempotency_conflict",
       traceparent: parsed.traceparent,
+      ...(parsed.tags !== undefined ? { tags: parsed.tags } : {}),
     });
     message.ack();
     return { messageId: message.id, outcome: started.created ? "started" : "already_started", runId, tenant };

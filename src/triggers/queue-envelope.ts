@@ -15,6 +15,8 @@ export type RunMessage = {
   readonly idempotencyKey?: string;
   /** The producer's W3C `traceparent`: the run's trace joins the producer's (docs/observability.md). */
   readonly traceparent?: string;
+  /** The run's tags (`key` → `value`, at most 16); broken ones dead-letter the message (`run_tags_invalid`). */
+  readonly tags?: Readonly<Record<string, string>>;
 };
 
 export type ParsedRunMessage =
@@ -25,6 +27,8 @@ export type ParsedRunMessage =
       readonly tenant?: string;
       readonly idempotencyKey?: string;
       readonly traceparent?: string;
+      /** Checked by the start service, as every start's tags are. */
+      readonly tags?: unknown;
     }
   | { readonly ok: false; readonly message: string };
 
@@ -40,7 +44,7 @@ export function parseRunMessage(body: unknown): ParsedRunMessage {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return { ok: false, message: "The message body is not an object { workflowId, input?, tenant? }" };
-  const { workflowId, input, tenant, idempotencyKey, traceparent } = value as Record<string, unknown>;
+  const { workflowId, input, tenant, idempotencyKey, traceparent, tags } = value as Record<string, unknown>;
   if (typeof workflowId !== "string" || workflowId === "") return { ok: false, message: "The message body names no workflowId (a string)" };
   if (tenant !== undefined && (typeof tenant !== "string" || !TENANT_PATTERN.test(tenant)))
     return { ok: false, message: "The message's tenant is not a tenant name (1–63 of a-z, 0-9, '_' or '-')" };
@@ -54,5 +58,6 @@ export function parseRunMessage(body: unknown): ParsedRunMessage {
     ...(idempotencyKey !== undefined ? { idempotencyKey: idempotencyKey as string } : {}),
     // A malformed traceparent is ignored (W3C), never a reason to refuse the start.
     ...(typeof traceparent === "string" && traceparent.length <= 256 ? { traceparent } : {}),
+    ...(tags !== undefined ? { tags } : {}),
   };
 }

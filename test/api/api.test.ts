@@ -439,6 +439,8 @@ describe("OpenAPI", () => {
         "/v1/runs/{runId}/restart",
         "/v1/runs/{runId}/fork",
         "/v1/runs/{runId}/compare/{otherRunId}",
+        "/v1/runs/{runId}/pause",
+        "/v1/runs/{runId}/resume",
         "/v1/runs/{runId}/events",
         "/v1/runs/{runId}/events/stream",
         "/v1/tokens",

@@ -159,7 +159,7 @@ export async function calls(): Promise<string[]> {
     body: { input: { ticketId: "T-1" }, runId: "run_1", location: "weur" },
   });
   if (started.data) {
-    const status: "minted" | "pending" | "compiling" | "running" | "waiting" | "completed" | "failed" | "cancelled" = started.data.run.status;
+    const status: "minted" | "pending" | "compiling" | "running" | "waiting" | "paused" | "completed" | "failed" | "cancelled" = started.data.run.status;
     const stream: string = started.data.links.stream;
     out.push(status, stream);
   } else if (started.error) {

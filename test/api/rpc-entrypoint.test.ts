@@ -146,6 +146,25 @@ describe("LittleWorkflowEntrypoint (service bindings)", () => {
     expect(["cancelled", "completed"]).toContain(cancelled.status);
   });
 
+  it("pauseRun and resumeRun go through the run object; an ended run is run_ended; tags filter listRuns", async () => {
+    const rpc = binding("rpc-pause");
+    const run = await rpc.startRun(WORKFLOW, INPUT, { tags: { team: "rpc" } });
+    // The run may finish before the pause lands: then the pause is refused as ended.
+    const paused = await rpc.pauseRun(run.runId).catch((error: unknown) => error as { code?: string });
+    if ("status" in paused && paused.status === "paused") {
+      expect(paused).toMatchObject({ runId: run.runId, status: "paused", paused: { by: "rpc" } });
+      expect((await rpc.listRuns({ status: "paused" })).runs.map((r) => r.runId)).toContain(run.runId);
+      expect((await rpc.resumeRun(run.runId)).status).not.toBe("paused");
+    }
+    expect((await rpc.waitForRun(run.runId, 20)).status).toBe("completed");
+    expect(await rpcError(rpc.pauseRun(run.runId))).toMatchObject({ code: "run_ended", status: 409 });
+    expect((await rpc.listRuns({ tag: "team:rpc" })).runs.map((r) => r.runId)).toEqual([run.runId]);
+    expect(await rpcError(rpc.startRun(WORKFLOW, INPUT, { tags: { "bad key": "x" } }))).toMatchObject({
+      code: "run_tags_invalid",
+      status: 422,
+    });
+  });
+
   it("without props the tenant is LITTLE_RPC_TENANT, else default", async () => {
     const run = await binding().startRun(WORKFLOW, INPUT, { runId: "run_rpc_default_tenant" });
     expect(await binding("default").getRun(run.runId)).toMatchObject({ runId: "run_rpc_default_tenant" });

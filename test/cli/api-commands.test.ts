@@ -291,6 +291,11 @@ function handle(req: IncomingMessage, res: ServerResponse, body: unknown): true 
       Object.assign(run.view, run.onPoll?.(run.polls, run.view) ?? {});
       return send(res, 200, { run: run.view });
     }
+    if (req.method === "POST" && (rest === "/pause" || rest === "/resume") && run) {
+      if (!["completed", "failed", "cancelled"].includes(run.view.status))
+        Object.assign(run.view, { status: rest === "/pause" ? "paused" : "running" });
+      return send(res, 200, { run: run.view });
+    }
     if (req.method === "POST" && rest === "/cancel" && run) {
       if (!["completed", "failed", "cancelled"].includes(run.view.status)) {
         Object.assign(run.view, { status: "cancelled", cause: { code: "cancelled", message: "cancelled by request" } });
@@ -801,6 +806,18 @@ describe("little cancel", () => {
     expect(JSON.parse(json.stdout).run).toMatchObject({ runId: "run_1", status: "cancelled" });
   });
 
+  it("little pause / little resume POST …/pause and …/resume and print the run (exit 0); run --tag sends tags", async () => {
+    await little(["run", "wf.stuck", "--input", "{}", "--tag", "team=billing", "--tag", "env=prod"]);
+    expect(only("POST", "/v1/workflows/wf.stuck/runs")[0]?.body).toMatchObject({ tags: { team: "billing", env: "prod" } });
+    const paused = await little(["pause", "run_1"]);
+    expect(paused.code).toBe(0);
+    expect(only("POST", "/v1/runs/run_1/pause")).toHaveLength(1);
+    expect(paused.stdout).toMatch(/^status\s+paused$/m);
+    const resumed = await little(["resume", "run_1", "--json"]);
+    expect(JSON.parse(resumed.stdout).run).toMatchObject({ runId: "run_1", status: "running" });
+    expect((await little(["run", "wf.stuck", "--input", "{}", "--tag", "no-equals"])).code).toBe(2);
+  });
+
   it("an unknown run is 404 run_not_found, exit 3", async () => {
     const r = await little(["cancel", "run_nope"]);
     expect(r.code).toBe(3);
@@ -899,7 +916,7 @@ describe("little help", () => {
   });
 
   it("each command answers --help with its usage line", async () => {
-    for (const command of [["run"], ["runs"], ["events"], ["versions"], ["cancel"], ["token", "create"]]) {
+    for (const command of [["run"], ["runs"], ["events"], ["versions"], ["cancel"], ["pause"], ["resume"], ["token", "create"]]) {
       const r = await little([...command, "--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^usage: little ${command.join(" ")}`));

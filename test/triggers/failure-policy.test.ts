@@ -38,6 +38,7 @@ const CLASSIFIED = {
   webhook_not_configured: "retry",
   workflow_not_registered: "retry",
   input_schema_error: "dead-letter",
+  run_tags_invalid: "dead-letter",
   idempotency_conflict: "dead-letter",
   run_id_conflict: "dead-letter",
   // A queue message carries no caller run id: its id is derived (never reserved for it).

@@ -52,6 +52,8 @@ export function runClient<T extends Branded>(
     events: (options) => stub.events(options),
     stream: (after, options) => stub.stream(after, options),
     cancel: (reason) => stub.cancel(reason),
+    pause: (request) => stub.pause(request),
+    resume: (request) => stub.resume(request),
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
     trigger: (request) => stub.trigger(request),
     decideApproval: (request) => stub.decideApproval(request),

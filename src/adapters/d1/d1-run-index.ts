@@ -1,10 +1,10 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Digest } from "../../json/digest.ts";
 import { RUN_STATUS_RANK, type RunCauseCode, type RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex, RunIndexEntry, RunPlacement, RunQuery } from "../../ports/run-index.ts";
 import { isWaitReason, type WaitReason } from "../../ports/run-status.ts";
-import { runs } from "./schema.ts";
+import { runs, runTags } from "./schema.ts";
 
 type Row = typeof runs.$inferSelect;
 
@@ -16,14 +16,18 @@ type Row = typeof runs.$inferSelect;
  * keeps the stored one.
  */
 const UPSERT = `INSERT INTO runs (tenant, run_id, workflow_id, status, wait_reason, trigger_kind, definition_hash, version_id,
-    cause_code, placement, created_at, updated_at)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+    cause_code, placement, created_at, updated_at, tags, steps_total, steps_ended)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?14, ?15, ?16)
   ON CONFLICT (tenant, run_id) DO UPDATE SET
     status = ?4, wait_reason = ?5, definition_hash = coalesce(?7, runs.definition_hash),
-    version_id = coalesce(?8, runs.version_id), cause_code = ?9, updated_at = ?12
+    version_id = coalesce(?8, runs.version_id), cause_code = ?9, updated_at = ?12,
+    steps_total = CASE WHEN ?16 IS NULL THEN runs.steps_total ELSE ?15 END, steps_ended = coalesce(?16, runs.steps_ended)
   WHERE (CASE runs.status ${Object.entries(RUN_STATUS_RANK)
     .map(([status, rank]) => `WHEN '${status}' THEN ${rank}`)
     .join(" ")} ELSE ${Math.max(...Object.values(RUN_STATUS_RANK))} END) <= ?13`;
+
+/** A run's tags, one row each (written with every write of a tagged run's row: they never change, so a repeat is a no-op). */
+const INSERT_TAG = "INSERT OR IGNORE INTO run_tags (tenant, run_id, key, value) VALUES (?, ?, ?, ?)";
 
 /** The D1 adapter of {@link RunIndex}. */
 export class D1RunIndex implements RunIndex {
@@ -36,7 +40,7 @@ export class D1RunIndex implements RunIndex {
   }
 
   async upsert(entry: RunIndexEntry): Promise<void> {
-    await this.database
+    const write = this.database
       .prepare(UPSERT)
       .bind(
         entry.tenant,
@@ -52,8 +56,18 @@ export class D1RunIndex implements RunIndex {
         entry.createdAt,
         entry.updatedAt,
         RUN_STATUS_RANK[entry.status],
-      )
-      .run();
+        entry.tags ? JSON.stringify(entry.tags) : null,
+        entry.progress?.stepsTotal ?? null,
+        entry.progress?.stepsEnded ?? null,
+      );
+    const tags = Object.entries(entry.tags ?? {}).map(([key, value]) =>
+      this.database.prepare(INSERT_TAG).bind(entry.tenant, entry.runId, key, value),
+    );
+    if (tags.length === 0) {
+      await write.run();
+      return;
+    }
+    await this.database.batch([write, ...tags]);
   }
 
   async get(tenant: string, runId: string): Promise<RunIndexEntry | null> {
@@ -70,6 +84,17 @@ export class D1RunIndex implements RunIndex {
     if (query.workflowId) conditions.push(eq(runs.workflowId, query.workflowId));
     if (query.status) conditions.push(eq(runs.status, query.status));
     if (query.waitReason) conditions.push(eq(runs.status, "waiting"), eq(runs.waitReason, query.waitReason));
+    // Every tag must match: one indexed lookup in run_tags per tag (`run_tags_tenant_key_value`).
+    for (const { key, value } of query.tags ?? [])
+      conditions.push(
+        inArray(
+          runs.runId,
+          this.db
+            .select({ runId: runTags.runId })
+            .from(runTags)
+            .where(and(eq(runTags.tenant, query.tenant), eq(runTags.key, key), eq(runTags.value, value))),
+        ),
+      );
     if (query.before) {
       const { createdAt, runId } = query.before;
       conditions.push(
@@ -137,5 +162,7 @@ function toEntry(row: Row): RunIndexEntry {
     placement: JSON.parse(row.placement) as RunPlacement,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...(row.tags ? { tags: JSON.parse(row.tags) as Record<string, string> } : {}),
+    ...(row.stepsEnded !== null ? { progress: { stepsTotal: row.stepsTotal, stepsEnded: row.stepsEnded } } : {}),
   };
 }

@@ -63,6 +63,11 @@ export const runs = sqliteTable(
     placement: text("placement").notNull().default("{}"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /** The start's tags as JSON (`{"team":"billing"}`), for the list; null without tags. Queried through `run_tags`. */
+    tags: text("tags"),
+    /** The run's progress as of the row's last write (docs/runs.md, "Progress"); null before a plan exists. */
+    stepsTotal: integer("steps_total"),
+    stepsEnded: integer("steps_ended"),
   },
   (t) => [
     primaryKey({ columns: [t.tenant, t.runId] }),
@@ -74,6 +79,21 @@ export const runs = sqliteTable(
     // Minted anchors are looked up by id alone, to refuse another tenant's before any effect.
     index("runs_run_id").on(t.runId),
   ],
+);
+
+/**
+ * A run's tags, one row per tag, for `GET /v1/runs?tag=key:value` (several: every one must match).
+ * Written with the run's first index write; a run's tags never change.
+ */
+export const runTags = sqliteTable(
+  "run_tags",
+  {
+    tenant: text("tenant").notNull(),
+    runId: text("run_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.runId, t.key] }), index("run_tags_tenant_key_value").on(t.tenant, t.key, t.value)],
 );
 
 /** API tokens, stored as their sha256 digest; each belongs to one tenant. */

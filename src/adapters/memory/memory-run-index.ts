@@ -21,6 +21,7 @@ export class MemoryRunIndex implements RunIndex {
       versionId: entry.versionId ?? prior.versionId,
       causeCode: entry.causeCode,
       updatedAt: entry.updatedAt,
+      ...(entry.progress ? { progress: entry.progress } : {}),
     });
   }
 
@@ -37,7 +38,8 @@ export class MemoryRunIndex implements RunIndex {
           r.tenant === query.tenant &&
           (!query.workflowId || r.workflowId === query.workflowId) &&
           (!query.status || r.status === query.status) &&
-          (!query.waitReason || (r.status === "waiting" && r.waitReason === query.waitReason)),
+          (!query.waitReason || (r.status === "waiting" && r.waitReason === query.waitReason)) &&
+          (query.tags ?? []).every(({ key, value }) => r.tags?.[key] === value),
       )
       .filter((r) => !before || r.createdAt < before.createdAt || (r.createdAt === before.createdAt && r.runId < before.runId))
       .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0))

@@ -40,7 +40,7 @@ const startRoute = createRoute({
     202: json(z.object({ job: BulkJobBody }), "The job is started"),
     422: json(
       ErrorBody,
-      "Unknown action (`bulk_action_unknown`), an action not available yet (`bulk_action_unsupported`: `restart`), a bad filter value (`bulk_filter_invalid`) or one not available yet (`bulk_filter_unsupported`: `tag`); no job is created",
+      "Unknown action (`bulk_action_unknown`), an action this Worker does not run (`bulk_action_unsupported`), a bad filter value (`bulk_filter_invalid`: a date, a status, a tag that is not `key:value`); no job is created",
     ),
     ...commonErrors,
   },

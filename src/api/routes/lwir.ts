@@ -11,7 +11,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
-import { commonErrors, ErrorBody, Finding, json, RunResponse } from "../schemas.ts";
+import { commonErrors, ErrorBody, Finding, json, RunResponse, StartRunBody } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";
 
@@ -92,6 +92,7 @@ lwirRoutes.openapi(
                 .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)
                 .optional()
                 .openapi({ description: CALLER_RUN_ID_DESCRIPTION }),
+              tags: StartRunBody.shape.tags,
             }),
           },
         },
@@ -105,7 +106,10 @@ lwirRoutes.openapi(
       413: json(ErrorBody, "Body too large, or an LWIR over LITTLE_QUOTA_LWIR_BYTES (`lwir_too_large`); nothing is stored"),
       400: json(ErrorBody, "Invalid LWIR (with findings) or request"),
       404: json(ErrorBody, "No registered workflow of that name"),
-      422: json(ErrorBody, "The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored"),
+      422: json(
+        ErrorBody,
+        "The runId is in a namespace the Worker derives for its triggers (`run_id_reserved`), or the tags break their rules (`run_tags_invalid`): nothing is stored",
+      ),
       409: json(ErrorBody, "LITTLE_MODELS=live and a model slot lacks its key (`model_unavailable`): nothing is stored"),
     },
   }),
@@ -134,6 +138,7 @@ lwirRoutes.openapi(
       lwir: body.lwir,
       callerRunId: body.runId !== undefined,
       waitMs: wait ? wait * 1_000 : undefined,
+      ...(body.tags !== undefined ? { tags: body.tags } : {}),
     });
     const view = started.view;
     const response = { run: { ...toRun(view), placement: started.placement }, links: runLinks(new URL(c.req.url).origin, runId) };

@@ -44,7 +44,7 @@ const startRoute = createRoute({
     413: json(ErrorBody, "Body too large"),
     422: json(
       ErrorBody,
-      "The input does not match the workflow's input schema, a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored",
+      "The input does not match the workflow's input schema, the tags break their rules (`run_tags_invalid`), a LITTLE_MODEL_<SLOT> var is invalid (`model_config_invalid`), or the runId is in a namespace the Worker derives for its triggers (`run_id_reserved`): nothing is stored",
     ),
     ...commonErrors,
   },
@@ -65,6 +65,7 @@ runRoutes.openapi(startRoute, async (c) => {
     wait,
     triggerKind: "http",
     traceparent: c.req.valid("header").traceparent,
+    tags: body.tags,
   });
   const origin = new URL(c.req.url).origin;
   const response = { run: { ...toRun(view), placement }, links: runLinks(origin, runId) };
@@ -102,7 +103,7 @@ const listRoute = createRoute({
   tags: ["runs"],
   summary: "List the tenant's runs, newest first",
   description:
-    "From the run index, newest first. Filter by `workflow` and `status`; follow `nextCursor` (pass it as `cursor`) for the next page.",
+    "From the run index, newest first. Filter by `workflow`, `status`, `waitReason` and `tag`; follow `nextCursor` (pass it as `cursor`) for the next page.",
   request: {
     query: z.object({
       workflow: z.string().optional(),
@@ -111,6 +112,12 @@ const listRoute = createRoute({
         description:
           "Only runs waiting for this (`approval`, `sleep`, `trigger`, `concurrency`, `throttle`, `rate_limit`); implies `status=waiting`.",
       }),
+      tag: z
+        .union([z.string(), z.array(z.string())])
+        .optional()
+        .openapi({
+          description: "`key:value`: only runs started with that tag. Repeat it (`?tag=a:1&tag=b:2`): a run must carry every one.",
+        }),
       limit: z.coerce.number().int().min(1).max(200).optional(),
       cursor: z.string().optional(),
     }),

@@ -30,6 +30,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       "idempotency-key": { type: "string" },
       wait: { type: "string" },
       lwir: { type: "string" },
+      tag: { type: "string", multiple: true },
     },
     { min: 0, max: 1, names: "the workflow id" },
   );
@@ -60,6 +61,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       ...(runId !== undefined ? { runId } : {}),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       ...(serverWait !== undefined ? { wait: serverWait } : {}),
+      ...(values.tag?.length ? { tags: tagsOf(values.tag) } : {}),
       timeoutMs: ((serverWait ?? 0) + 30) * 1000,
     };
     response = lwir === undefined ? await client.startRun(workflowId, input, options) : await client.startLwirRun(lwir, input, options);
@@ -122,4 +124,15 @@ function parseWait(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value)) throw new CliInputError("usage", `little run: --wait takes a number of seconds, not "${value}"`);
   return Number(value);
+}
+
+/** `--tag key=value` (repeatable) as the start's tags; the server checks the rules (422 `run_tags_invalid`). */
+function tagsOf(flags: readonly string[]): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const flag of flags) {
+    const at = flag.indexOf("=");
+    if (at <= 0) throw new CliInputError("usage", `little run: --tag takes key=value, not "${flag}"`);
+    tags[flag.slice(0, at)] = flag.slice(at + 1);
+  }
+  return tags;
 }

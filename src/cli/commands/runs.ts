@@ -14,6 +14,7 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
       workflow: { type: "string" },
       status: { type: "string" },
       "wait-reason": { type: "string" },
+      tag: { type: "string", multiple: true },
       limit: { type: "string" },
       cursor: { type: "string" },
     },
@@ -38,6 +39,7 @@ export async function runsCommand(args: readonly string[]): Promise<number> {
     workflow,
     status: status as ListRunsQuery["status"],
     waitReason: waitReason as ListRunsQuery["waitReason"],
+    ...(values.tag?.length ? { tag: values.tag } : {}),
     limit,
     cursor,
   });

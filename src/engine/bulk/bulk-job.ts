@@ -86,6 +86,7 @@ async function readPage(ports: BulkPorts, state: BulkJobState, pageSize: number)
     ...(spec.filter.workflowId ? { workflowId: spec.filter.workflowId } : {}),
     ...(spec.filter.status ? { status: spec.filter.status } : {}),
     ...(spec.filter.waitReason ? { waitReason: spec.filter.waitReason } : {}),
+    ...(spec.filter.tag !== undefined ? { tags: [tagOf(spec.filter.tag)] } : {}),
     ...(state.cursor ? { before: state.cursor } : {}),
     limit: pageSize,
   });
@@ -129,4 +130,10 @@ export function viewBulkJob(state: BulkJobState): BulkJobView {
     createdAt: spec.createdAt,
     ...(state.endedAt !== null ? { endedAt: state.endedAt } : {}),
   };
+}
+
+/** `key:value` as the index's tag filter (the value may hold colons: the key is up to the first). */
+function tagOf(filter: string): { key: string; value: string } {
+  const at = filter.indexOf(":");
+  return { key: filter.slice(0, at), value: filter.slice(at + 1) };
 }

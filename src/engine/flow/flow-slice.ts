@@ -19,7 +19,8 @@ export type FlowSliceOutcome = SliceOutcome | { readonly queued: true; readonly 
  */
 export async function driveFlowSlice(env: RunEnvironment, flow: FlowPorts, alarm: RunAlarm): Promise<FlowSliceOutcome> {
   const { state } = await readRunState(env.log);
-  if (hasFlowGates(state) && !state.terminal) {
+  // A paused run asks no gate (it keeps what it holds): its slice ends at once, with no alarm.
+  if (hasFlowGates(state) && !state.terminal && !state.paused) {
     const outcome = await passFlowGates(flow, state);
     if (!outcome.admitted) {
       await alarm.wakeIn(flow.flowLeaseMs);

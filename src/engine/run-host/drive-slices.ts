@@ -35,6 +35,11 @@ export type SliceOutcome = { readonly result: DriveResult; readonly settled: boo
 export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<SliceOutcome> {
   await alarm.wakeIn(RESUME_AFTER_MS);
   const result = await driveRun(env);
+  // Paused: nothing drives the run until its resume arms the alarm (a paused run costs no alarms).
+  if (result.paused) {
+    await alarm.clear();
+    return { result, settled: false };
+  }
   if (result.yielded) {
     // A child's end recorded while this slice was finishing set an alarm for now: keep it (not a later one, not none).
     const childEnded = (result.untilMessage === true || result.wakeAt !== undefined) && (await childEndPending(env));
@@ -62,7 +67,7 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
 export async function driveToEnd(env: RunEnvironment): Promise<void> {
   for (;;) {
     const { result } = await driveSlice(env, noAlarm);
-    // Waiting for a message no loop of its own can deliver: the run stays waiting.
+    // Waiting for a message no loop of its own can deliver (a child's end, a resume): the run stays as it is.
     if (!result.yielded || result.untilMessage) return;
     if (result.wakeAt !== undefined) await env.sleep(Math.max(0, result.wakeAt - env.clock.now()));
   }

@@ -1,7 +1,7 @@
 import type { RunIndex } from "../../ports/run-index.ts";
-import { readRunState } from "../run-state.ts";
+import { readRunState, runStatusOf } from "../run-state.ts";
 import type { RunHostPorts } from "./host-ports.ts";
-import { indexRun, latestRegistration } from "./index-run.ts";
+import { indexFieldsOf, indexRun } from "./index-run.ts";
 
 /**
  * A started run whose index row is not written yet: set in the same durable write as its
@@ -42,8 +42,8 @@ export function settlingIndex(runs: RunIndex, due: IndexDueStore): RunIndex {
 export async function indexStarted(ports: Pick<RunHostPorts, "runId" | "log" | "runs" | "clock">): Promise<void> {
   const { state } = await readRunState(ports.log);
   const terminal = state.terminal;
-  await indexRun(ports, state, state.status, {
-    ...latestRegistration(state),
+  await indexRun(ports, state, runStatusOf(state), {
+    ...indexFieldsOf(state),
     waitReason: state.waitReason,
     causeCode: terminal?.type === "RunFailed" ? terminal.payload.causeCode : null,
     updatedAt: state.status === "pending" ? state.requestedAt : ports.clock.now(),

@@ -3,7 +3,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { RunCauseCode, RunStatus } from "../../ports/run-events.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import type { WaitReason } from "../../ports/run-status.ts";
-import type { RunState } from "../run-state.ts";
+import { progressOf, type RunProgress, type RunState } from "../run-state.ts";
 
 /** What an index row is written from, besides the run's state. */
 export type IndexFields = {
@@ -14,6 +14,8 @@ export type IndexFields = {
   readonly waitReason?: WaitReason | null;
   /** When the row changed; the clock's now when absent. */
   readonly updatedAt?: number;
+  /** The run's progress as of this write (`progressOf` of the run's current state); absent keeps the row's. */
+  readonly progress?: RunProgress;
 };
 
 /**
@@ -42,7 +44,18 @@ export async function indexRun(
     causeCode: fields.causeCode ?? null,
     createdAt: state.requestedAt,
     updatedAt: fields.updatedAt ?? ports.clock.now(),
+    ...(request.tags ? { tags: request.tags } : {}),
+    ...(fields.progress ? { progress: fields.progress } : {}),
   });
+}
+
+/** What a write from the run's current state carries: its latest registration and its progress. */
+export function indexFieldsOf(state: Parameters<typeof latestRegistration>[0] & Parameters<typeof progressOf>[0]): {
+  definitionHash: Digest | null;
+  versionId: string | null;
+  progress: RunProgress;
+} {
+  return { ...latestRegistration(state), progress: progressOf(state) };
 }
 
 /** The version a run registered last (its current cycle's) and its definition hash; nulls before any. */

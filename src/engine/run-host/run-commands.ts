@@ -5,7 +5,7 @@ import type { RunEvent, RunEventPayloads } from "../../ports/run-events.ts";
 import type { DecisionRequest, DecisionResult, StartRunRequest, TriggerRequest, TriggerResult } from "../../ports/run-handle.ts";
 import { SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
 import { cancelChildren } from "../children/child-messages.ts";
-import { FIRST_OCCURRENCE_ID, readRunState } from "../run-state.ts";
+import { FIRST_OCCURRENCE_ID, progressOf, readRunState } from "../run-state.ts";
 import { type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 import { approvalView } from "./run-view.ts";
@@ -19,7 +19,7 @@ function occurrenceId(ordinal: number): string {
 
 /**
  * Starts the run: `RunRequested`. A log that holds anything already is the run as it was started:
- * `existing` when this request asks for the same workflow, input and LWIR, else `conflict`. What the log cannot hold (a lone surrogate, a NaN) is refused before anything
+ * `existing` when this request asks for the same workflow, input, tags and LWIR, else `conflict`. What the log cannot hold (a lone surrogate, a NaN) is refused before anything
  * is armed, and the alarm is armed before the request is appended: a crash between the two still
  * resumes the run. A created run comes back with the events it appended, so its host can answer the
  * start without reading the log again. Its index row is the host's to write after the answer
@@ -60,16 +60,18 @@ export async function startRun(
         ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
         ...(request.memo !== undefined ? { memo: request.memo } : {}),
         ...(request.modelOverrides !== undefined ? { modelOverrides: request.modelOverrides } : {}),
+        ...(request.tags !== undefined ? { tags: { ...request.tags } } : {}),
       },
     },
   ]);
   return { outcome: "created", events: requested };
 }
 
-/** Whether a repeated start asks for the run that was started: the same workflow, input and LWIR (or, both, none). */
+/** Whether a repeated start asks for the run that was started: the same workflow, input, tags and LWIR (or, both, none). */
 function sameRequest(started: RunEventPayloads["RunRequested"], request: StartRunRequest): boolean {
   if (started.workflowId !== request.workflowId) return false;
   if (digestJson(started.input ?? null) !== digestJson(request.input ?? null)) return false;
+  if (digestJson(started.tags ?? null) !== digestJson(request.tags ?? null)) return false;
   if (started.lwir === undefined || request.lwir === undefined) return started.lwir === request.lwir;
   return digestJson(started.lwir) === digestJson(request.lwir);
 }
@@ -155,7 +157,7 @@ export async function cancelRun(ports: RunHostPorts, given: string, onCancelled:
   if (state.terminal) return false;
   await ports.log.append([{ type: "RunCancelled", payload: { reason } }]);
   onCancelled(reason);
-  await indexRun(ports, state, "cancelled", { versionId: latestRegistration(state).versionId });
+  await indexRun(ports, state, "cancelled", { versionId: latestRegistration(state).versionId, progress: progressOf(state) });
   // Its running children are cancelled too; a child run tells its own parent it ended.
   await cancelChildren(ports, state, reason);
   await settleEnded(ports);

@@ -5,7 +5,15 @@ import type { ApprovalView, AwaitedSignalView, ChildView, OccurrencesView, RunVi
 import { parseTraceparent, traceIdOf } from "../observability/trace-context.ts";
 import { RunFailure } from "../run-failure.ts";
 import { readRunResultOfState, runResultOfState } from "../run-result.ts";
-import { type ApprovalProgress, type ChildProgress, type FoldedRun, foldFrom, type RunState, waitingUntil } from "../run-state.ts";
+import {
+  type ApprovalProgress,
+  type ChildProgress,
+  type FoldedRun,
+  foldFrom,
+  progressOf,
+  type RunState,
+  waitingUntil,
+} from "../run-state.ts";
 import { signalView } from "./signal-commands.ts";
 
 /** How many occurrences a run view lists. */
@@ -57,6 +65,9 @@ export async function viewRunState(
     ...(state.request?.parent ? { parent: { runId: state.request.parent.runId, stepPath: state.request.parent.stepPath } } : {}),
     ...(state.children.length > 0 ? { children: state.children.map(childView) } : {}),
     ...(state.flow?.queued && !state.terminal ? { queue: queueView(state.flow.queued) } : {}),
+    ...(state.paused && !state.terminal ? { paused: state.paused } : {}),
+    ...(state.request?.tags ? { tags: { ...state.request.tags } } : {}),
+    ...(state.request ? { progress: progressOf(state) } : {}),
     ...(state.request ? { traceId: traceIdOf(runId, parseTraceparent(state.request.traceparent)) } : {}),
     ...memoLinks(state),
   };

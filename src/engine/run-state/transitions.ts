@@ -81,6 +81,11 @@ function ended(status: RunStatus): Transition<"RunFailed" | "RunCancelled"> {
   return (state, event) => ({ ...state, terminal: event, status });
 }
 
+/** The status a run reports: `paused` while an operator's pause holds it (and it has not ended), else the fold's own. */
+export function runStatusOf(state: Pick<RunState, "status" | "terminal" | "paused">): RunStatus {
+  return state.paused && !state.terminal ? "paused" : state.status;
+}
+
 export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   RunRequested: (state, { payload, at }) => ({
     ...state,
@@ -108,7 +113,12 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   "harness.tool_call.succeeded": unchanged,
   "harness.tool_call.failed": unchanged,
   WorkflowVersionRegistered: (state, { payload }) => ({ ...state, registered: new Map(state.registered).set(state.cycle, payload) }),
-  RunStarted: (state, { payload }) => ({ ...state, started: new Set(state.started).add(payload.cycle), status: "running" }),
+  RunStarted: (state, { payload }) => ({
+    ...state,
+    started: new Set(state.started).add(payload.cycle),
+    status: "running",
+    ...(payload.steps !== undefined ? { plannedSteps: { cycle: payload.cycle, steps: payload.steps } } : {}),
+  }),
   StepScheduled: (state, { payload }) => ({ ...state, scheduled: state.scheduled.add(payload.stepPath) }),
   StepStarted: (state, { payload }) => ({
     ...state,
@@ -175,6 +185,13 @@ export const RUN_STATE_TRANSITIONS: RunStateTransitions = {
   RunCompleted: (state, event) => ({ ...state, terminal: event, status: "completed", usage: event.payload.usage }),
   RunFailed: ended("failed"),
   RunCancelled: ended("cancelled"),
+  // A pause of an ended run changes nothing (the host refuses it; a log could still hold one).
+  RunPaused: (state, { payload, at }) => (state.terminal || state.paused ? state : { ...state, paused: { by: payload.by, at } }),
+  RunResumed: (state) => {
+    if (!state.paused) return state;
+    const { paused: _paused, ...resumed } = state;
+    return resumed;
+  },
   // The wait itself is the step's open wait (waits.ts).
   WaitStarted: unchanged,
   SignalReceived: (state, { payload, at }) =>

@@ -51,7 +51,18 @@ export type RunState = {
    * `FlowAdmitted` (so a run without flow control folds to the same state as before it existed).
    */
   readonly flow?: FlowProgress;
+  /**
+   * The run is paused (`RunPaused`, not yet `RunResumed`): who paused it and when. Absent when it
+   * is not, so a run never paused folds to the same state as before pauses existed. `status` stays
+   * what the run's own events make it; {@link runStatusOf} reports `paused` over it.
+   */
+  readonly paused?: PauseProgress;
+  /** How many steps the version of a cycle has (its `RunStarted.steps`): the run's progress total. Absent before a plan exists. */
+  readonly plannedSteps?: { readonly cycle: number; readonly steps: number };
 };
+
+/** Who paused the run, and when (the `RunPaused` event's `at`). */
+export type PauseProgress = { readonly by: string; readonly at: number };
 
 /** A run's flow-control gates: the one it waits at, the ones that admitted it, the status to go back to. */
 export type FlowProgress = {

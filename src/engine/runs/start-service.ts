@@ -26,6 +26,7 @@ import { canonicalBytes, type RunQuotas } from "../run-quotas.ts";
 import { type AdmittedDefinition, admitDefinition } from "./definition-gate.ts";
 import { assertModelsAvailable } from "./model-gate.ts";
 import { mayBeAnchorId } from "./run-ids.ts";
+import { checkRunTags, type RunTags } from "./run-tags.ts";
 import { tenantGates } from "./tenant-gates.ts";
 
 /** Cloudflare continent codes → Durable Object location hints. */
@@ -85,6 +86,8 @@ export type StartCommand = {
   readonly memo?: RunMemo;
   /** A fork's model changes, laid over the deployment's for this run only. */
   readonly modelOverrides?: ModelOverrides;
+  /** The run's tags (`key` → `value`): checked here (422 `run_tags_invalid`), recorded in `RunRequested`, in the run index. */
+  readonly tags?: unknown;
 };
 
 export type StartedRun = {
@@ -133,6 +136,8 @@ export async function startRun(ports: StartPorts, command: StartCommand): Promis
   const found = ports.workflows.get(command.workflowId);
   if (!found) throw new StartRefusedError("workflow_not_found", `No workflow "${command.workflowId}"`);
   const registered = withRunModelOverrides(found, command.modelOverrides);
+  // Bad tags are the caller's mistake, refused before anything is asked or stored.
+  const tags = checkRunTags(command.tags);
   const capabilities = await admitRequest(ports, command, registered);
   // Flow control: the gates with their keys rendered over the input (a key that does not render is
   // 422, before anything is stored), then the tenant's quotas, which the run passes after the ack.
@@ -148,7 +153,7 @@ export async function startRun(ports: StartPorts, command: StartCommand): Promis
   // cancel's that landed between the lookup above and here: then nothing may start.
   if (anchor && !(await ports.runs.claimAnchor(command.tenant, command.runId, ports.clock.now())))
     await refuseCancelledAnchor(ports, command);
-  return askRunObject({ ports, command, placement, admitted, jurisdiction, flow });
+  return askRunObject({ ports, command, placement, admitted, jurisdiction, flow, tags });
 }
 
 /**
@@ -196,6 +201,7 @@ type AdmittedStart = {
   readonly admitted: AdmittedDefinition;
   readonly jurisdiction: string | undefined;
   readonly flow: FlowGate[];
+  readonly tags: RunTags | undefined;
 };
 
 /**
@@ -203,7 +209,7 @@ type AdmittedStart = {
  * repeat's conflict and, with `waitMs`, waits for the end before it answers.
  */
 async function askRunObject(start: AdmittedStart): Promise<StartedRun> {
-  const { ports, command, placement, admitted, jurisdiction, flow } = start;
+  const { ports, command, placement, admitted, jurisdiction, flow, tags } = start;
   const client = ports.runHandles.open(command.tenant, command.runId, placement);
   const answer = await client
     .start({
@@ -223,6 +229,7 @@ async function askRunObject(start: AdmittedStart): Promise<StartedRun> {
       ...(command.memo ? { memo: command.memo } : {}),
       ...(command.modelOverrides ? { modelOverrides: command.modelOverrides } : {}),
       ...(flow.length > 0 ? { flow } : {}),
+      ...(tags ? { tags } : {}),
       ...traceparentOf(command),
     })
     .catch((error: unknown) => {
@@ -237,7 +244,10 @@ async function askRunObject(start: AdmittedStart): Promise<StartedRun> {
   // A deleted run's object keeps a marker: its id, or the key that derived it, never starts again.
   if (answer.outcome === "deleted") throw new RunDeletedError(command.runId, answer.deletedAt);
   if (answer.outcome === "conflict")
-    throw new StartRefusedError(command.conflictCode, `Run "${command.runId}" already exists with a different workflow, input or LWIR`);
+    throw new StartRefusedError(
+      command.conflictCode,
+      `Run "${command.runId}" already exists with a different workflow, input, LWIR or tags`,
+    );
   return {
     view: answer.view,
     created: answer.outcome === "created",

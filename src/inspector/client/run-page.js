@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import { renderForkActions } from "./fork-actions.js";
 import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
 import { applyDelta, liveOutputState, renderLiveOutput, settleCalls } from "./live-output-view.js";
+import { renderActions, tagsAndProgress } from "./run-actions.js";
 import { familyItems, queueLabel } from "./run-relations.js";
 import { renderWaits } from "./wait-view.js";
 
@@ -86,6 +87,7 @@ function renderPage(page) {
   const $ = (id) => document.getElementById(id);
   const { view } = page;
   renderSummary($("summary-list"), $("live-state"), page);
+  renderActions($("actions"), $("actions-body"), view, page.runId, page);
   renderWaits($("waits"), $("waits-body"), view, page.runId, page);
   renderForkActions($("fork-actions"), page);
   renderLiveOutput($("live-output"), $("live-output-body"), page.liveCalls);
@@ -213,6 +215,7 @@ function renderSummary(list, live, page) {
         )
       : null,
     item("Workflow", view.workflowId ?? run?.workflowId ?? "—"),
+    tagsAndProgress(view, item),
     ...familyItems(view, item),
     item("Started", fmtTime(started)),
     item("Duration", ended !== null && started !== null ? fmtDuration(ended - started) : started !== null ? "running" : "—"),
@@ -230,11 +233,13 @@ function renderSummary(list, live, page) {
       ? "Connection lost; reconnecting…"
       : isEndedStatus(view.status)
         ? `Run ${view.status}.`
-        : view.status === "waiting"
-          ? `Live: waiting for ${WAIT_LABELS[view.waitReason] ?? "something"}.`
-          : page.connection === "live"
-            ? "Live: following the run as it executes."
-            : "Loading…";
+        : view.status === "paused"
+          ? "Paused: no new step or model call starts until it is resumed."
+          : view.status === "waiting"
+            ? `Live: waiting for ${WAIT_LABELS[view.waitReason] ?? "something"}.`
+            : page.connection === "live"
+              ? "Live: following the run as it executes."
+              : "Loading…";
 }
 
 function renderResult(section, body, view) {

@@ -13,6 +13,7 @@ describe("D1 migrations (migrations/, applied with applyD1Migrations)", () => {
       "definition_approvals",
       "memory_files",
       "planner_manifests",
+      "run_tags",
       "runs",
       "secrets",
       "webhook_deliveries",
