@@ -53,6 +53,7 @@ import type { RunIndex } from "../src/ports/run-index.ts";
 import { isEndedStatus, isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
+import { RunMeta } from "./run-meta.ts";
 import { DELETED_META_KEY, purgeRunStorage } from "./run-purge.ts";
 import { RunTelemetry } from "./run-telemetry.ts";
 
@@ -75,15 +76,15 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   private pausing: AbortController | null = null;
   /** The new run's first index row, written after its start answered; the alarm waits for it. */
   private indexing: Promise<void> | null = null;
-  /** What this object has read or written of its `meta` table (see `getMeta`). */
-  private readonly meta = new Map<string, string | null>();
+  /** The `meta` table, through a copy in memory (run-meta.ts). */
+  private readonly meta = new RunMeta(this.ctx.storage.sql);
   /** A started run whose index row has not landed yet (`meta.indexDue`). */
   private readonly indexDue: IndexDueStore = {
     read: () => {
-      const due = this.getMeta("indexDue");
+      const due = this.meta.get("indexDue");
       return due === null ? null : (JSON.parse(due) as IndexDue);
     },
-    clear: () => this.deleteMeta("indexDue"),
+    clear: () => this.meta.delete("indexDue"),
   };
   private readonly wakeUp: RunAlarm = {
     wakeIn: (delayMs) => this.ctx.storage.setAlarm(Date.now() + delayMs),
@@ -104,10 +105,10 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
    * compared here (`conflict` when it differs), and `waitMs` waits for the end in the same call.
    */
   async start(request: StartRunRequest): Promise<StartRunResult> {
-    const deleted = this.getMeta(DELETED_META_KEY);
+    const deleted = this.meta.get(DELETED_META_KEY);
     if (deleted) return { outcome: "deleted", deletedAt: Number(deleted) };
     const host = this.host(request.runId, request.tenant ?? "default");
-    const started = await startRun(host, request, () => this.setMeta("indexDue", "{}"));
+    const started = await startRun(host, request, () => this.meta.set("indexDue", "{}"));
     if (started.outcome === "conflict") return started;
     // Flow control: the key's limiter admits or queues the run in this same call (one RPC when a
     // slot is free); the index row after the answer then shows it `waiting` when it queued. The
@@ -138,7 +139,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   }
 
   async status(): Promise<RunView> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return emptyRunView();
     // The newest fold checkpoint and the events after it: a long run is never read whole to be shown.
     const folded = await readRunState(this.eventLog(runId));
@@ -150,7 +151,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   }
 
   async events(options: EventPageRequest = {}): Promise<RunEvent[]> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return [];
     return this.eventLog(runId).page({
       after: options.after ?? 0,
@@ -164,12 +165,12 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
    * ending after the terminal event. Each SSE `id` is the event's `seq` (for `Last-Event-ID`).
    */
   async stream(after: number, options: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     return eventStream(runId ? this.eventLog(runId) : null, after, this.subscribers, options.deltas ? this.live : undefined);
   }
 
   async trigger(request: TriggerRequest): Promise<TriggerResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     const result = await triggerRun(this.host(runId), request);
     return result.ok ? { ...result, view: await this.status() } : result;
@@ -177,27 +178,27 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   /** A child run of this one ended: `ChildRunEnded`, and the alarm drives the waiting step on. */
   async childEnded(request: ChildEndedRequest): Promise<ChildEndedResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     return recordChildEnd(this.host(runId), request);
   }
 
   async decideApproval(request: DecisionRequest): Promise<DecisionResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     return decideApproval(this.host(runId), request);
   }
 
   /** Takes a signal: answered once its `SignalReceived` is synced (signal-commands.ts). */
   async sendSignal(request: SignalRequest): Promise<SignalResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     return sendSignal(this.host(runId), request);
   }
 
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */
   async cancel(reason = "cancelled by request"): Promise<RunView> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return this.status();
     const host = this.host(runId);
     const cancelled = await cancelRun(host, reason, (written) => this.inflight?.abort(new Error(`run cancelled: ${written}`)));
@@ -209,7 +210,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   /** Pauses the run (pause-commands.ts); a slice in flight starts nothing new and yields with no alarm. */
   async pause(request: PauseRequest): Promise<PauseResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     const outcome = await pauseRun(this.host(runId), request);
     if (!outcome.ok) return outcome;
@@ -219,7 +220,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   /** Resumes a paused run: its alarm drives it at once. */
   async resume(request: PauseRequest): Promise<PauseResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     const outcome = await resumeRun(this.host(runId), request);
     return outcome.ok ? { ...outcome, view: await this.status() } : outcome;
@@ -227,7 +228,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   /** Ends the run with a named cause (a revoked approval, a superseded section); a slice in flight stops. */
   async end(request: EndRunRequest): Promise<EndRunResult> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
     const host = this.host(runId);
     const result = await endRun(host, request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
@@ -238,28 +239,28 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   /** Deletes the ended run's storage and alarm, leaving the deleted marker (run-purge.ts); refused while it runs. */
   async purge(deletedAt: number): Promise<PurgeResult> {
-    const done = this.getMeta(DELETED_META_KEY);
+    const done = this.meta.get(DELETED_META_KEY);
     if (done) return { ok: true, deletedAt: Number(done) };
-    if (this.getMeta("runId")) {
+    if (this.meta.get("runId")) {
       const view = await this.status();
       if (!isEndedStatus(view.status)) return { ok: false, code: "run_active", status: view.status };
     }
     this.log?.release();
     this.log = null;
-    this.meta.clear();
+    this.meta.forget();
     await purgeRunStorage(this.ctx, deletedAt);
     return { ok: true, deletedAt };
   }
 
   /** Flow control: the run's limiter admitted it; the alarm drives it now (it passes its gates again first). */
   async flowWake(): Promise<void> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (runId) await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** Flow control: the run's slot lease ran out; whether it has ended, is being driven now, or is idle. */
   async flowProbe(): Promise<FlowProbe> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     if (!runId) return "ended";
     const { state } = await readRunState(this.eventLog(runId));
     if (state.terminal) return "ended";
@@ -289,10 +290,10 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   }
 
   override async alarm(): Promise<void> {
-    const runId = this.getMeta("runId");
+    const runId = this.meta.get("runId");
     // A start that crashed before appending its request leaves nothing to drive; its caller retries.
     if (!runId || (await this.eventLog(runId).page({ after: 0, limit: 1 })).length === 0) return;
-    const tenant = this.getMeta("tenant") ?? "default";
+    const tenant = this.meta.get("tenant") ?? "default";
     const wiring = wire(this.env, { runId: `${tenant}:${runId}` });
     const inflight = new AbortController();
     this.inflight = inflight;
@@ -316,11 +317,11 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
         this.flowPorts(runId, this.host(runId)),
         this.wakeUp,
       );
-      if (this.getMeta("alarmFailures") !== "0") this.setMeta("alarmFailures", "0");
+      if (this.meta.get("alarmFailures") !== "0") this.meta.set("alarmFailures", "0");
       if (settled) this.notifySettled();
     } catch (error) {
-      const failures = Number(this.getMeta("alarmFailures") ?? "0") + 1;
-      this.setMeta("alarmFailures", String(failures));
+      const failures = Number(this.meta.get("alarmFailures") ?? "0") + 1;
+      this.meta.set("alarmFailures", String(failures));
       if ((await onDriveError(this.host(runId), failures, error)).settled) {
         this.notifySettled();
         await releaseEnded(this.flowPorts(runId, this.host(runId)));
@@ -348,7 +349,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
       workflows: wiring.workflows,
       secrets: wiring.secrets,
       children: wiring.children,
-      blobs: wiring.blobsFor({ tenant: tenant ?? this.getMeta("tenant") ?? "default", runId }),
+      blobs: wiring.blobsFor({ tenant: tenant ?? this.meta.get("tenant") ?? "default", runId }),
     };
   }
 
@@ -365,48 +366,22 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   private eventLog(runId: string, tenant?: string): RunObjectLog {
     if (!this.log) {
-      if (!this.getMeta("runId")) {
-        this.setMeta("runId", runId);
-        if (tenant) this.setMeta("tenant", tenant);
+      if (!this.meta.get("runId")) {
+        this.meta.set("runId", runId);
+        if (tenant) this.meta.set("tenant", tenant);
       }
       const log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
         for (const subscriber of [...this.subscribers]) subscriber(events);
         telemetry.afterAppend(events);
       });
       const cursor = {
-        read: () => Number(this.getMeta("otlpCursor") ?? "0"),
-        write: (seq: number) => this.setMeta("otlpCursor", String(seq)),
+        read: () => Number(this.meta.get("otlpCursor") ?? "0"),
+        write: (seq: number) => this.meta.set("otlpCursor", String(seq)),
       };
       const telemetry = new RunTelemetry(this.ctx, this.env, runId, log, cursor);
       this.log = log;
     }
     return this.log;
-  }
-
-  /**
-   * The `meta` table, read through a copy in memory: this object is its only writer (a new
-   * instance, after an eviction or a crash, starts with an empty copy), and every RPC and alarm
-   * reads `runId` and more, a SQLite statement each otherwise.
-   */
-  private getMeta(key: string): string | null {
-    if (this.meta.has(key)) return this.meta.get(key) ?? null;
-    const value = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
-    this.meta.set(key, value);
-    return value;
-  }
-
-  private setMeta(key: string, value: string): void {
-    this.ctx.storage.sql.exec(
-      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      key,
-      value,
-    );
-    this.meta.set(key, value);
-  }
-
-  private deleteMeta(key: string): void {
-    this.ctx.storage.sql.exec("DELETE FROM meta WHERE key = ?", key);
-    this.meta.set(key, null);
   }
 
   private notifySettled(): void {

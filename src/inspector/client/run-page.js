@@ -1,5 +1,4 @@
 import { isEndedStatus } from "../../ports/run-status.ts";
-import { redactForDisplay } from "../redact.ts";
 import { applyRunEvent, emptyRunView } from "../run-view.ts";
 import { durationOf, TimelineBuilder } from "../timeline.ts";
 import { getJson, readEventStream } from "./api.js";
@@ -11,6 +10,7 @@ import { fmtCost, fmtDuration, fmtJson, fmtTime, fmtTokens } from "./format.js";
 import { applyDelta, liveOutputState, renderLiveOutput, settleCalls } from "./live-output-view.js";
 import { renderActions, tagsAndProgress } from "./run-actions.js";
 import { familyItems, queueLabel } from "./run-relations.js";
+import { renderCycles, renderOccurrences } from "./run-tables.js";
 import { renderWaits } from "./wait-view.js";
 
 const STATUSES = ["pending", "scheduled", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "stopped"];
@@ -264,86 +264,6 @@ function renderResult(section, body, view) {
   } else {
     replace(body, h("p", { class: "cause", id: "run-cause" }, `Cancelled: ${view.cancelReason ?? "no reason given"}`));
   }
-}
-
-function renderCycles(section, body, view) {
-  section.hidden = view.cycles.length === 0;
-  if (section.hidden) return;
-  const rows = view.cycles.map((c) =>
-    h(
-      "tr",
-      { "data-cycle": String(c.cycleNumber) },
-      h("td", {}, String(c.cycleNumber)),
-      h("td", {}, h("span", { class: `badge status-${c.status}` }, c.status)),
-      h("td", {}, c.decision),
-      h("td", {}, fmtTime(c.endedAt)),
-      h(
-        "td",
-        {},
-        c.summary ?? "—",
-        // A failed cycle's cause, beside supervise's summary (the next planner was told both).
-        c.failure
-          ? h("div", { class: "cause" }, h("code", {}, c.failure.causeCode), c.failure.stepId ? ` at ${c.failure.stepId}` : "")
-          : null,
-      ),
-    ),
-  );
-  const head = h(
-    "tr",
-    {},
-    ["Cycle", "Status", "Decision", "Ended", "Summary"].map((x) => h("th", { scope: "col" }, x)),
-  );
-  replace(body, h("div", { class: "table-scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))));
-}
-
-function renderOccurrences(section, body, view) {
-  section.hidden = view.occurrences.length === 0;
-  if (section.hidden) return;
-  replace(
-    body,
-    h(
-      "div",
-      { class: "table-scroll" },
-      h(
-        "table",
-        {},
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            ["Occurrence", "Status", "Trigger", "Queued", "Started", "Took", "Output or cause"].map((x) => h("th", { scope: "col" }, x)),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          view.occurrences.map((o) =>
-            h(
-              "tr",
-              { "data-occurrence": o.id },
-              h("td", {}, o.id),
-              h("td", {}, h("span", { class: `badge status-${o.status}` }, o.status), o.rearmed ? " (the section went on)" : null),
-              h("td", {}, o.trigger),
-              h("td", {}, fmtTime(o.queuedAt)),
-              h("td", {}, fmtTime(o.startedAt)),
-              h("td", {}, o.startedAt !== null && o.endedAt !== null ? fmtDuration(o.endedAt - o.startedAt) : "—"),
-              h(
-                "td",
-                {},
-                o.failure
-                  ? `${o.failure.causeCode}: ${o.failure.message}`
-                  : o.output === undefined
-                    ? "—"
-                    : h("code", {}, JSON.stringify(redactForDisplay(o.output, { maxString: 200 }))),
-              ),
-            ),
-          ),
-        ),
-      ),
-    ),
-  );
 }
 
 function renderTimeline(list, entries, view) {
