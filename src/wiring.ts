@@ -324,6 +324,12 @@ export function bulkJobWiring(env: Env, ctx: DurableObjectState): { ports: Wirin
         hook(ctx);
         return purged;
       },
+      // A restart's act is its new run's start.
+      start: async (request) => {
+        const started = await handle.start(request);
+        hook(ctx);
+        return started;
+      },
     };
   };
   return { ports: { ...wiring, runHandles: { ...wiring.runHandles, open } }, pageSize: overrides.bulkPageSize };
