@@ -3,11 +3,13 @@
  * of `GET /v1/runs/{id}`, a signal, a cancel): a run object's name is a function of the tenant and
  * the run id, and it is created next to the Worker that started it, while the run index is in D1,
  * one region for every caller (docs/runs.md, "Where a start waits"). The index is asked only when
- * no object has the run: a minted anchor (no object yet), or no such run (404).
+ * no object has the run: a minted anchor (no object yet), a deleted run (410, its tombstone), or no
+ * such run (404).
  */
 import { candidatePlacements, unindexedRun } from "../engine/runs/unindexed-run.ts";
 import type { RunHandle } from "../ports/run-handle.ts";
 import type { RunIndexEntry } from "../ports/run-index.ts";
+import { RunDeletedError } from "../sdk/errors/run-deleted-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { notFound } from "./api-error.ts";
 
@@ -34,9 +36,12 @@ export async function tenantRunClient(services: ApiServices, tenant: string, run
   return services.runHandles.open(tenant, runId, entry.placement);
 }
 
-/** The index row of a run no object has (a minted anchor), else 404. */
+/** The index row of a run no object has (a minted anchor), else 410 for a deleted run, else 404. */
 async function indexedOnly(services: ApiServices, tenant: string, runId: string): Promise<RunIndexEntry> {
   const entry = await services.runs.get(tenant, runId);
-  if (!entry) throw notFound("run", runId);
-  return entry;
+  if (entry) return entry;
+  // Looked up only here, on the miss path: a deleted run's object holds no events (410, not 404).
+  const tombstone = await services.deletions.tombstone(tenant, runId);
+  if (tombstone) throw new RunDeletedError(runId, tombstone.deletedAt);
+  throw notFound("run", runId);
 }

@@ -5,6 +5,7 @@ import type { RunTrigger } from "../ports/run-events.ts";
 import type { RunHandle, RunView } from "../ports/run-handle.ts";
 import type { RunIndexEntry, RunPlacement } from "../ports/run-index.ts";
 import type { RunStatus, WaitReason } from "../ports/run-status.ts";
+import { isEndedStatus } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 import { parseEventTypeFilter } from "./event-type-filter.ts";
@@ -75,7 +76,10 @@ export async function readRun(
     live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
       ? live
       : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
-  return { view: { ...view, ...(await linkedRuns(services, tenant, runId)) }, entry, client };
+  // Only an ended run can have been restarted or forked (a live one is refused, run_active): a live
+  // run's read stays at its object, with no D1 round trip.
+  const links = isEndedStatus(view.status) ? await linkedRuns(services, tenant, runId) : {};
+  return { view: { ...view, ...links }, entry, client };
 }
 
 /** The restarts and forks started from a run (its log cannot list them once it has ended). */

@@ -11,6 +11,7 @@ export type {
   WorkflowDefinitionInput,
 } from "./define-workflow.ts";
 export { DEFAULT_HARNESS_ID, defineWorkflow } from "./define-workflow.ts";
+export { BulkActionRefusedError } from "./errors/bulk-action-refused-error.ts";
 // Every named error (test/sdk/errors-exported.test.ts checks none is left out): a user meets them
 // thrown from defineWorkflow and the package's functions, as a run's failure cause, or in a log.
 export type { CanonicalJsonRejection } from "./errors/canonical-json-error.ts";
@@ -33,6 +34,10 @@ export { ModelUnavailableError } from "./errors/model-unavailable-error.ts";
 export { NonDeterministicReplayError } from "./errors/non-deterministic-replay-error.ts";
 export type { QuotaLimitName } from "./errors/quota-exceeded-error.ts";
 export { QuotaExceededError } from "./errors/quota-exceeded-error.ts";
+export { RunActiveError } from "./errors/run-active-error.ts";
+export { RunDeletedError } from "./errors/run-deleted-error.ts";
+export { RunForkRefusedError } from "./errors/run-fork-refused-error.ts";
+export { RunTagsInvalidError } from "./errors/run-tags-invalid-error.ts";
 export { RunTerminatedError } from "./errors/run-terminated-error.ts";
 export { ScheduleInvalidError } from "./errors/schedule-invalid-error.ts";
 export { SecretMissingError } from "./errors/secret-missing-error.ts";

@@ -197,8 +197,8 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     // update the digest and the version here together.
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
-      version: 2,
-      digest: "sha256:ec2a061f46237f85edd1d32b588589c99cc4dce773c8f7892e3e7f8c73db8fef",
+      version: 3,
+      digest: "sha256:1f59fdc9e5c281041377d105b02da93b32f0e5a2aaad47eb952fd1090eeb8043",
     });
   });
 });

@@ -10,7 +10,7 @@ import type { ApprovalProgress, RunState, SignalProgress, StepProgress, StepWait
  * from the start, and the next crossing writes a checkpoint of this version). The pinned digest of
  * the saved histories' folds in test/engine/run-state-checkpoint.test.ts fails until it is bumped.
  */
-export const RUN_STATE_FOLD_VERSION = 2;
+export const RUN_STATE_FOLD_VERSION = 3;
 
 /**
  * The fewest events between two checkpoints of the fold. A large state is checkpointed more
