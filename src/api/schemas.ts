@@ -251,3 +251,9 @@ export const commonErrors = {
   403: json(ErrorBody, "The token lacks the scope this route needs (insufficient_scope)"),
   404: json(ErrorBody, "Not found"),
 };
+
+/** A route about one run: also 410 once the run was deleted (`run_deleted`, docs/runs.md "Retention and deletion"). */
+export const runErrors = {
+  ...commonErrors,
+  410: json(ErrorBody, "The run was deleted (`run_deleted`): its data is gone and its id is never reused"),
+};

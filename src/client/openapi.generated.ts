@@ -1630,6 +1630,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteRun: {
@@ -1702,7 +1711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The run was deleted before (`run_deleted`) */
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -1941,6 +1950,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     mintRunAnchor: {
@@ -2088,6 +2106,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored */
             422: {
                 headers: {
@@ -2189,6 +2216,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored */
             422: {
                 headers: {
@@ -2250,6 +2286,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2324,6 +2369,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resumeRun: {
@@ -2384,6 +2438,15 @@ export interface operations {
             };
             /** @description The run has ended (`run_ended`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2456,6 +2519,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     streamRunEvents: {
@@ -2516,6 +2588,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     streamRun: {
@@ -2569,6 +2650,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3696,6 +3786,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The input does not match the workflow's input schema */
             422: {
                 headers: {
@@ -3856,6 +3955,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A pending occurrence's input does not fit the live input schema (`input_schema_error`, findings under `$.occurrences.<id>`); nothing changed */
             422: {
                 headers: {
@@ -3918,6 +4026,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3999,6 +4116,15 @@ export interface operations {
             };
             /** @description Other arguments, already decided, expired, or the run ended */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4459,6 +4585,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sendSignal: {
@@ -4526,6 +4661,15 @@ export interface operations {
             };
             /** @description The run has ended, or the id was sent with another signal */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was deleted (`run_deleted`): its data is gone and its id is never reused */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -107,7 +107,6 @@ export function runPage(
 <h1>Run <code>${escapeHtml(runId)}</code></h1>
 <div id="run-actions" class="run-actions"></div>
 <section id="summary" aria-labelledby="summary-h"><h2 id="summary-h" class="visually-hidden">Summary</h2><p role="status" id="live-state">Loading…</p><dl id="summary-list"></dl><details id="run-input"><summary>Run input</summary><pre id="run-input-body">—</pre></details></section>
-<section id="fork-actions" aria-labelledby="fork-actions-h" hidden><h2 id="fork-actions-h">Restart, fork, compare</h2><div class="body"></div></section>
 <section id="actions" aria-labelledby="actions-h" hidden><h2 id="actions-h">Actions</h2><div id="actions-body"></div></section>
 <section id="waits" aria-labelledby="waits-h" hidden><h2 id="waits-h">Waiting</h2><div id="waits-body"></div></section>
 <section id="live-output" aria-labelledby="live-output-h" hidden><h2 id="live-output-h">Live model output</h2><p class="hint">What the model is writing now, as the provider streams it; the logged answer replaces it when the call ends.</p><div id="live-output-body"></div></section>
@@ -119,6 +118,7 @@ export function runPage(
 <section id="details" aria-labelledby="details-h" tabindex="-1"><h2 id="details-h">Step details</h2><div id="details-body"><p>No step selected.</p></div></section>
 </div>
 <section id="result" aria-labelledby="result-h" hidden><h2 id="result-h">Result</h2><div id="result-body"></div></section>
+<section id="fork-actions" aria-labelledby="fork-actions-h" hidden><h2 id="fork-actions-h">Restart, fork, compare</h2><div class="body"></div></section>
 <section id="cycles" aria-labelledby="cycles-h" hidden><h2 id="cycles-h">Cycles</h2><p class="hint">The run's supervisor judged each cycle's output: <code>replan</code> compiled a new version, <code>accept</code> ended the loop. A failed cycle shows its cause; the next plan was told of it.</p><div id="cycles-body"></div></section>
 <section id="occurrences" aria-labelledby="occurrences-h" hidden><h2 id="occurrences-h">Occurrences</h2><p class="hint">This run is a section: it serves many triggers. The steps above show the latest occurrence.</p><div id="occurrences-body"></div></section>
 <section id="timeline-section" aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2><ol id="timeline" class="timeline"></ol></section>

@@ -94,6 +94,7 @@ ${["pending", "scheduled", "running", "retrying", "succeeded", "failed", "skippe
 #dag-a .node.compare-changed rect.box, #dag-b .node.compare-changed rect.box { stroke: #b45309; stroke-width: 4; fill: #fffbeb; }
 .badge.compare-reused { background: #eef2ff; } .badge.compare-changed { background: #fffbeb; border-color: #b45309; } .badge.compare-same { background: #f0fdf4; }
 #fork-actions form { margin: 0.5rem 0; }
+#fork-actions textarea, #fork-actions input, #fork-actions select { max-width: 100%; box-sizing: border-box; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.4rem; list-style: none; padding: 0; margin: 0.5rem 0 0; }
 #details { border: 1px solid var(--line); border-radius: 6px; padding: 0 0.75rem 0.75rem; background: var(--panel); min-width: 0; }
 #details:focus { outline: none; }

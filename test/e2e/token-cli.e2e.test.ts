@@ -72,7 +72,7 @@ describe("little token against a real Worker", () => {
     expect(again.code).toBe(3);
     expect(again.stderr).toContain("token_not_found");
 
-    const bad = await little(["token", "create", "--tenant", "clitok", "--scopes", "runs:delete"], admin);
+    const bad = await little(["token", "create", "--tenant", "clitok", "--scopes", "runs:explode"], admin);
     expect(bad.code).toBe(2);
     expect((await little(["token", "create", "--tenant", "clitok", "--expires-in", "soon"], admin)).code).toBe(2);
   });

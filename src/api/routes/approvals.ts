@@ -3,7 +3,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
-import { commonErrors, ErrorBody, json } from "../schemas.ts";
+import { ErrorBody, json, runErrors } from "../schemas.ts";
 import { toRun } from "./runs.ts";
 
 /** Approvals of tool calls declared `needsApproval`: list them, approve or deny one. */
@@ -33,7 +33,7 @@ approvalRoutes.openapi(
     description:
       "Tool calls of the run that asked for approval (`needsApproval`), with their arguments and the hash a decision must quote; pending ones are `waiting_for_approval`.",
     request: { params: z.object({ runId: z.string() }) },
-    responses: { 200: json(z.object({ approvals: z.array(Approval) }), "The approvals"), ...commonErrors },
+    responses: { 200: json(z.object({ approvals: z.array(Approval) }), "The approvals"), ...runErrors },
   }),
   async (c) => {
     const { client } = await tenantRun(c.var.services, c.var.tenant, c.req.valid("param").runId);
@@ -68,7 +68,7 @@ approvalRoutes.openapi(
     responses: {
       200: json(z.object({ approval: Approval, created: z.boolean(), run: z.unknown() }), "The decision"),
       409: json(ErrorBody, "Other arguments, already decided, expired, or the run ended"),
-      ...commonErrors,
+      ...runErrors,
     },
   }),
   async (c) => {

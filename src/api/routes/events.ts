@@ -3,7 +3,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
 import { listTenantEvents } from "../run-operations.ts";
 import { runStreamResponse } from "../run-stream-response.ts";
-import { commonErrors, json, RunEventSchema } from "../schemas.ts";
+import { json, RunEventSchema, runErrors } from "../schemas.ts";
 
 export const eventRoutes = new OpenAPIHono<ApiEnv>();
 eventRoutes.use("/runs/*", requireTenant());
@@ -26,7 +26,7 @@ const pageRoute = createRoute({
   },
   responses: {
     200: json(z.object({ events: z.array(RunEventSchema), nextAfter: z.number().nullable() }), "A page of events"),
-    ...commonErrors,
+    ...runErrors,
   },
 });
 
@@ -44,7 +44,7 @@ const streamRoute = createRoute({
   description:
     "Each message's `id` is the event's `seq`; reconnect with `Last-Event-ID` (or `?after=`) to resume. The stream ends after the run's terminal event.",
   request: { params: z.object({ runId: z.string() }), query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
-  responses: { 200: { content: { "text/event-stream": { schema: z.string() } }, description: "The event stream" }, ...commonErrors },
+  responses: { 200: { content: { "text/event-stream": { schema: z.string() } }, description: "The event stream" }, ...runErrors },
 });
 
 eventRoutes.openapi(streamRoute, async (c) => {

@@ -3,7 +3,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
 import { deleteTenantRun } from "../deletion-operations.ts";
 import { actorOf } from "../revoke-approval.ts";
-import { commonErrors, ErrorBody, json } from "../schemas.ts";
+import { ErrorBody, json, runErrors } from "../schemas.ts";
 
 export const runDeletionRoutes = new OpenAPIHono<ApiEnv>();
 runDeletionRoutes.use("/runs/*", requireTenant());
@@ -37,8 +37,7 @@ const deleteRoute = createRoute({
   responses: {
     200: json(z.object({ deleted: DeletedRunBody }), "The run is deleted"),
     409: json(ErrorBody, "The run has not ended (`run_active`): cancel it, or pass `?cancel=true`"),
-    410: json(ErrorBody, "The run was deleted before (`run_deleted`)"),
-    ...commonErrors,
+    ...runErrors,
   },
 });
 

@@ -7,7 +7,7 @@ import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
-import { commonErrors, ErrorBody, json, RunResponse } from "../schemas.ts";
+import { ErrorBody, json, RunResponse, runErrors } from "../schemas.ts";
 import { ForkBody, ForkPlan, RestartBody, RunComparison } from "./run-fork-schemas.ts";
 import { toRun } from "./runs.ts";
 
@@ -24,7 +24,7 @@ const refusals = {
     ErrorBody,
     "`restart_step_unknown` (names the step ids), `restart_no_failed_step`, `fork_edit_invalid` (findings), `lwir_invalid` (findings) or `input_schema_error`: nothing is stored",
   ),
-  ...commonErrors,
+  ...runErrors,
 };
 
 const restartRoute = createRoute({
@@ -121,7 +121,7 @@ const compareRoute = createRoute({
   description:
     "Per step (of both versions): whether it was reused or ran, both outputs with a JSON diff, duration, tokens and cost, side by side. Any two of the tenant's runs; made for a fork or restart and its original.",
   request: { params: z.object({ runId: z.string(), otherRunId: z.string() }) },
-  responses: { 200: json(RunComparison, "The comparison"), ...commonErrors },
+  responses: { 200: json(RunComparison, "The comparison"), ...runErrors },
 });
 
 runForkRoutes.openapi(compareRoute, async (c) => {

@@ -4,7 +4,7 @@ import { requireTenant } from "../auth.ts";
 import { type PauseAction, pausedBy, pauseTenantRun } from "../pause-operations.ts";
 import { runLinks } from "../run-access.ts";
 import { toRun } from "../run-operations.ts";
-import { commonErrors, ErrorBody, json, RunResponse } from "../schemas.ts";
+import { ErrorBody, json, RunResponse, runErrors } from "../schemas.ts";
 
 /** Pause and resume (docs/runs.md, "Pause and resume"): operations on a started run besides cancel. */
 export const runLifecycleRoutes = new OpenAPIHono<ApiEnv>();
@@ -35,7 +35,7 @@ for (const action of ["pause", "resume"] as const) {
     summary: text.summary,
     description: text.description,
     request: { params: z.object({ runId: z.string() }) },
-    responses: { 200: json(RunResponse, text.ok), 409: json(ErrorBody, "The run has ended (`run_ended`)"), ...commonErrors },
+    responses: { 200: json(RunResponse, text.ok), 409: json(ErrorBody, "The run has ended (`run_ended`)"), ...runErrors },
   });
   runLifecycleRoutes.openapi(route, async (c) => {
     const { runId } = c.req.valid("param");

@@ -6,7 +6,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
 import { runStreamResponse } from "../run-stream-response.ts";
-import { commonErrors } from "../schemas.ts";
+import { runErrors } from "../schemas.ts";
 
 export const runStreamRoutes = new OpenAPIHono<ApiEnv>();
 runStreamRoutes.use("/runs/*", requireTenant());
@@ -29,7 +29,7 @@ const route = createRoute({
   request: { params: z.object({ runId: z.string() }), query: z.object({ after: z.coerce.number().int().min(0).optional() }) },
   responses: {
     200: { content: { "text/event-stream": { schema: z.string() } }, description: "The run's events and model deltas" },
-    ...commonErrors,
+    ...runErrors,
   },
 });
 

@@ -6,7 +6,7 @@ import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { runLinks } from "../run-access.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "../run-operations.ts";
-import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, StartRunBody, WAIT_REASONS } from "../schemas.ts";
+import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, runErrors, StartRunBody, WAIT_REASONS } from "../schemas.ts";
 
 export { toRun };
 
@@ -81,7 +81,7 @@ const getRoute = createRoute({
   description:
     "The run as its object sees it now: status, the version it was compiled to, output or cause, token usage and cost, a section's occurrences and pending approvals. Another tenant's run id is 404.",
   request: { params: z.object({ runId: z.string() }) },
-  responses: { 200: json(RunResponse, "The run"), ...commonErrors },
+  responses: { 200: json(RunResponse, "The run"), ...runErrors },
 });
 
 runRoutes.openapi(getRoute, async (c) => {
@@ -138,7 +138,7 @@ const cancelRoute = createRoute({
   description:
     "Cancels a run that has not ended (its next slice stops; no new model or tool call starts) and answers the run as it now is. A run that already ended is answered unchanged.",
   request: { params: z.object({ runId: z.string() }) },
-  responses: { 200: json(RunResponse, "The run after the cancel"), ...commonErrors },
+  responses: { 200: json(RunResponse, "The run after the cancel"), ...runErrors },
 });
 
 runRoutes.openapi(cancelRoute, async (c) => {

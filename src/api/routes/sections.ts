@@ -9,7 +9,7 @@ import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
 import { decodeCursor, encodeCursor } from "../run-operations.ts";
-import { commonErrors, ErrorBody, json, Run } from "../schemas.ts";
+import { commonErrors, ErrorBody, json, Run, runErrors } from "../schemas.ts";
 import { unfinishedPage } from "../section-list.ts";
 import { misfitOccurrences, queuedOccurrences } from "../section-pending.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
@@ -133,7 +133,7 @@ sectionRoutes.openapi(
         ErrorBody,
         "Not a section, an occurrence is running, `into` is not a live section of the workflow, or the run ended otherwise",
       ),
-      ...commonErrors,
+      ...runErrors,
     },
   }),
   async (c) => {

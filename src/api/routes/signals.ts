@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
-import { commonErrors, ErrorBody, json, Signal } from "../schemas.ts";
+import { ErrorBody, json, runErrors, Signal } from "../schemas.ts";
 import { sendTenantSignal } from "../signal-operations.ts";
 
 /** Signals sent to a run for its `wait.signal` steps: send one, list them (docs/waits.md). */
@@ -44,7 +44,7 @@ signalRoutes.openapi(
       202: json(z.object({ signal: Signal, created: z.boolean() }), "Durable in the run's log (`created: false` for a resend of its id)"),
       409: json(ErrorBody, "The run has ended, or the id was sent with another signal"),
       422: json(ErrorBody, "An undeclared signal name, or a payload its schema refuses"),
-      ...commonErrors,
+      ...runErrors,
     },
   }),
   async (c) => {
@@ -72,7 +72,7 @@ signalRoutes.openapi(
         }),
         "The signals",
       ),
-      ...commonErrors,
+      ...runErrors,
     },
   }),
   async (c) => {

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
-import { commonErrors, ErrorBody, json, OccurrenceResponse } from "../schemas.ts";
+import { ErrorBody, json, OccurrenceResponse, runErrors } from "../schemas.ts";
 import { queueOccurrence } from "../trigger-run.ts";
 
 /** Triggers of section runs: each queues one occurrence of the run's locked body. */
@@ -28,7 +28,7 @@ triggerRoutes.openapi(
       202: json(OccurrenceResponse, "The occurrence is queued (or, with wait, has run)"),
       409: json(ErrorBody, "The run has ended, is not a section, or is stale after a redeploy (`section_stale`)"),
       422: json(ErrorBody, "The input does not match the workflow's input schema"),
-      ...commonErrors,
+      ...runErrors,
     },
   }),
   async (c) => {
