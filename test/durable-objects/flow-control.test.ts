@@ -124,6 +124,52 @@ describe("concurrency keys", () => {
   });
 });
 
+describe("the start's admission", () => {
+  it("answers before the run is driven: the alarm is armed after the limiter's answer, not beside it", async () => {
+    // A slow limiter: had the alarm been armed with the request, the drive would run while the
+    // start waits on it, and the answer (held until the drive's writes) would show it running.
+    overrideWiring({
+      models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 0 }),
+      workflows: catalogOf([LIMITED]),
+      flow: (limiters) => ({
+        ...limiters,
+        acquire: async (ticket, gate, leaseMs) => {
+          await new Promise((done) => setTimeout(done, 400));
+          return limiters.acquire(ticket, gate, leaseMs);
+        },
+      }),
+    });
+    const run = await startFlowRun("flow.limited", `slow-${unique()}`);
+    expect(run.status).toBe("pending");
+    const events = await eventsOf(run.runId);
+    expect(events.slice(0, 2).map((e) => e.type)).toEqual(["RunRequested", "FlowAdmitted"]);
+    expect(await waitForAll([run.runId])).toEqual(["completed"]);
+  });
+
+  it("a limiter that cannot be reached at the start fails nothing: the run's alarm asks again and it completes", async () => {
+    let refused = 0;
+    overrideWiring({
+      models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 0 }),
+      workflows: catalogOf([LIMITED]),
+      flow: (limiters) => ({
+        ...limiters,
+        acquire: async (ticket, gate, leaseMs) => {
+          if (refused++ === 0) throw new Error("limiter unreachable");
+          return limiters.acquire(ticket, gate, leaseMs);
+        },
+      }),
+    });
+    const run = await startFlowRun("flow.limited", `down-${unique()}`);
+    expect(run.status).toBe("pending");
+    expect(await waitForAll([run.runId])).toEqual(["completed"]);
+    // Admitted once at its own key (the tenant's quota gates are admitted from the alarm as always).
+    const events = await eventsOf(run.runId);
+    const own = events.filter((e) => e.type === "FlowAdmitted" && !(e.payload as { scope?: string }).scope);
+    expect(own).toHaveLength(1);
+    expect(own[0]?.seq).toBeLessThan(events.find((e) => e.type === "RunStarted")?.seq ?? 0);
+  });
+});
+
 describe("throttles", () => {
   it("starts at most 5 runs per second per key: 20 starts spread over at least 3 windows", async () => {
     const key = `t-${unique()}`;

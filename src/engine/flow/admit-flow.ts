@@ -34,8 +34,17 @@ export function flowTicket(runId: string, request: NonNullable<RunState["request
   };
 }
 
+/**
+ * How long after its request a run asking its limiter at the start is first woken, should the
+ * object die before the admission re-arms its alarm at once (a crash there delays the run, never loses it).
+ */
+export const GATED_START_WAKE_MS = 1_000;
+
 /** Whether the run has gates to pass (its request recorded any); `workflowOnly`: gates of the workflow's own flow control. */
-export function hasFlowGates(state: Pick<RunState, "request">, options: { workflowOnly?: boolean } = {}): boolean {
+export function hasFlowGates(
+  state: { readonly request?: { readonly flow?: readonly FlowGate[] } | null },
+  options: { workflowOnly?: boolean } = {},
+): boolean {
   const gates = state.request?.flow ?? [];
   return options.workflowOnly ? gates.some((g) => g.scope !== "tenant") : gates.length > 0;
 }
