@@ -71,6 +71,17 @@ export const flowControl: Scenario = {
     const gatedAck = summarize(acks.gated);
     ctx.log(`ack median: ${plainAck.median.toFixed(1)} ms plain, ${gatedAck.median.toFixed(1)} ms with a free slot`);
 
+    const plainLwir = await lwirFor(api, "bench.noop");
+    const gatedLwir = await lwirFor(api, "bench.flow-wide");
+    const inside = await api.ok<{ plainMs: number; gatedMs: number; admissionMs: number }>("POST", "/bench/flow/ack-breakdown", {
+      n: 30,
+      plain: plainLwir,
+      gated: gatedLwir,
+    });
+    ctx.log(
+      `in-process ack median: ${inside.plainMs.toFixed(1)} ms plain, ${inside.gatedMs.toFixed(1)} ms with a free slot; one admission ${inside.admissionMs.toFixed(1)} ms`,
+    );
+
     const one = await api.ok<{ admitted: number; elapsedMs: number; medianAcquireMs: number }>("POST", "/bench/flow/admissions", {
       ms: 3_000,
       clients: 1,
@@ -100,6 +111,11 @@ export const flowControl: Scenario = {
           met: gatedAck.median - plainAck.median <= 2,
         },
         {
+          figure:
+            "the same inside the process (API app, no HTTP client or proxy), 30 alternated: plain / a free slot / one lone admission, ms (median)",
+          ours: `${inside.plainMs.toFixed(1)} / ${inside.gatedMs.toFixed(1)} / ${inside.admissionMs.toFixed(1)}`,
+        },
+        {
           figure: "one key's limiter (acquire + release per run, from the Worker): admissions per second, 1 / 16 callers",
           ours: `${perSecond(one).toFixed(0)} / ${perSecond(many).toFixed(0)}`,
         },
@@ -120,7 +136,14 @@ export const flowControl: Scenario = {
         "A start with a free slot costs the ack one RPC from the run object to its key's limiter (docs/flow-control.md).",
         "Drain: from the first start to the last run seen ended by 8 status readers polling every 250 ms.",
       ],
-      raw: { acks, one, many, unlimited: { ...unlimited, ids: unlimited.ids.length }, limited: { ...limited, ids: limited.ids.length } },
+      raw: {
+        acks,
+        inside,
+        one,
+        many,
+        unlimited: { ...unlimited, ids: unlimited.ids.length },
+        limited: { ...limited, ids: limited.ids.length },
+      },
     };
   },
 };

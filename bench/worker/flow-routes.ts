@@ -4,6 +4,7 @@
  * limiter's, not the HTTP client's.
  */
 import { Hono } from "hono";
+import { app } from "../../src/api/app.ts";
 import type { FlowGate } from "../../src/ports/flow-limiter.ts";
 import { wire } from "../../src/wiring.ts";
 import type { BenchEnv } from "./routes.ts";
@@ -44,4 +45,42 @@ flowRoutes.post("/bench/flow/admissions", async (c) => {
   );
   rtts.sort((a, b) => a - b);
   return c.json({ admitted, queued, elapsedMs: Date.now() - started, medianAcquireMs: rtts[Math.floor(rtts.length / 2)] ?? null });
+});
+
+/**
+ * The ack's gap inside the process: `n` starts of each given LWIR (`plain`: no flow control;
+ * `gated`: a free concurrency slot), alternated, each timed through the API app (no HTTP client, no
+ * `wrangler dev` proxy), and `n` lone admissions at a warm key: where a gated ack's extra time goes.
+ */
+flowRoutes.post("/bench/flow/ack-breakdown", async (c) => {
+  const { n, plain, gated } = await c.req.json<{ n: number; plain: unknown; gated: unknown }>();
+  const start = async (lwir: unknown) => {
+    const t0 = performance.now();
+    const res = await app.fetch(
+      new Request(new URL("/v1/lwir/runs", c.req.url), {
+        method: "POST",
+        headers: { authorization: `Bearer ${c.env.LITTLE_DEV_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ lwir, input: { items: [0] } }),
+      }),
+      c.env,
+      c.executionCtx,
+    );
+    await res.arrayBuffer();
+    return performance.now() - t0;
+  };
+  const { flow } = wire(c.env);
+  const gate: FlowGate = { kind: "concurrency", index: 0, key: crypto.randomUUID(), limit: 1_000_000 };
+  const times = { plain: [] as number[], gated: [] as number[], admission: [] as number[] };
+  for (let i = 0; i < n; i++) {
+    times.plain.push(await start(plain));
+    times.gated.push(await start(gated));
+    const ticket = { tenant: "bench", workflowId: "bench.flow-admissions", runId: `ack_${i}` };
+    const t0 = performance.now();
+    await flow.acquire(ticket, gate, 60_000);
+    times.admission.push(performance.now() - t0);
+    await flow.release(ticket, gate);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? null;
+  return c.json({ plainMs: median(times.plain), gatedMs: median(times.gated), admissionMs: median(times.admission), times });
 });
