@@ -6,16 +6,20 @@
  * (`waitReason: "throttle"`, `queue.scope: "tenant"`), every one in the tenant's run list: none
  * lost, none started twice.
  */
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, signIn } from "../inspector/browser.ts";
 import { type Answer, client, INPUT, SEED_WORKFLOW } from "./support/api.ts";
 import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
 
 let dev: WranglerDev;
+let browser: Browser;
 
 beforeAll(async () => {
-  dev = await startWranglerDev({ vars: { LITTLE_QUOTA_STARTS_PER_MINUTE: "5" } });
+  [dev, browser] = await Promise.all([startWranglerDev({ vars: { LITTLE_QUOTA_STARTS_PER_MINUTE: "5" } }), launchChromium()]);
 });
 afterAll(async () => {
+  await browser?.close();
   await dev?.dispose();
 });
 
@@ -55,5 +59,13 @@ describe("start quotas under concurrent clients", () => {
     ).toEqual([]);
     const listed = await api.call("GET", "/v1/runs?limit=100");
     expect((listed.json.runs as { runId: string }[]).map((r) => r.runId).sort()).toEqual([...ids].sort());
+
+    // The inspector says what a tenant-quota wait is: the tenant's quota, not a key of the workflow's.
+    const page = await (await browser.newContext()).newPage();
+    await signIn(page, dev.url, minted.json.token as string, `/runs/${throttled[0]?.runId}`);
+    await page.waitForSelector("#run-status[data-status=waiting][data-wait-reason=throttle]");
+    expect(await page.textContent("#wait-reason")).toContain("the tenant's starts-per-minute quota");
+    expect(await page.textContent("#queue-place")).toMatch(/\(tenant quota, position \d+\)/);
+    await page.close();
   }, 120_000);
 });

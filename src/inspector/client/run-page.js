@@ -185,6 +185,17 @@ const WAIT_LABELS = {
   rate_limit: "its model's rate limit",
 };
 
+/** The tenant's start quotas queue a run too (`queue.scope` `tenant`): not a key of the workflow's. */
+const TENANT_WAIT_LABELS = {
+  concurrency: "a slot of the tenant's concurrent-runs quota",
+  throttle: "the tenant's starts-per-minute quota",
+};
+
+function waitLabel(view) {
+  const tenantQueued = view.state.flow?.queued?.scope === "tenant";
+  return (tenantQueued ? TENANT_WAIT_LABELS[view.waitReason] : undefined) ?? WAIT_LABELS[view.waitReason] ?? view.waitReason;
+}
+
 function renderSummary(list, live, page) {
   const { view, run } = page;
   const started = view.requestedAt ?? run?.createdAt ?? null;
@@ -199,7 +210,7 @@ function renderSummary(list, live, page) {
         { class: `badge status-${view.status}`, id: "run-status", "data-status": view.status, "data-wait-reason": view.waitReason ?? "" },
         view.status,
       ),
-      view.waitReason ? h("span", { id: "wait-reason" }, ` for ${WAIT_LABELS[view.waitReason] ?? view.waitReason}`) : null,
+      view.waitReason ? h("span", { id: "wait-reason" }, ` for ${waitLabel(view)}`) : null,
       queueLabel(view, run),
     ),
     // Never let a fake answer pass for a real one: LITTLE_MODELS=auto fell back (or runs offline).

@@ -37,5 +37,6 @@ export function queueLabel(view, run) {
   const queued = view.state.flow?.queued;
   if (!queued || (view.waitReason !== "concurrency" && view.waitReason !== "throttle")) return null;
   const place = run?.queue && run.queue.key === queued.key ? run.queue.position : queued.position;
-  return h("span", { id: "queue-place", "data-key": queued.key }, ` (key ${queued.key}, position ${place ?? "?"})`);
+  const where = queued.scope === "tenant" ? "tenant quota" : `key ${queued.key}`;
+  return h("span", { id: "queue-place", "data-key": queued.key }, ` (${where}, position ${place ?? "?"})`);
 }
