@@ -73,13 +73,17 @@ export const flowControl: Scenario = {
 
     const plainLwir = await lwirFor(api, "bench.noop");
     const gatedLwir = await lwirFor(api, "bench.flow-wide");
-    const inside = await api.ok<{ plainMs: number; gatedMs: number; admissionMs: number }>("POST", "/bench/flow/ack-breakdown", {
-      n: 30,
-      plain: plainLwir,
-      gated: gatedLwir,
-    });
+    const inside = await api.ok<{ plainMs: number; gatedMs: number; objectPlainMs: number; objectGatedMs: number; admissionMs: number }>(
+      "POST",
+      "/bench/flow/ack-breakdown",
+      {
+        n: 30,
+        plain: plainLwir,
+        gated: gatedLwir,
+      },
+    );
     ctx.log(
-      `in-process ack median: ${inside.plainMs.toFixed(1)} ms plain, ${inside.gatedMs.toFixed(1)} ms with a free slot; one admission ${inside.admissionMs.toFixed(1)} ms`,
+      `in-process ack median: ${inside.plainMs.toFixed(1)} ms plain, ${inside.gatedMs.toFixed(1)} ms with a free slot (the run object's start alone: ${inside.objectPlainMs.toFixed(1)} / ${inside.objectGatedMs.toFixed(1)} ms); one admission ${inside.admissionMs.toFixed(1)} ms`,
     );
 
     const one = await api.ok<{ admitted: number; elapsedMs: number; medianAcquireMs: number }>("POST", "/bench/flow/admissions", {
@@ -114,6 +118,10 @@ export const flowControl: Scenario = {
           figure:
             "the same inside the process (API app, no HTTP client or proxy), 30 alternated: plain / a free slot / one lone admission, ms (median)",
           ours: `${inside.plainMs.toFixed(1)} / ${inside.gatedMs.toFixed(1)} / ${inside.admissionMs.toFixed(1)}`,
+        },
+        {
+          figure: "the run object's start alone (RPC from the Worker), 30 alternated: plain / a free slot, ms (median)",
+          ours: `${inside.objectPlainMs.toFixed(1)} / ${inside.objectGatedMs.toFixed(1)}`,
         },
         {
           figure: "one key's limiter (acquire + release per run, from the Worker): admissions per second, 1 / 16 callers",

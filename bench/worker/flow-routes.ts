@@ -4,6 +4,7 @@
  * limiter's, not the HTTP client's.
  */
 import { Hono } from "hono";
+import { runClient } from "../../src/adapters/cloudflare/run-client.ts";
 import { app } from "../../src/api/app.ts";
 import type { FlowGate } from "../../src/ports/flow-limiter.ts";
 import { wire } from "../../src/wiring.ts";
@@ -70,10 +71,35 @@ flowRoutes.post("/bench/flow/ack-breakdown", async (c) => {
   };
   const { flow } = wire(c.env);
   const gate: FlowGate = { kind: "concurrency", index: 0, key: crypto.randomUUID(), limit: 1_000_000 };
-  const times = { plain: [] as number[], gated: [] as number[], admission: [] as number[] };
+  // The run object's `start` alone, called as the start service calls it (with the gate rendered, or none).
+  const objectStart = async (lwir: unknown, gates: FlowGate[]) => {
+    const runId = `run_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    const workflowId = (lwir as { metadata: { name: string } }).metadata.name;
+    const t0 = performance.now();
+    await runClient(c.env.RUNS, "dev", runId).start({
+      runId,
+      workflowId,
+      input: { items: [0] },
+      trigger: { kind: "lwir" },
+      tenant: "dev",
+      placement: {},
+      lwir,
+      ...(gates.length > 0 ? { flow: gates } : {}),
+    });
+    return performance.now() - t0;
+  };
+  const times = {
+    plain: [] as number[],
+    gated: [] as number[],
+    admission: [] as number[],
+    objectPlain: [] as number[],
+    objectGated: [] as number[],
+  };
   for (let i = 0; i < n; i++) {
     times.plain.push(await start(plain));
     times.gated.push(await start(gated));
+    times.objectPlain.push(await objectStart(plain, []));
+    times.objectGated.push(await objectStart(gated, [{ ...gate, key: `${gate.key}-runs` }]));
     const ticket = { tenant: "bench", workflowId: "bench.flow-admissions", runId: `ack_${i}` };
     const t0 = performance.now();
     await flow.acquire(ticket, gate, 60_000);
@@ -82,5 +108,12 @@ flowRoutes.post("/bench/flow/ack-breakdown", async (c) => {
     await new Promise((done) => setTimeout(done, 50));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? null;
-  return c.json({ plainMs: median(times.plain), gatedMs: median(times.gated), admissionMs: median(times.admission), times });
+  return c.json({
+    plainMs: median(times.plain),
+    gatedMs: median(times.gated),
+    objectPlainMs: median(times.objectPlain),
+    objectGatedMs: median(times.objectGated),
+    admissionMs: median(times.admission),
+    times,
+  });
 });
