@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type FlowPorts, flowPosition, GATED_START_WAKE_MS, hasFlowGates, passFlowGates } from "../src/engine/flow/admit-flow.ts";
+import { askGatesAtStart, type FlowPorts, flowPosition, hasFlowGates } from "../src/engine/flow/admit-flow.ts";
 import { driveFlowSlice, releaseEnded } from "../src/engine/flow/flow-slice.ts";
 import { LiveCalls } from "../src/engine/live/live-calls.ts";
 import { runEnvironment } from "../src/engine/run-environment.ts";
@@ -108,24 +108,15 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     const deleted = this.meta.get(DELETED_META_KEY);
     if (deleted) return { outcome: "deleted", deletedAt: Number(deleted) };
     const host = this.host(request.runId, request.tenant ?? "default");
-    // Flow control: the key's limiter admits or queues the run in this same call (one RPC when a
-    // slot is free); the index row after the answer then shows it `waiting` when it queued. The
-    // tenant's quota gates are not asked here: the alarm passes them, after this answer. While the
-    // limiter is asked the run's alarm must not fire: its drive would run beside the start, and
-    // the answer would wait for the drive's writes. It is armed after the admission instead (and
-    // at `GATED_START_WAKE_MS` by the request's own sync, should the object die in between).
-    const gatedStart = hasFlowGates({ request }, { workflowOnly: true });
-    const started = await startRun(host, request, () => this.meta.set("indexDue", "{}"), gatedStart ? GATED_START_WAKE_MS : 0);
+    const started = await startRun(host, request, () => this.meta.set("indexDue", "{}"));
     if (started.outcome === "conflict") return started;
-    const gated = started.outcome === "created" && gatedStart;
-    // A limiter that cannot be reached fails nothing: the run is durable, and its alarm asks again.
-    if (gated) {
-      await passFlowGates(this.flowPorts(request.runId, host), (await readRunState(host.log)).state, {
-        index: false,
-        workflowOnly: true,
-      }).catch((error: unknown) => console.error(`run ${request.runId}: flow-control admission deferred to the alarm: ${String(error)}`));
-      await this.wakeUp.wakeIn(0);
-    }
+    // Flow control: the workflow's own limiters are asked in this same call (one RPC when a slot is
+    // free, nothing written then); a run that queues is answered `waiting` with its place. The
+    // tenant's quota gates are not asked here: the alarm passes them, after this answer.
+    const admission =
+      started.outcome === "created" && hasFlowGates({ request }, { workflowOnly: true })
+        ? await askGatesAtStart(this.flowPorts(request.runId, host), started.events)
+        : [];
     let view: RunView;
     if (started.outcome === "existing") view = await this.status();
     else {
@@ -136,7 +127,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
         );
       });
       // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
-      view = gated ? await this.status() : await viewRun(request.runId, started.events, wire(this.env).blobsFor, Date.now());
+      view = await viewRun(request.runId, [...started.events, ...admission], wire(this.env).blobsFor, Date.now());
     }
     if (request.waitMs && !isSettledStatus(view.status, view.waitReason)) view = await this.waitForEnd(request.waitMs);
     return { outcome: started.outcome, view };

@@ -125,25 +125,32 @@ describe("concurrency keys", () => {
 });
 
 describe("the start's admission", () => {
-  it("answers before the run is driven: the alarm is armed after the limiter's answer, not beside it", async () => {
-    // A slow limiter: had the alarm been armed with the request, the drive would run while the
-    // start waits on it, and the answer (held until the drive's writes) would show it running.
+  it("a start with a free slot asks its key's limiter once before the answer and writes nothing for it; the first slice records FlowAdmitted", async () => {
+    const asked: { scope: string; at: number }[] = [];
     overrideWiring({
       models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 0 }),
       workflows: catalogOf([LIMITED]),
       flow: (limiters) => ({
         ...limiters,
         acquire: async (ticket, gate, leaseMs) => {
-          await new Promise((done) => setTimeout(done, 400));
+          asked.push({ scope: gate.scope ?? "workflow", at: Date.now() });
           return limiters.acquire(ticket, gate, leaseMs);
         },
       }),
     });
-    const run = await startFlowRun("flow.limited", `slow-${unique()}`);
-    expect(run.status).toBe("pending");
-    const events = await eventsOf(run.runId);
-    expect(events.slice(0, 2).map((e) => e.type)).toEqual(["RunRequested", "FlowAdmitted"]);
+    const run = await startFlowRun("flow.limited", `free-${unique()}`);
+    const answeredAt = Date.now();
+    // Answered from the start's own events: requested, not yet admitted in the log, not queued.
+    expect(run).toMatchObject({ status: "pending" });
+    expect(run.waitReason).toBeUndefined();
+    expect(asked.filter((a) => a.scope === "workflow" && a.at <= answeredAt).length).toBeGreaterThanOrEqual(1);
     expect(await waitForAll([run.runId])).toEqual(["completed"]);
+    // The slice asked again (idempotent) and logged the one admission, with the start's admission time.
+    const events = await eventsOf(run.runId);
+    const own = events.filter((e) => e.type === "FlowAdmitted" && !(e.payload as { scope?: string }).scope);
+    expect(own).toHaveLength(1);
+    expect((own[0]?.payload as { admittedAt: number }).admittedAt).toBeLessThanOrEqual(answeredAt);
+    expect(own[0]?.seq).toBeLessThan(events.find((e) => e.type === "RunStarted")?.seq ?? 0);
   });
 
   it("a limiter that cannot be reached at the start fails nothing: the run's alarm asks again and it completes", async () => {

@@ -6,6 +6,7 @@
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog } from "../../ports/event-log.ts";
 import { type FlowGate, type FlowLimiters, type FlowTicket, flowGateId } from "../../ports/flow-limiter.ts";
+import type { RunEvent } from "../../ports/run-events.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import { indexRun, latestRegistration } from "../run-host/index-run.ts";
 import type { RunState } from "../run-state.ts";
@@ -34,12 +35,6 @@ export function flowTicket(runId: string, request: NonNullable<RunState["request
   };
 }
 
-/**
- * How long after its request a run asking its limiter at the start is first woken, should the
- * object die before the admission re-arms its alarm at once (a crash there delays the run, never loses it).
- */
-export const GATED_START_WAKE_MS = 1_000;
-
 /** Whether the run has gates to pass (its request recorded any); `workflowOnly`: gates of the workflow's own flow control. */
 export function hasFlowGates(
   state: { readonly request?: { readonly flow?: readonly FlowGate[] } | null },
@@ -50,26 +45,50 @@ export function hasFlowGates(
 }
 
 /**
+ * The start's ask of the workflow's own gates, in order, until one queues (the tenant's gates come
+ * last and are the alarm's). A gate that admits costs the ack its RPC and no write: the run's first
+ * slice asks again (asking is idempotent per run id; the slot and its admission time are the
+ * limiter's) and records `FlowAdmitted` then. A gate that queues is recorded (`FlowQueued`), so the
+ * answer and the index row show the run waiting with its place. A limiter that cannot be reached
+ * fails nothing: the run is durable and its alarm, armed with the request, asks again.
+ * Returns what it appended (the answer is built from the start's events and these).
+ */
+export async function askGatesAtStart(
+  ports: Pick<FlowPorts, "runId" | "log" | "flow" | "flowLeaseMs">,
+  started: readonly RunEvent[],
+): Promise<readonly RunEvent[]> {
+  const requested = started[0];
+  if (requested?.type !== "RunRequested") return [];
+  const ticket = flowTicket(ports.runId, requested.payload);
+  try {
+    for (const gate of requested.payload.flow ?? []) {
+      if (gate.scope === "tenant") break;
+      const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
+      if (answer.admitted) continue;
+      return await ports.log.append([
+        { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position } },
+      ]);
+    }
+  } catch (error) {
+    console.error(
+      `run ${ports.runId}: flow-control admission deferred to the alarm: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return [];
+}
+
+/**
  * Passes the run's gates in order. A concurrency gate is asked every time (that renews the held
  * slot's lease); a throttle that admitted the run once is not asked again (a start is counted
  * once). What each answered that the log does not say yet is appended: `FlowAdmitted` for a gate
  * newly passed, `FlowQueued` (and the index row `waiting`) for the gate the run now waits at.
- * A run that was queued and is now through every gate is indexed `running` again. `index: false`
- * (a start) leaves the row to the write after the answer, which takes the fold's status.
- * `workflowOnly` (a start) stops before the tenant's gates: they come last and are passed from the
- * run's alarm, after the start's ack, so the ack waits for no tenant-wide object.
+ * A run that was queued and is now through every gate is indexed `running` again.
  */
-export async function passFlowGates(
-  ports: FlowPorts,
-  state: RunState,
-  options: { index?: boolean; workflowOnly?: boolean } = {},
-): Promise<FlowOutcome> {
-  const index = options.index ?? true;
+export async function passFlowGates(ports: FlowPorts, state: RunState): Promise<FlowOutcome> {
   const request = state.request;
   if (!request?.flow?.length || state.terminal) return { admitted: true };
   const ticket = flowTicket(ports.runId, request);
   for (const gate of request.flow) {
-    if (options.workflowOnly && gate.scope === "tenant") break;
     const passed = state.flow?.admitted.includes(flowGateId(gate, gate.index)) ?? false;
     if (passed && gate.kind === "throttle") continue;
     const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
@@ -85,11 +104,11 @@ export async function passFlowGates(
       await ports.log.append([
         { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position, ...scopeOf(gate) } },
       ]);
-      if (index) await indexRun(ports, state, "waiting", { ...latestRegistration(state), waitReason: gate.kind });
+      await indexRun(ports, state, "waiting", { ...latestRegistration(state), waitReason: gate.kind });
     }
     return { admitted: false, gate, position: answer.position };
   }
-  if (state.flow?.queued && index) await indexRun(ports, state, "running", latestRegistration(state));
+  if (state.flow?.queued) await indexRun(ports, state, "running", latestRegistration(state));
   return { admitted: true };
 }
 

@@ -30,11 +30,6 @@ export async function startRun(
   request: StartRunRequest,
   /** The host's own note of a new run (the run object's index mark), made in the request's append turn, so the same sync covers both. */
   onCreate?: () => void,
-  /**
-   * When the first alarm is armed (default at once). A start that asks its limiter first arms it
-   * later and re-arms it at once after the answer, so the drive does not run beside the ack.
-   */
-  firstWakeMs = 0,
 ): Promise<{ outcome: "existing" } | { outcome: "conflict" } | { outcome: "created"; events: readonly RunEvent[] }> {
   const [first] = await ports.log.page({ after: 0, limit: 1 });
   if (first)
@@ -42,7 +37,7 @@ export async function startRun(
   const tenant = request.tenant ?? "default";
   const placement = request.placement ?? {};
   canonicalJson({ input: request.input ?? null, lwir: request.lwir ?? null });
-  await ports.alarm.wakeIn(firstWakeMs);
+  await ports.alarm.wakeIn(0);
   onCreate?.();
   const requested = await ports.log.append([
     {
