@@ -63,9 +63,12 @@ export const flowControl: Scenario = {
     await gated([0]);
     const acks = { plain: [] as number[], gated: [] as number[] };
     for (let i = 0; i < ACKS; i++) {
+      // Each ack on a quiet isolate: the run a start acks is driven just after it, and a start
+      // measured right behind another would share the thread with that drive.
       acks.plain.push((await plain([0])).ms);
+      await new Promise((done) => setTimeout(done, 150));
       acks.gated.push((await gated([0])).ms);
-      await new Promise((done) => setTimeout(done, 100));
+      await new Promise((done) => setTimeout(done, 150));
     }
     const plainAck = summarize(acks.plain);
     const gatedAck = summarize(acks.gated);
