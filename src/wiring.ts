@@ -95,6 +95,8 @@ export type WiringOverrides = {
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   /** Called in a bulk job's object after each act on a run (a cancel or a purge): crash tests abort it there. */
   afterBulkAct?: (ctx: DurableObjectState) => void;
+  /** Called inside a run object's purge, its storage wiped and the deleted marker not yet written: crash tests abort it there. */
+  duringPurge?: (ctx: DurableObjectState) => void;
   /** Runs per page of a bulk job's walk, instead of BULK_PAGE_SIZE. */
   bulkPageSize?: number;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
@@ -300,6 +302,11 @@ export function runObjectLog(
 
 function stringVar(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** The crash tests' `duringPurge` hook for a run object's purge (durable-objects/run-purge.ts); nothing when unset. */
+export function purgeHook(ctx: DurableObjectState): () => void {
+  return () => overrides.duringPurge?.(ctx);
 }
 
 /**
