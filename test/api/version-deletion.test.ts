@@ -135,4 +135,21 @@ describe("versions of deleted runs", () => {
     await sweepRetention(wire(env), { defaultDays: null, pageSize: 500 });
     expect(await stored(run.versionId)).toEqual({ versions: 1, locks: 1 });
   });
+
+  it("is kept while a definition approval pins it, and swept once unpinned", async () => {
+    const run = await ranOn(await lwirOf(`pinned ${crypto.randomUUID()}`));
+    const hash = await env.DB.prepare("SELECT definition_hash AS h FROM runs WHERE run_id = ?").bind(run.runId).first<string>("h");
+    const approved = await call("POST", `/v1/definitions/${hash}/approve`);
+    expect(approved.status, approved.text).toBe(200);
+    const pinned = await call("POST", `/v1/definitions/${hash}/pin`, { body: { versionId: run.versionId } });
+    expect(pinned.status, pinned.text).toBe(200);
+    afterGrace();
+    await remove(run.runId);
+    expect((await stored(run.versionId)).versions).toBe(1);
+    await sweepRetention(wire(env), { defaultDays: null, pageSize: 500 });
+    expect((await stored(run.versionId)).versions).toBe(1);
+    expect((await call("DELETE", `/v1/definitions/${hash}/pin`)).status).toBe(200);
+    await sweepRetention(wire(env), { defaultDays: null, pageSize: 500 });
+    expect(await stored(run.versionId)).toEqual({ versions: 0, locks: 0 });
+  });
 });
