@@ -51,7 +51,7 @@ import type {
 } from "../src/ports/run-handle.ts";
 import type { RunIndex } from "../src/ports/run-index.ts";
 import { isEndedStatus, isSettledStatus } from "../src/ports/run-status.ts";
-import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
+import { purgeHook, type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
 import { RunMeta } from "./run-meta.ts";
 import { DELETED_META_KEY, purgeRunStorage } from "./run-purge.ts";
@@ -243,7 +243,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     this.log?.release();
     this.log = null;
     this.meta.forget();
-    await purgeRunStorage(this.ctx, deletedAt);
+    await purgeRunStorage(this.ctx, deletedAt, purgeHook(this.ctx));
     return { ok: true, deletedAt };
   }
 

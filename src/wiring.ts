@@ -16,6 +16,7 @@ import { D1RunIndex } from "./adapters/d1/d1-run-index.ts";
 import { D1RunLinks } from "./adapters/d1/d1-run-links.ts";
 import { D1SealedRows } from "./adapters/d1/d1-sealed-rows.ts";
 import { D1TokenStore } from "./adapters/d1/d1-token-store.ts";
+import { D1UnusedVersions } from "./adapters/d1/d1-unused-versions.ts";
 import { D1VersionStore } from "./adapters/d1/d1-version-store.ts";
 import { D1WebhookDeliveries } from "./adapters/d1/d1-webhook-deliveries.ts";
 import { DurableObjectEventLog } from "./adapters/do-sqlite/do-event-log.ts";
@@ -56,6 +57,7 @@ import type { SourceRuns } from "./ports/source-runs.ts";
 import type { SpanExporter } from "./ports/span-exporter.ts";
 import type { StartLimits } from "./ports/start-quota.ts";
 import type { TokenStore } from "./ports/token-store.ts";
+import type { UnusedVersions } from "./ports/unused-versions.ts";
 import type { VersionStore } from "./ports/version-store.ts";
 import type { WebhookDeliveries } from "./ports/webhook-deliveries.ts";
 import { spanExporterFromVars } from "./wiring/span-exporter.ts";
@@ -95,6 +97,8 @@ export type WiringOverrides = {
   beforeAppend?: (events: readonly NewRunEvent[], ctx: DurableObjectState) => void;
   /** Called in a bulk job's object after each act on a run (a cancel or a purge): crash tests abort it there. */
   afterBulkAct?: (ctx: DurableObjectState) => void;
+  /** Called inside a run object's purge, its storage wiped and the deleted marker not yet written: crash tests abort it there. */
+  duringPurge?: (ctx: DurableObjectState) => void;
   /** Runs per page of a bulk job's walk, instead of BULK_PAGE_SIZE. */
   bulkPageSize?: number;
   afterAppend?: (events: readonly RunEvent[], ctx: DurableObjectState) => void;
@@ -132,6 +136,8 @@ export type Wiring = {
   readonly purgeBlobs: RunBlobPurger;
   /** Tombstones of deleted runs, the purge of run-keyed rows, tenants' retention overrides. */
   readonly deletions: RunDeletions;
+  /** Deletes versions nothing references any more, after a run's deletion and on the cron. */
+  readonly unusedVersions: UnusedVersions;
   /** `LITTLE_RETENTION_DAYS`: ended runs older than this are deleted by the cron; null (unset): kept for ever. */
   readonly retentionDays: number | null;
   /** Bulk jobs, one Durable Object per job (`BULK`). */
@@ -217,6 +223,7 @@ function build(env: Env): Wiring {
     blobsFor: (owner) => new R2BlobStore(env.BLOBS, owner),
     purgeBlobs: (owner) => purgeRunBlobs(env.BLOBS, owner),
     deletions: overrides.deletions ? overrides.deletions(new D1RunDeletions(db)) : new D1RunDeletions(db),
+    unusedVersions: new D1UnusedVersions(db),
     retentionDays: positive(vars.LITTLE_RETENTION_DAYS) ?? null,
     bulkJobs: bulkJobs(env.BULK),
     models:
@@ -300,6 +307,11 @@ export function runObjectLog(
 
 function stringVar(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** The crash tests' `duringPurge` hook for a run object's purge (durable-objects/run-purge.ts); nothing when unset. */
+export function purgeHook(ctx: DurableObjectState): () => void {
+  return () => overrides.duringPurge?.(ctx);
 }
 
 /**

@@ -53,7 +53,7 @@ export async function compileCycle(args: {
     // Before the write: a document over the limit would fail in D1 (row size) after five retries.
     assertLwirFits(locked.version.canonicalJson, env.quotas);
     const registration = [locked.version.hash, locked.lockHash, manifest?.hash ?? "", capabilities.definitionHash].join(" ");
-    await writtenOnce(env.versions, `registration:${registration}`, () =>
+    await writtenOnce(env.versions, `registration:${registration}`, at, () =>
       env.versions.registerVersion({
         version: locked.version,
         lock: locked.lock,

@@ -154,7 +154,7 @@ async function drive(env: SliceEnvironment, ctx: HarnessContext, state: RunState
       "definition_not_approved",
       `Workflow "${request.workflowId}" requires an approved definition; the live definition ${capabilities.definitionHash} is not the approved one (${request.approvedDefinitionHash ?? "none"})`,
     );
-  await writtenOnce(env.versions, `definition:${capabilities.definitionHash}`, () =>
+  await writtenOnce(env.versions, `definition:${capabilities.definitionHash}`, env.clock.now(), () =>
     env.versions.putDefinition(capabilities.snapshot, capabilities.definitionHash, env.clock.now()),
   );
   const pinned = request.pinnedVersionHash ?? request.pinnedVersionId;

@@ -10,13 +10,16 @@ import { runData } from "../api/support/run-data.ts";
 
 /**
  * A deletion that stops at each of its boundaries (the Worker dies between two steps: tombstone,
- * object purge, blobs, rows, done) is finished by the next attempt — the same DELETE, or the cron's
- * retention sweep — with the same result: nothing of the run left, one tombstone, `done`.
+ * object purge, blobs, rows, done; or the run object dies inside its purge, its storage wiped and
+ * its deleted marker not yet written) is finished by the next attempt — the same DELETE, or the
+ * cron's retention sweep — with the same result: nothing of the run left, one tombstone, `done`.
  */
 const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
 const INPUT = { ticketId: "T-90", transcript: "Crash while deleting." };
+const OTHER_INPUT = { ticketId: "T-91", transcript: "Another run under a deleted run's id." };
+const SUMMARIZE = "/v1/workflows/support.summarize-ticket/runs";
 
-type Boundary = "after tombstone" | "after object purge" | "after rows" | "before done";
+type Boundary = "after tombstone" | "inside the object's purge" | "after object purge" | "after rows" | "before done";
 
 let crashAt: Boundary | null = null;
 function crash(at: Boundary): void {
@@ -28,6 +31,12 @@ function crash(at: Boundary): void {
 beforeEach(() =>
   overrideWiring({
     models: OFFLINE,
+    // The run object dies between wiping its storage and writing its deleted marker (run-purge.ts).
+    duringPurge: (ctx) => {
+      if (crashAt !== "inside the object's purge") return;
+      crashAt = null;
+      ctx.abort("crash injected inside the object's purge");
+    },
     deletions: (d: RunDeletions): RunDeletions => ({
       ...bind(d),
       begin: async (t) => {
@@ -80,7 +89,7 @@ function bind(d: RunDeletions): RunDeletions {
 }
 
 async function endedRun(): Promise<string> {
-  const r = await call("POST", "/v1/workflows/support.summarize-ticket/runs?wait=30", { body: { input: INPUT } });
+  const r = await call("POST", `${SUMMARIZE}?wait=30`, { body: { input: INPUT } });
   expect(r.status, r.text).toBe(200);
   return (r.json.run as { runId: string }).runId;
 }
@@ -98,7 +107,7 @@ async function expectGone(runId: string): Promise<void> {
 }
 
 describe("a deletion interrupted at each boundary is finished by the next attempt", () => {
-  const boundaries: Boundary[] = ["after tombstone", "after object purge", "after rows", "before done"];
+  const boundaries: Boundary[] = ["after tombstone", "inside the object's purge", "after object purge", "after rows", "before done"];
   for (const boundary of boundaries) {
     it(`${boundary}: the same DELETE again finishes it`, async () => {
       const runId = await endedRun();
@@ -111,6 +120,26 @@ describe("a deletion interrupted at each boundary is finished by the next attemp
       await expectGone(runId);
     });
   }
+
+  it("inside the object's purge: until the retry the run id starts nothing; the retry deletes it for good", async () => {
+    const runId = await endedRun();
+    crashAt = "inside the object's purge";
+    expect((await call("DELETE", `/v1/runs/${runId}`)).status).toBe(500);
+    expect(crashAt).toBeNull();
+    // Before anyone retries: a start with the run's id must not make a new run under it.
+    const early = await call("POST", SUMMARIZE, { body: { input: OTHER_INPUT, runId } });
+    expect(early.status, early.text).not.toBeLessThan(400);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM runs WHERE run_id = ? AND status != 'completed'").bind(runId).first("n")).toBe(
+      0,
+    );
+    const again = await call("DELETE", `/v1/runs/${runId}`);
+    expect(again.status, again.text).toBe(200);
+    await expectGone(runId);
+    // And afterwards: 410, and the id is never reused.
+    const late = await call("POST", SUMMARIZE, { body: { input: OTHER_INPUT, runId } });
+    expect({ status: late.status, code: late.json.error?.code }).toEqual({ status: 410, code: "run_deleted" });
+    await expectGone(runId);
+  });
 
   it("after object purge: the cron's retention sweep finishes a pending deletion nobody retried", async () => {
     const runId = await endedRun();

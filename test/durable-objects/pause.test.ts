@@ -45,6 +45,23 @@ async function startSection(text: string): Promise<string> {
   return runId;
 }
 
+/** Runs `act` with the run object aborted right after it appends its first `type` event; checks it crashed. */
+async function crashAfterAppending(type: RunEvent["type"], act: () => Promise<unknown>): Promise<void> {
+  let crashed = false;
+  overrideWiring({
+    models: offline,
+    workflows: sectionCatalog(),
+    afterAppend: (appended, ctx) => {
+      if (!crashed && appended.some((e) => e.type === type)) {
+        crashed = true;
+        ctx.abort();
+      }
+    },
+  });
+  await act().catch(() => undefined);
+  expect(crashed, `the object crashed after appending ${type}`).toBe(true);
+}
+
 describe("pause and resume in the run object", () => {
   it("a paused section queues its triggers; they run after the resume, in order", async () => {
     const tag = crypto.randomUUID().slice(0, 6);
@@ -78,21 +95,7 @@ describe("pause and resume in the run object", () => {
     const tag = crypto.randomUUID().slice(0, 6);
     const runId = await startSection(`crash-${tag}`);
     await drainAlarms(runId);
-    let crashed = false;
-    overrideWiring({
-      models: offline,
-      workflows: sectionCatalog(),
-      afterAppend: (appended, ctx) => {
-        if (!crashed && appended.some((e) => e.type === "RunPaused")) {
-          crashed = true;
-          ctx.abort();
-        }
-      },
-    });
-    await runStub(runId)
-      .pause({ by: "test" })
-      .catch(() => undefined);
-    expect(crashed).toBe(true);
+    await crashAfterAppending("RunPaused", () => runStub(runId).pause({ by: "test" }));
     // The pause is durable: a fresh stub sees it, and a retried pause answers it without a second event.
     expect((await runStub(runId).status()).status).toBe("paused");
     expect(await runStub(runId).pause({ by: "test" })).toMatchObject({ ok: true, changed: false, view: { status: "paused" } });
@@ -116,21 +119,7 @@ describe("pause and resume in the run object", () => {
     await runStub(runId).pause({ by: "test" });
     await runStub(runId).trigger({ input: { text: `queued-${tag}`, fail: false }, trigger: { kind: "http" } });
     await drainAlarms(runId);
-    let crashed = false;
-    overrideWiring({
-      models: offline,
-      workflows: sectionCatalog(),
-      afterAppend: (appended, ctx) => {
-        if (!crashed && appended.some((e) => e.type === "RunResumed")) {
-          crashed = true;
-          ctx.abort();
-        }
-      },
-    });
-    await runStub(runId)
-      .resume({ by: "test" })
-      .catch(() => undefined);
-    expect(crashed).toBe(true);
+    await crashAfterAppending("RunResumed", () => runStub(runId).resume({ by: "test" }));
     expect(await alarmOf(runId)).not.toBeNull();
     await drainAlarms(runId);
     expect(echoCalls.get(`queued-${tag}`)).toBe(1);

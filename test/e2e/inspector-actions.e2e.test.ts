@@ -3,36 +3,20 @@
  * approve and deny a held tool call, cancel — each behind a confirmation (a refused confirmation
  * changes nothing), each hidden for a token without the scope its route needs.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshot, signIn } from "../inspector/browser.ts";
-import { client, refundLwir, runOf } from "./support/api.ts";
-import { startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { screenshot, signIn } from "../inspector/browser.ts";
+import { refundLwir, runOf } from "./support/api.ts";
+import { withInspector } from "./support/inspector.ts";
 
-let dev: WranglerDev;
-let api: ReturnType<typeof client>;
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  [dev, browser] = await Promise.all([startWranglerDev(), launchChromium()]);
-  api = client(dev.url, dev.devToken);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, dev.url, dev.devToken);
-  await page.close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await dev?.dispose();
-});
+const ui = withInspector();
 
 /** A billing.refund run held for a person's approval, with its page open at that point. */
-async function heldRun(orderId: string, ctx = context): Promise<{ runId: string; page: Page }> {
-  const lwir = await refundLwir(api);
-  const held = runOf(await api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId, amountCents: 500, reason: "x" } } }));
+async function heldRun(orderId: string, ctx = ui.context): Promise<{ runId: string; page: Page }> {
+  const lwir = await refundLwir(ui.api);
+  const held = runOf(await ui.api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId, amountCents: 500, reason: "x" } } }));
   const page = await ctx.newPage();
-  await page.goto(`${dev.url}/runs/${held.runId}`);
+  await page.goto(`${ui.dev.url}/runs/${held.runId}`);
   await page.waitForSelector("#run-status[data-status=waiting][data-wait-reason=approval]");
   return { runId: held.runId, page };
 }
@@ -48,7 +32,7 @@ async function act(page: Page, id: string, accept = true): Promise<string> {
   return question;
 }
 
-const statusOf = async (runId: string) => (runOf(await api.call("GET", `/v1/runs/${runId}`)) as { status: string }).status;
+const statusOf = async (runId: string) => (runOf(await ui.api.call("GET", `/v1/runs/${runId}`)) as { status: string }).status;
 
 describe("inspector actions", () => {
   it("pauses and resumes behind a confirmation, then approves the held call; the run completes", async () => {
@@ -79,7 +63,7 @@ describe("inspector actions", () => {
     const denyId = await denied.page.$eval("[id^=action-deny-]", (el) => el.id);
     await act(denied.page, denyId.slice("action-".length));
     await denied.page.waitForSelector("#run-status[data-status=failed], #run-status[data-status=completed]", { timeout: 30_000 });
-    const approvals = (await api.call("GET", `/v1/runs/${denied.runId}/approvals`)).json.approvals as { status: string }[];
+    const approvals = (await ui.api.call("GET", `/v1/runs/${denied.runId}/approvals`)).json.approvals as { status: string }[];
     expect(approvals[0]?.status).toBe("denied");
     await denied.page.close();
 
@@ -91,11 +75,11 @@ describe("inspector actions", () => {
   });
 
   it("hides every action from a token without runs:write or approve", async () => {
-    const made = await api.call("POST", "/v1/tokens", { token: dev.adminToken, body: { tenant: "dev", scopes: ["runs:read"] } });
+    const made = await ui.api.call("POST", "/v1/tokens", { token: ui.dev.adminToken, body: { tenant: "dev", scopes: ["runs:read"] } });
     expect(made.status, made.text).toBe(201);
-    const reader = await browser.newContext();
+    const reader = await ui.browser.newContext();
     const login = await reader.newPage();
-    await signIn(login, dev.url, made.json.token as string);
+    await signIn(login, ui.dev.url, made.json.token as string);
     await login.close();
     const { runId, page } = await heldRun("o-act-4", reader);
     expect(await page.$("#actions button")).toBeNull();

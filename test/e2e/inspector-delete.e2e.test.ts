@@ -1,28 +1,13 @@
-/**
- * The run page's Delete button in a real headless Chromium against a real `wrangler dev`: hidden
- * for a token without `runs:delete`; with it, behind a confirmation that can be declined; once
- * confirmed the run is deleted and its page answers 410 "Run deleted", as the API does.
- */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshot, signIn } from "../inspector/browser.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot, signIn } from "../inspector/browser.ts";
 import { client, INPUT, runOf, SEED_WORKFLOW } from "./support/api.ts";
-import { startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
+import { withInspector } from "./support/inspector.ts";
 
-let dev: WranglerDev;
-let browser: Browser;
-
-beforeAll(async () => {
-  [dev, browser] = await Promise.all([startWranglerDev(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await dev?.dispose();
-});
+const ui = withInspector();
 
 describe("deleting a run from the inspector", () => {
   it("hides the button without runs:delete, asks before deleting, then the page answers 410", async () => {
-    const api = client(dev.url, dev.devToken);
+    const { api, browser, dev } = ui;
     const started = await api.call("POST", `/v1/workflows/${SEED_WORKFLOW}/runs?wait=30`, { body: { input: INPUT } });
     expect(started.status, started.text).toBe(200);
     const { runId } = runOf(started);

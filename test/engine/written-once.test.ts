@@ -2,7 +2,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { runWorkflow } from "../../src/engine/run-workflow.ts";
-import { writtenOnce } from "../../src/engine/written-once.ts";
+import { WRITTEN_ONCE_TTL_MS, writtenOnce } from "../../src/engine/written-once.ts";
 import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
 import { model } from "../../src/sdk/model.ts";
 import { tool } from "../../src/sdk/tool.ts";
@@ -53,20 +53,36 @@ describe("content-addressed rows are written once per isolate", () => {
     const store = {};
     let calls = 0;
     await expect(
-      writtenOnce(store, "k", async () => {
+      writtenOnce(store, "k", 0, async () => {
         calls++;
         throw new Error("D1 is down");
       }),
     ).rejects.toThrow("D1 is down");
-    await writtenOnce(store, "k", async () => {
+    await writtenOnce(store, "k", 0, async () => {
       calls++;
     });
-    await writtenOnce(store, "k", async () => {
+    await writtenOnce(store, "k", 0, async () => {
       calls++;
     });
-    await writtenOnce({}, "k", async () => {
+    await writtenOnce({}, "k", 0, async () => {
       calls++;
     });
+    expect(calls).toBe(3);
+  });
+
+  it("remembers a write for WRITTEN_ONCE_TTL_MS only: a version deleted since is registered again", async () => {
+    const store = {};
+    let calls = 0;
+    const write = async () => {
+      calls++;
+    };
+    await writtenOnce(store, "k", 1_000, write);
+    await writtenOnce(store, "k", 1_000 + WRITTEN_ONCE_TTL_MS - 1, write);
+    expect(calls).toBe(1);
+    await writtenOnce(store, "k", 1_000 + WRITTEN_ONCE_TTL_MS, write);
+    expect(calls).toBe(2);
+    // A clock that went back is no proof the write is recent: written again.
+    await writtenOnce(store, "k", 0, write);
     expect(calls).toBe(3);
   });
 });

@@ -26,6 +26,7 @@ import { goldenRig } from "../reliability/durability/support/golden-workflow.ts"
 import { replanPlanner } from "../support/replan-workflow.ts";
 import { resolverFor, scriptedPlanner, scriptedWorker } from "../support/scripted-models.ts";
 import { flowQueued } from "./flow-scenarios.ts";
+import { pausedResumed } from "./pause-scenarios.ts";
 import { waitSignal, waitSleep } from "./wait-scenarios.ts";
 
 /** A model or tool call made while replaying a saved history: replay must make none. */
@@ -65,6 +66,11 @@ export type ScenarioRun = {
     readonly queued: RunEventPayloads["FlowQueued"];
     readonly admittedAfterMs: number;
   };
+  /**
+   * An operator's pause and resume (recording only: a history holds them): `RunPaused` while step
+   * `duringStep` runs, `RunResumed` `resumeAfterMs` after the slice yielded.
+   */
+  readonly pause?: { readonly duringStep: string; readonly by: string; readonly resumeAfterMs: number };
 };
 
 export type Scenario = {
@@ -411,6 +417,7 @@ export const SCENARIOS: readonly Scenario[] = [
   waitSignal,
   childRun,
   flowQueued,
+  pausedResumed,
 ];
 
 /** A fresh outbound counter and the mode's io. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveRunState } from "../../src/engine/run-state.ts";
+import { deriveRunState, runStatusOf } from "../../src/engine/run-state.ts";
 import { applyRunEvent, emptyRunView, reduceRunEvents } from "../../src/inspector/run-view.ts";
 import type { NewRunEvent, RunEvent } from "../../src/ports/run-events.ts";
 import { completedRun, logOf, usage } from "./events.ts";
@@ -58,7 +58,8 @@ function agreement(events: readonly RunEvent[]) {
     return {
       seq: event.seq,
       view: [view.status, view.waitReason, view.usage, view.offlineModels],
-      engine: [state.status, state.waitReason, state.usage, state.offlineModels],
+      // A paused run's status is the fold's `paused` over its underlying status (runStatusOf), as everywhere.
+      engine: [runStatusOf(state), state.waitReason, state.usage, state.offlineModels],
     };
   });
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { CompilerLock } from "../../identity/compiler-lock.ts";
 import type { WorkflowDefinitionSnapshot } from "../../identity/definition-snapshot.ts";
@@ -64,7 +64,7 @@ export class D1VersionStore implements VersionStore {
 
   async putVersion(version: WorkflowVersion, at: number): Promise<void> {
     await this.refuseCollision(version);
-    await this.versionInsert(version, at);
+    await this.db.batch([this.versionInsert(version, at), this.versionUsed(version, at)]);
     await this.refuseCollision(version);
   }
 
@@ -84,7 +84,7 @@ export class D1VersionStore implements VersionStore {
     // Checked before (so a taken id writes no lock) and after (a colliding writer that raced us
     // past the first check won the id: this registration still fails, by name).
     await this.refuseCollision(version);
-    const writes = [this.versionInsert(version, at), this.lockInsert(lock, lockHash, at)] as const;
+    const writes = [this.versionInsert(version, at), this.versionUsed(version, at), this.lockInsert(lock, lockHash, at)] as const;
     if (manifest) await this.db.batch([...writes, this.manifestInsert(manifest.manifest, manifest.hash, manifest.definitionHash, at)]);
     else await this.db.batch(writes);
     await this.refuseCollision(version);
@@ -109,8 +109,20 @@ export class D1VersionStore implements VersionStore {
         canonicalizer: version.canonicalizer,
         canonicalJson: version.canonicalJson,
         createdAt: at,
+        lastUsedAt: at,
       })
       .onConflictDoNothing();
+  }
+
+  /**
+   * Marks the stored version as just registered (its document is left as it is): a version nothing
+   * references is deleted only when this is older than the grace period (d1-unused-versions.ts).
+   */
+  private versionUsed(version: WorkflowVersion, at: number) {
+    return this.db
+      .update(workflowVersions)
+      .set({ lastUsedAt: at })
+      .where(and(eq(workflowVersions.id, version.id), eq(workflowVersions.hash, version.hash)));
   }
 
   private lockInsert(lock: CompilerLock, lockHash: Digest, at: number) {

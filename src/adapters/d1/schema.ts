@@ -20,6 +20,12 @@ export const workflowVersions = sqliteTable("workflow_versions", {
   canonicalizer: text("canonicalizer").notNull(),
   canonicalJson: text("canonical_json").notNull(),
   createdAt: integer("created_at").notNull(),
+  /**
+   * When a run last registered it (epoch ms; null: not since this column came, read as
+   * `created_at`). A version nothing references is deleted only once this is older than the grace
+   * period (docs/runs.md, "Versions of deleted runs"), so a run registering it now keeps it.
+   */
+  lastUsedAt: integer("last_used_at"),
 });
 
 /** Compiler locks: one per (version, definition) pair, with the lock's own digest. */

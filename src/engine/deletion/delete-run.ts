@@ -10,17 +10,20 @@ import type { Clock } from "../../ports/clock.ts";
 import type { RunDeletions, RunTombstone } from "../../ports/run-deletions.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
+import type { UnusedVersions } from "../../ports/unused-versions.ts";
 import { LittleError } from "../../sdk/errors/little-error.ts";
 import { RunActiveError } from "../../sdk/errors/run-active-error.ts";
 import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
 import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { type RunLookupPorts, unindexedRun } from "../runs/unindexed-run.ts";
+import { VERSION_GRACE_MS, versionsNamed } from "./unused-versions.ts";
 
 /** What deleting a run works over; the Worker's wiring has every one. */
 export type DeletionPorts = RunLookupPorts & {
   readonly runs: RunIndex;
   readonly deletions: RunDeletions;
   readonly purgeBlobs: RunBlobPurger;
+  readonly unusedVersions: UnusedVersions;
   readonly clock: Clock;
 };
 
@@ -74,13 +77,17 @@ export async function purgeRun(ports: DeletionPorts, tombstone: RunTombstone): P
   const { tenant, runId } = tombstone;
   const handle = ports.runHandles.open(tenant, runId, tombstone.placement);
   // Children first: their ids are in this run's log, which its purge removes.
-  const children = (await handle.status()).children ?? [];
-  for (const child of children) await deleteChild(ports, tenant, child.runId, tombstone.by);
+  const view = await handle.status();
+  for (const child of view.children ?? []) await deleteChild(ports, tenant, child.runId, tombstone.by);
+  // Read before the run object and the index row go; after a crash past here the cron's sweep finds them.
+  const versions = versionsNamed(view.versionId, (await ports.runs.get(tenant, runId))?.versionId);
   const purged = await handle.purge(tombstone.deletedAt);
   // Only a run that was started again in between (it was not ended when its tombstone was written) gets here.
   if (!purged.ok) throw new RunActiveError(runId, purged.status, "cancel it, then delete it again");
   await ports.purgeBlobs({ tenant, runId });
   await ports.deletions.purgeRows(tenant, runId);
+  // Versions stay while anything references them, or a run registered them within the grace period.
+  await ports.unusedVersions.collect(versions, ports.clock.now() - VERSION_GRACE_MS);
   await ports.deletions.finish(tenant, runId);
 }
 

@@ -6,6 +6,7 @@
  * again from the index each page (a deleted run's row is gone), so nothing needs a saved position.
  */
 import { type DeletionPorts, deleteRun, purgeRun } from "./delete-run.ts";
+import { VERSION_GRACE_MS } from "./unused-versions.ts";
 
 /** What one sweep did: logged as one JSON line (`little.retention`). */
 export type RetentionReport = {
@@ -17,6 +18,8 @@ export type RetentionReport = {
   failures: { tenant: string; runId: string; code: string; message: string }[];
   /** True when the sweep stopped at its limit with expired runs left (the next tick goes on). */
   more: boolean;
+  /** Versions nothing references any more, deleted at the end of the tick (at most a page of them). */
+  versionsDeleted: number;
 };
 
 export type RetentionOptions = {
@@ -32,9 +35,16 @@ const MAX_LISTED_FAILURES = 10;
 
 /** One tick's sweep. */
 export async function sweepRetention(ports: DeletionPorts, options: RetentionOptions): Promise<RetentionReport> {
+  const report = await sweepRuns(ports, options);
+  // What a deletion could not collect (its grace period had not passed, or a crash) is found here.
+  report.versionsDeleted = (await ports.unusedVersions.sweep(ports.clock.now() - VERSION_GRACE_MS, options.pageSize ?? 50)).length;
+  return report;
+}
+
+async function sweepRuns(ports: DeletionPorts, options: RetentionOptions): Promise<RetentionReport> {
   const pageSize = options.pageSize ?? 50;
   const maxRuns = options.maxRuns ?? 500;
-  const report: RetentionReport = { resumed: 0, deleted: 0, failed: 0, failures: [], more: false };
+  const report: RetentionReport = { resumed: 0, deleted: 0, failed: 0, failures: [], more: false, versionsDeleted: 0 };
   for (const tombstone of await ports.deletions.pending(pageSize)) {
     const ok = await attempt(report, tombstone, () => purgeRun(ports, tombstone));
     if (ok) report.resumed++;

@@ -64,11 +64,13 @@ export type DriveSetup = {
   /** A restart or fork: where its source run's log is read, and the version store holding the source's version. */
   readonly sourceRuns?: SourceRuns;
   readonly versions?: VersionStore;
+  /** The host's pause signal: aborted when an operator pauses the run while a slice is in flight. */
+  readonly pause?: AbortSignal;
 };
 
 /**
  * Drives a run's log slice after slice until the run ends, as MemoryWorld does, with the clock
- * advanced by sleeps instead of waiting. Returns the last slice's result.
+ * advanced by sleeps instead of waiting. Returns the last slice's result (the run ended, or paused).
  */
 export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50): Promise<DriveResult> {
   const stores = {
@@ -93,8 +95,10 @@ export async function driveLog(log: EventLog, setup: DriveSetup, maxSlices = 50)
       sleep: async (ms) => setup.clock.advance(ms),
       sliceMs: setup.sliceMs ?? 600_000,
       ...(setup.signal ? { signal: setup.signal } : {}),
+      ...(setup.pause ? { pause: setup.pause } : {}),
     });
-    if (!result.yielded) return result;
+    // Ended, or paused: only a resume (RunResumed, from outside) drives a paused run again.
+    if (!result.yielded || result.paused) return result;
     if (result.wakeAt !== undefined) setup.clock.set(Math.max(setup.clock.now(), result.wakeAt));
   }
   throw new Error(`run ${setup.runId} did not end within ${maxSlices} slices`);

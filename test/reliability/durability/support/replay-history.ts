@@ -108,6 +108,8 @@ function isGiven(e: RunEvent, externalSteps: ReadonlySet<string>): boolean {
     return true;
   // A flow-control limiter's answers (queued, admitted) come from the key's limiter object, outside the run.
   if (e.type === "FlowQueued" || e.type === "FlowAdmitted") return true;
+  // An operator's pause and resume come from outside the run, like a signal.
+  if (e.type === "RunPaused" || e.type === "RunResumed") return true;
   // A child run's start and end are the outside world's (its own run object): the step re-runs and is answered from them.
   if (e.type === "ChildRunStarted" || e.type === "ChildRunEnded") return true;
   const p = e.payload as { stepPath?: string; role?: string };
