@@ -39,7 +39,6 @@ import type {
   PauseRequest,
   PauseResult,
   PurgeResult,
-  RunHandle,
   RunView,
   SignalRequest,
   SignalResult,
@@ -50,6 +49,7 @@ import type {
   TriggerResult,
 } from "../src/ports/run-handle.ts";
 import type { RunIndex } from "../src/ports/run-index.ts";
+import type { RunObjectRpc } from "../src/ports/run-object-rpc.ts";
 import { isEndedStatus, isSettledStatus } from "../src/ports/run-status.ts";
 import { type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
@@ -61,10 +61,10 @@ import { RunTelemetry } from "./run-telemetry.ts";
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
  * the append-only event log; what a run does is the run host's (`src/engine/run-host.ts`). This
  * object is glue: storage (the log, a `meta` table), the alarm that drives the run in slices, live
- * subscribers (SSE, waiters) and the RPC surface of {@link RunHandle}. Eviction, a crash or a
+ * subscribers (SSE, waiters) and the RPC surface of {@link RunObjectRpc} (refusals as data). Eviction, a crash or a
  * deploy only pauses a run: the next alarm replays the log and goes on.
  */
-export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunHandle {
+export class RunObject extends DurableObject<Env> implements RunObjectRpc, FlowRunHandle {
   private log: RunObjectLog | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();

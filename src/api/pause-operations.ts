@@ -1,6 +1,5 @@
 import type { RunView } from "../ports/run-handle.ts";
 import type { ApiServices } from "./api-env.ts";
-import { ApiError } from "./api-error.ts";
 import type { Principal } from "./principal.ts";
 import { tenantRun } from "./run-access.ts";
 
@@ -21,7 +20,6 @@ export async function pauseTenantRun(
 ): Promise<RunView> {
   const { client } = await tenantRun(services, tenant, runId);
   const result = action === "pause" ? await client.pause({ by }) : await client.resume({ by });
-  if (!result.ok) throw new ApiError(result.code, result.message);
   return result.view;
 }
 

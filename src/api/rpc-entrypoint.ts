@@ -233,7 +233,6 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
         argsHash: d.argsHash,
         ...(d.reason ? { reason: d.reason } : {}),
       });
-      if (!result.ok) throw new ApiError(result.code, result.message);
       return asJson<RpcDecision>({ approval: result.approval, created: result.created, run: toRun(await client.status()) });
     });
   }

@@ -36,7 +36,6 @@ export async function queueOccurrence(args: {
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
   if (!check.valid) throw new WorkflowInputValidationError(entry.workflowId, check.findings, "trigger payload");
   const result = await client.trigger({ input: args.input, trigger: args.trigger });
-  if (!result.ok) throw result.code === "run_not_found" ? notFound("run", args.runId) : new ApiError(result.code, result.message);
   const view = args.waitMs && args.waitMs > 0 && result.created ? await client.waitForEnd(args.waitMs) : result.view;
   return {
     created: result.created,

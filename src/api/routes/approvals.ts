@@ -1,6 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
-import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
 import { tenantRun } from "../run-access.ts";
 import { ErrorBody, json, runErrors } from "../schemas.ts";
@@ -81,7 +80,6 @@ approvalRoutes.openapi(
       argsHash: body.argsHash,
       ...(body.reason ? { reason: body.reason } : {}),
     });
-    if (!result.ok) throw new ApiError(result.code, result.message);
     return c.json({ approval: result.approval, created: result.created, run: toRun(await client.status()) }, 200);
   },
 );

@@ -1,12 +1,15 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { liveHash } from "../../engine/run-host/stale-section.ts";
+import type { RunHandle, TriggerRequest } from "../../ports/run-handle.ts";
 import type { RunIndexEntry } from "../../ports/run-index.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
+import { LittleError } from "../../sdk/errors/little-error.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
+import { isErrorCode } from "../error-status.ts";
 import { tenantRun } from "../run-access.ts";
 import { decodeCursor, encodeCursor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, json, Run, runErrors } from "../schemas.ts";
@@ -156,24 +159,32 @@ sectionRoutes.openapi(
     // the new section (input_schema_error under "end") with the old one already gone.
     const misfits = misfitOccurrences(capabilities.inputSchema, await queuedOccurrences(old.client));
     if (misfits.length > 0) throw new WorkflowInputValidationError(old.entry.workflowId, misfits, "trigger payload");
+    // No approval guard is asked for, so `run_not_under_approval` cannot come back.
     const ended = await old.client.end({
       causeCode: "section_superseded",
       message: `Superseded by section ${into} (definition ${live}); its pending occurrences moved there`,
       details: { supersededBy: into, definitionHash: live },
       only: { waitingSection: true },
     });
-    // No approval guard was asked for, so `run_not_under_approval` cannot come back.
-    if (!ended.ok) throw new ApiError(ended.code === "run_not_under_approval" ? "run_ended" : ended.code, ended.message);
     const adopted = [];
     for (const pending of ended.pending) {
-      const queued = await target.client.trigger({
+      const queued = await adopt(target.client, into, pending.occurrenceId, {
         input: pending.input,
         trigger: { kind: "programmatic", id: `supersede:${runId}:${pending.occurrenceId}` },
       });
-      if (!queued.ok) throw new ApiError(queued.code, `Section ${into} refused ${pending.occurrenceId}: ${queued.message}`);
       adopted.push({ from: pending.occurrenceId, occurrenceId: queued.occurrenceId, created: queued.created });
     }
     const view = await old.client.status();
     return c.json({ run: toRun(view) as z.infer<typeof Run>, into, adopted }, 200);
   },
 );
+
+/** Queues a superseded section's pending occurrence in `into`; a refusal says which occurrence `into` refused. */
+async function adopt(target: RunHandle, into: string, occurrenceId: string, request: TriggerRequest) {
+  try {
+    return await target.trigger(request);
+  } catch (error) {
+    if (!LittleError.is(error) || !isErrorCode(error.code)) throw error;
+    throw new ApiError(error.code, `Section ${into} refused ${occurrenceId}: ${error.message}`);
+  }
+}
