@@ -1,7 +1,7 @@
+import { findTenantRun } from "../engine/runs/find-tenant-run.ts";
 import type { RunView } from "../ports/run-handle.ts";
 import type { ApiServices } from "./api-env.ts";
 import type { Principal } from "./principal.ts";
-import { tenantRun } from "./run-access.ts";
 
 /** Pause or resume: the one lifecycle switch both front doors (HTTP, RPC) share. */
 export type PauseAction = "pause" | "resume";
@@ -18,7 +18,7 @@ export async function pauseTenantRun(
   action: PauseAction,
   by: string,
 ): Promise<RunView> {
-  const { client } = await tenantRun(services, tenant, runId);
+  const { client } = await findTenantRun(services, tenant, runId);
   const result = action === "pause" ? await client.pause({ by }) : await client.resume({ by });
   return result.view;
 }

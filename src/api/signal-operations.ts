@@ -1,6 +1,6 @@
+import { findTenantRun } from "../engine/runs/find-tenant-run.ts";
 import type { SignalRequest, SignalView } from "../ports/run-handle.ts";
 import type { ApiServices } from "./api-env.ts";
-import { tenantRunClient } from "./run-at-object.ts";
 
 /**
  * Sends a signal to a tenant's run: the HTTP route and the RPC entrypoint share it, so both refuse
@@ -13,7 +13,7 @@ export async function sendTenantSignal(
   runId: string,
   request: SignalRequest,
 ): Promise<{ signal: SignalView; created: boolean }> {
-  const client = await tenantRunClient(services, tenant, runId);
+  const { client } = await findTenantRun(services, tenant, runId);
   const result = await client.sendSignal({
     name: request.name,
     payload: request.payload,

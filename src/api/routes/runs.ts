@@ -86,10 +86,10 @@ const getRoute = createRoute({
 
 runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const { view, entry } = await readRun(c.get("services"), c.get("tenant"), runId);
+  const { view, placement } = await readRun(c.get("services"), c.get("tenant"), runId);
   return c.json(
     {
-      run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } },
+      run: { ...toRun(view), placement: { ...placement, jurisdictionEnforced: false } },
       links: runLinks(new URL(c.req.url).origin, runId),
     } as z.infer<typeof RunResponse>,
     200,

@@ -13,8 +13,7 @@ import { isEndedStatus } from "../../ports/run-status.ts";
 import { LittleError } from "../../sdk/errors/little-error.ts";
 import { RunActiveError } from "../../sdk/errors/run-active-error.ts";
 import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
-import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
-import { type RunLookupPorts, unindexedRun } from "../runs/unindexed-run.ts";
+import { findTenantRun, type RunLookupPorts } from "../runs/find-tenant-run.ts";
 
 /** What deleting a run works over; the Worker's wiring has every one. */
 export type DeletionPorts = RunLookupPorts & {
@@ -49,11 +48,10 @@ export async function deleteRun(ports: DeletionPorts, command: DeleteRunCommand)
 /** Finds the run, ends it when asked to, and writes its pending tombstone. */
 async function beginDeletion(ports: DeletionPorts, command: DeleteRunCommand): Promise<RunTombstone> {
   const { tenant, runId } = command;
-  const entry = (await ports.runs.get(tenant, runId)) ?? (await unindexedRun(ports, tenant, runId))?.entry;
-  if (!entry) throw new StartRefusedError("run_not_found", `No run "${runId}"`);
-  const handle = ports.runHandles.open(tenant, runId, entry.placement);
+  // 404 `run_not_found` for another tenant's or an unknown run (its tombstone, if any, was read above).
+  const { client: handle, workflowId, placement, entry } = await findTenantRun(ports, tenant, runId);
   // A minted anchor has no run object yet: its index row is all there is.
-  const status = entry.status === "minted" ? "minted" : (await handle.status()).status;
+  const status = entry?.status === "minted" ? "minted" : (await handle.status()).status;
   if (!isEndedStatus(status)) {
     if (!command.cancel) throw new RunActiveError(runId, status);
     if (status === "minted") await ports.runs.cancelAnchor(tenant, runId, ports.clock.now());
@@ -62,8 +60,8 @@ async function beginDeletion(ports: DeletionPorts, command: DeleteRunCommand): P
   return ports.deletions.begin({
     tenant,
     runId,
-    workflowId: entry.workflowId,
-    placement: entry.placement,
+    workflowId,
+    placement,
     by: command.by,
     deletedAt: ports.clock.now(),
   });
