@@ -6,7 +6,7 @@ import { WorkflowInputValidationError } from "../sdk/errors/workflow-input-valid
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { toRun } from "./routes/runs.ts";
-import { runLinks } from "./run-access.ts";
+import { runLinks } from "./run-links.ts";
 import type { OccurrenceResponse } from "./schemas.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 

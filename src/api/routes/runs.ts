@@ -4,7 +4,7 @@ import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { runLinks } from "../run-access.ts";
+import { runLinks } from "../run-links.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "../run-operations.ts";
 import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, runErrors, StartRunBody, WAIT_REASONS } from "../schemas.ts";
 

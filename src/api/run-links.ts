@@ -1,5 +1,3 @@
-/* A run is found with `findTenantRun` (src/engine/runs/find-tenant-run.ts), the one lookup of every door. */
-
 /** Links a client follows from a run. */
 export function runLinks(origin: string, runId: string) {
   const self = `${origin}/v1/runs/${encodeURIComponent(runId)}`;
