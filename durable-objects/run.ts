@@ -1,19 +1,20 @@
 import { DurableObject } from "cloudflare:workers";
-import { askGatesAtStart, type FlowPorts, flowPosition, hasFlowGates } from "../src/engine/flow/admit-flow.ts";
-import { driveFlowSlice, releaseEnded } from "../src/engine/flow/flow-slice.ts";
+import { askGatesAtStart, type FlowPorts, hasFlowGates } from "../src/engine/flow/admit-flow.ts";
+import { releaseEnded } from "../src/engine/flow/flow-slice.ts";
 import { LiveCalls } from "../src/engine/live/live-calls.ts";
 import { runEnvironment } from "../src/engine/run-environment.ts";
+import { driveAlarmSlice } from "../src/engine/run-host/alarm-slice.ts";
+import { driveFailuresIn, indexDueIn, storageAlarm } from "../src/engine/run-host/host-meta.ts";
+import { hostPortsOf } from "../src/engine/run-host/host-ports.ts";
+import { eventPage, hostedView, NO_RUN, probeHostedRun } from "../src/engine/run-host/hosted-view.ts";
+import { SettleWaiters } from "../src/engine/run-host/settle-waiters.ts";
 import {
   cancelRun,
   decideApproval,
   emptyRunView,
   endRun,
-  type IndexDue,
-  type IndexDueStore,
   indexStarted,
-  onDriveError,
   pauseRun,
-  type RunAlarm,
   type RunHostPorts,
   recordChildEnd,
   resumeRun,
@@ -22,51 +23,29 @@ import {
   startRun,
   triggerRun,
   viewRun,
-  viewRunState,
 } from "../src/engine/run-host.ts";
-import { readRunState } from "../src/engine/run-state.ts";
 import type { FlowProbe } from "../src/ports/flow-limiter.ts";
 import type { RunEvent } from "../src/ports/run-events.ts";
-import type {
-  ChildEndedRequest,
-  ChildEndedResult,
-  DecisionRequest,
-  DecisionResult,
-  EndRunRequest,
-  EndRunResult,
-  EventPageRequest,
-  FlowRunHandle,
-  PauseRequest,
-  PauseResult,
-  PurgeResult,
-  RunHandle,
-  RunView,
-  SignalRequest,
-  SignalResult,
-  StartRunRequest,
-  StartRunResult,
-  StreamOptions,
-  TriggerRequest,
-  TriggerResult,
-} from "../src/ports/run-handle.ts";
-import type { RunIndex } from "../src/ports/run-index.ts";
+import type * as Rpc from "../src/ports/run-handle.ts";
+import type { RunView, StartRunRequest, StartRunResult } from "../src/ports/run-handle.ts";
+import type { RunObjectRpc } from "../src/ports/run-object-rpc.ts";
 import { isEndedStatus, isSettledStatus } from "../src/ports/run-status.ts";
-import { purgeHook, type RunObjectLog, runObjectLog, wire } from "../src/wiring.ts";
+import { purgeHook, type RunObjectLog, wire } from "../src/wiring.ts";
 import { eventStream } from "./event-stream.ts";
+import { openRunLog } from "./run-log.ts";
 import { RunMeta } from "./run-meta.ts";
 import { DELETED_META_KEY, purgeRunStorage } from "./run-purge.ts";
-import { RunTelemetry } from "./run-telemetry.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
  * the append-only event log; what a run does is the run host's (`src/engine/run-host.ts`). This
  * object is glue: storage (the log, a `meta` table), the alarm that drives the run in slices, live
- * subscribers (SSE, waiters) and the RPC surface of {@link RunHandle}. Eviction, a crash or a
- * deploy only pauses a run: the next alarm replays the log and goes on.
+ * subscribers (SSE, waiters) and the RPC surface of {@link RunObjectRpc} (refusals as data).
+ * Eviction, a crash or a deploy only pauses a run: the next alarm replays the log and goes on.
  */
-export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunHandle {
+export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.FlowRunHandle {
   private log: RunObjectLog | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new SettleWaiters();
   private readonly subscribers = new Set<(events: readonly RunEvent[]) => void>();
   /** The model calls in flight and their text so far: live output, in memory only. */
   private readonly live = new LiveCalls();
@@ -79,18 +58,8 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   /** The `meta` table, through a copy in memory (run-meta.ts). */
   private readonly meta = new RunMeta(this.ctx.storage.sql);
   /** A started run whose index row has not landed yet (`meta.indexDue`). */
-  private readonly indexDue: IndexDueStore = {
-    read: () => {
-      const due = this.meta.get("indexDue");
-      return due === null ? null : (JSON.parse(due) as IndexDue);
-    },
-    clear: () => this.meta.delete("indexDue"),
-  };
-  private readonly wakeUp: RunAlarm = {
-    wakeIn: (delayMs) => this.ctx.storage.setAlarm(Date.now() + delayMs),
-    wakeAt: (at) => this.ctx.storage.setAlarm(at),
-    clear: () => this.ctx.storage.deleteAlarm(),
-  };
+  private readonly indexDue = indexDueIn(this.meta);
+  private readonly wakeUp = storageAlarm(this.ctx.storage);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -101,7 +70,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
    * Starts the run and answers once its `RunRequested` is durable. The index row is written after
    * the answer: `meta.indexDue` goes into the same sync as the request, so a crash before the row
    * lands leaves the mark, and the alarm armed by the start writes the row first thing (the repair
-   * path). Until then `GET /v1/runs/:id` finds the run here (src/api/run-access.ts). A repeat is
+   * path). Until then `GET /v1/runs/:id` finds the run here (src/engine/runs/find-tenant-run.ts). A repeat is
    * compared here (`conflict` when it differs), and `waitMs` waits for the end in the same call.
    */
   async start(request: StartRunRequest): Promise<StartRunResult> {
@@ -136,59 +105,42 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   async status(): Promise<RunView> {
     const runId = this.meta.get("runId");
     if (!runId) return emptyRunView();
-    // The newest fold checkpoint and the events after it: a long run is never read whole to be shown.
-    const folded = await readRunState(this.eventLog(runId));
-    const view = await viewRunState(runId, folded, wire(this.env).blobsFor, Date.now());
-    if (!view.queue) return view;
-    // A queued run's place now, from its key's limiter (the fold has it as of its FlowQueued).
-    const position = await flowPosition(this.flowPorts(runId, this.host(runId)), folded.state).catch(() => null);
-    return { ...view, queue: { ...view.queue, position } };
+    return hostedView(runId, this.eventLog(runId), wire(this.env).blobsFor, () => this.flowPorts(runId, this.host(runId)));
   }
 
-  async events(options: EventPageRequest = {}): Promise<RunEvent[]> {
+  async events(options: Rpc.EventPageRequest = {}): Promise<RunEvent[]> {
     const runId = this.meta.get("runId");
-    if (!runId) return [];
-    return this.eventLog(runId).page({
-      after: options.after ?? 0,
-      limit: options.limit ?? 100,
-      ...(options.types ? { types: options.types } : {}),
-    });
+    return runId ? eventPage(this.eventLog(runId), options) : [];
   }
 
   /**
    * Server-Sent Events from `after` on: what is logged already, then each event as it is appended,
    * ending after the terminal event. Each SSE `id` is the event's `seq` (for `Last-Event-ID`).
    */
-  async stream(after: number, options: StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  async stream(after: number, options: Rpc.StreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
     const runId = this.meta.get("runId");
     return eventStream(runId ? this.eventLog(runId) : null, after, this.subscribers, options.deltas ? this.live : undefined);
   }
 
-  async trigger(request: TriggerRequest): Promise<TriggerResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    const result = await triggerRun(this.host(runId), request);
-    return result.ok ? { ...result, view: await this.status() } : result;
+  async trigger(request: Rpc.TriggerRequest): Promise<Rpc.TriggerResult> {
+    return this.withRun(async (host) => {
+      const result = await triggerRun(host, request);
+      return result.ok ? { ...result, view: await this.status() } : result;
+    });
   }
 
   /** A child run of this one ended: `ChildRunEnded`, and the alarm drives the waiting step on. */
-  async childEnded(request: ChildEndedRequest): Promise<ChildEndedResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    return recordChildEnd(this.host(runId), request);
+  async childEnded(request: Rpc.ChildEndedRequest): Promise<Rpc.ChildEndedResult> {
+    return this.withRun((host) => recordChildEnd(host, request));
   }
 
-  async decideApproval(request: DecisionRequest): Promise<DecisionResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    return decideApproval(this.host(runId), request);
+  async decideApproval(request: Rpc.DecisionRequest): Promise<Rpc.DecisionResult> {
+    return this.withRun((host) => decideApproval(host, request));
   }
 
   /** Takes a signal: answered once its `SignalReceived` is synced (signal-commands.ts). */
-  async sendSignal(request: SignalRequest): Promise<SignalResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    return sendSignal(this.host(runId), request);
+  async sendSignal(request: Rpc.SignalRequest): Promise<Rpc.SignalResult> {
+    return this.withRun((host) => sendSignal(host, request));
   }
 
   /** Cancels the run: `RunCancelled` ends it; a slice in flight stops at its next append. */
@@ -197,49 +149,46 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     if (!runId) return this.status();
     const host = this.host(runId);
     const cancelled = await cancelRun(host, reason, (written) => this.inflight?.abort(new Error(`run cancelled: ${written}`)));
-    if (cancelled) this.notifySettled();
+    if (cancelled) this.waiters.notify();
     // A cancelled run gives its slot back at once (a queued one leaves its queue).
     await releaseEnded(this.flowPorts(runId, host));
     return this.status();
   }
 
   /** Pauses the run (pause-commands.ts); a slice in flight starts nothing new and yields with no alarm. */
-  async pause(request: PauseRequest): Promise<PauseResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    const outcome = await pauseRun(this.host(runId), request);
-    if (!outcome.ok) return outcome;
-    this.pausing?.abort();
-    return { ...outcome, view: await this.status() };
+  async pause(request: Rpc.PauseRequest): Promise<Rpc.PauseResult> {
+    return this.withRun(async (host) => {
+      const outcome = await pauseRun(host, request);
+      if (!outcome.ok) return outcome;
+      this.pausing?.abort();
+      return { ...outcome, view: await this.status() };
+    });
   }
 
   /** Resumes a paused run: its alarm drives it at once. */
-  async resume(request: PauseRequest): Promise<PauseResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    const outcome = await resumeRun(this.host(runId), request);
-    return outcome.ok ? { ...outcome, view: await this.status() } : outcome;
+  async resume(request: Rpc.PauseRequest): Promise<Rpc.PauseResult> {
+    return this.withRun(async (host) => {
+      const outcome = await resumeRun(host, request);
+      return outcome.ok ? { ...outcome, view: await this.status() } : outcome;
+    });
   }
 
   /** Ends the run with a named cause (a revoked approval, a superseded section); a slice in flight stops. */
-  async end(request: EndRunRequest): Promise<EndRunResult> {
-    const runId = this.meta.get("runId");
-    if (!runId) return { ok: false, code: "run_not_found", message: "No such run" };
-    const host = this.host(runId);
-    const result = await endRun(host, request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
-    if (result.ok && result.ended) this.notifySettled();
-    await releaseEnded(this.flowPorts(runId, host));
-    return result;
+  async end(request: Rpc.EndRunRequest): Promise<Rpc.EndRunResult> {
+    return this.withRun(async (host, runId) => {
+      const result = await endRun(host, request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
+      if (result.ok && result.ended) this.waiters.notify();
+      await releaseEnded(this.flowPorts(runId, host));
+      return result;
+    });
   }
 
   /** Deletes the ended run's storage and alarm, leaving the deleted marker (run-purge.ts); refused while it runs. */
-  async purge(deletedAt: number): Promise<PurgeResult> {
+  async purge(deletedAt: number): Promise<Rpc.PurgeResult> {
     const done = this.meta.get(DELETED_META_KEY);
     if (done) return { ok: true, deletedAt: Number(done) };
-    if (this.meta.get("runId")) {
-      const view = await this.status();
-      if (!isEndedStatus(view.status)) return { ok: false, code: "run_active", status: view.status };
-    }
+    const status = this.meta.get("runId") ? (await this.status()).status : null;
+    if (status && !isEndedStatus(status)) return { ok: false, code: "run_active", status };
     this.log?.release();
     this.log = null;
     this.meta.forget();
@@ -249,18 +198,13 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
 
   /** Flow control: the run's limiter admitted it; the alarm drives it now (it passes its gates again first). */
   async flowWake(): Promise<void> {
-    const runId = this.meta.get("runId");
-    if (runId) await this.ctx.storage.setAlarm(Date.now());
+    if (this.meta.get("runId")) await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** Flow control: the run's slot lease ran out; whether it has ended, is being driven now, or is idle. */
   async flowProbe(): Promise<FlowProbe> {
     const runId = this.meta.get("runId");
-    if (!runId) return "ended";
-    const { state } = await readRunState(this.eventLog(runId));
-    if (state.terminal) return "ended";
-    // A paused run keeps its slot (docs/flow-control.md): the lease holds until it is resumed or ends.
-    return this.inflight || state.paused ? "active" : "idle";
+    return runId ? probeHostedRun(this.eventLog(runId), this.inflight !== null) : "ended";
   }
 
   /**
@@ -271,16 +215,7 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();
     if (isSettledStatus(current.status, current.waitReason)) return current;
-    await new Promise<void>((resolve) => {
-      const waiters = this.waiters;
-      const timer = setTimeout(done, Math.max(0, timeoutMs));
-      function done() {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      }
-      waiters.add(done);
-    });
+    await this.waiters.wait(timeoutMs);
     return this.status();
   }
 
@@ -289,38 +224,32 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     // A start that crashed before appending its request leaves nothing to drive; its caller retries.
     if (!runId || (await this.eventLog(runId).page({ after: 0, limit: 1 })).length === 0) return;
     const tenant = this.meta.get("tenant") ?? "default";
-    const wiring = wire(this.env, { runId: `${tenant}:${runId}` });
     const inflight = new AbortController();
     this.inflight = inflight;
     const pausing = new AbortController();
     this.pausing = pausing;
     try {
       await this.indexing;
-      // The repair path: a crash between the start's answer and its index row left the mark.
-      if (this.indexDue.read()) await indexStarted(this.host(runId));
-      const { settled } = await driveFlowSlice(
-        runEnvironment(wiring, {
-          runId,
-          tenant,
-          log: this.eventLog(runId),
-          runs: this.runIndex(wiring.runs),
-          signal: inflight.signal,
-          pause: pausing.signal,
-          bindings: this.env,
-          liveOutput: this.live,
-        }),
-        this.flowPorts(runId, this.host(runId)),
-        this.wakeUp,
-      );
-      if (this.meta.get("alarmFailures") !== "0") this.meta.set("alarmFailures", "0");
-      if (settled) this.notifySettled();
-    } catch (error) {
-      const failures = Number(this.meta.get("alarmFailures") ?? "0") + 1;
-      this.meta.set("alarmFailures", String(failures));
-      if ((await onDriveError(this.host(runId), failures, error)).settled) {
-        this.notifySettled();
-        await releaseEnded(this.flowPorts(runId, this.host(runId)));
-      }
+      const host = this.host(runId);
+      await driveAlarmSlice({
+        host,
+        environment: () =>
+          runEnvironment(wire(this.env, { runId: `${tenant}:${runId}` }), {
+            runId,
+            tenant,
+            log: this.eventLog(runId),
+            runs: host.runs,
+            signal: inflight.signal,
+            pause: pausing.signal,
+            bindings: this.env,
+            liveOutput: this.live,
+          }),
+        flow: this.flowPorts(runId, host),
+        alarm: this.wakeUp,
+        indexDue: this.indexDue,
+        failures: driveFailuresIn(this.meta),
+        settled: () => this.waiters.notify(),
+      });
     } finally {
       if (this.inflight === inflight) this.inflight = null;
       // A call cut by the slice's end (a cancel, a crash of the loop) is no longer live.
@@ -331,21 +260,19 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     }
   }
 
+  /** A command of the run host for this object's run; `run_not_found` when it holds none. */
+  private async withRun<T>(command: (host: RunHostPorts, runId: string) => Promise<T>): Promise<T | typeof NO_RUN> {
+    const runId = this.meta.get("runId");
+    return runId ? command(this.host(runId), runId) : NO_RUN;
+  }
+
   /** The run host's ports for this object's run. */
   private host(runId: string, tenant?: string): RunHostPorts {
     const wiring = wire(this.env);
     const log = this.eventLog(runId, tenant);
-    return {
-      runId,
-      log,
-      runs: this.runIndex(wiring.runs),
-      clock: wiring.clock,
-      alarm: this.wakeUp,
-      workflows: wiring.workflows,
-      secrets: wiring.secrets,
-      children: wiring.children,
-      blobs: wiring.blobsFor({ tenant: tenant ?? this.meta.get("tenant") ?? "default", runId }),
-    };
+    const owner = tenant ?? this.meta.get("tenant") ?? "default";
+    // The run index as this run writes it: its first row clears the repair mark (meta.indexDue).
+    return hostPortsOf(wiring, { runId, tenant: owner, log, runs: settlingIndex(wiring.runs, this.indexDue), alarm: this.wakeUp });
   }
 
   /** What the run's flow-control gates work over (docs/flow-control.md). */
@@ -354,32 +281,14 @@ export class RunObject extends DurableObject<Env> implements RunHandle, FlowRunH
     return { runId, log: host.log, runs: host.runs, clock: host.clock, flow: wiring.flow, flowLeaseMs: wiring.flowLeaseMs };
   }
 
-  /** The run index as this run writes it: its first row clears the repair mark (meta.indexDue). */
-  private runIndex(runs: RunIndex): RunIndex {
-    return settlingIndex(runs, this.indexDue);
-  }
-
   private eventLog(runId: string, tenant?: string): RunObjectLog {
     if (!this.log) {
       if (!this.meta.get("runId")) {
         this.meta.set("runId", runId);
         if (tenant) this.meta.set("tenant", tenant);
       }
-      const log = runObjectLog(this.ctx, runId, wire(this.env).clock, (events) => {
-        for (const subscriber of [...this.subscribers]) subscriber(events);
-        telemetry.afterAppend(events);
-      });
-      const cursor = {
-        read: () => Number(this.meta.get("otlpCursor") ?? "0"),
-        write: (seq: number) => this.meta.set("otlpCursor", String(seq)),
-      };
-      const telemetry = new RunTelemetry(this.ctx, this.env, runId, log, cursor);
-      this.log = log;
+      this.log = openRunLog(this.ctx, this.env, this.meta, runId, this.subscribers);
     }
     return this.log;
-  }
-
-  private notifySettled(): void {
-    for (const waiter of [...this.waiters]) waiter();
   }
 }

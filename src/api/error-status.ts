@@ -58,6 +58,11 @@ export const ERROR_STATUS = {
   approval_args_mismatch: 409,
   approval_already_decided: 409,
   approval_expired: 409,
+  // A guarded end of a run (a revoked approval ends only the runs started under it).
+  run_not_under_approval: 409,
+  // Between a parent run and its children (never a caller's request).
+  child_not_found: 404,
+  child_runs_unsupported: 409,
   // Webhooks.
   webhook_headers_missing: 400,
   webhook_body_invalid_encoding: 400,

@@ -1,8 +1,7 @@
+import { findTenantRun } from "../engine/runs/find-tenant-run.ts";
 import type { RunView } from "../ports/run-handle.ts";
 import type { ApiServices } from "./api-env.ts";
-import { ApiError } from "./api-error.ts";
 import type { Principal } from "./principal.ts";
-import { tenantRun } from "./run-access.ts";
 
 /** Pause or resume: the one lifecycle switch both front doors (HTTP, RPC) share. */
 export type PauseAction = "pause" | "resume";
@@ -19,9 +18,8 @@ export async function pauseTenantRun(
   action: PauseAction,
   by: string,
 ): Promise<RunView> {
-  const { client } = await tenantRun(services, tenant, runId);
+  const { client } = await findTenantRun(services, tenant, runId);
   const result = action === "pause" ? await client.pause({ by }) : await client.resume({ by });
-  if (!result.ok) throw new ApiError(result.code, result.message);
   return result.view;
 }
 

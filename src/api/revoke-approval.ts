@@ -3,6 +3,7 @@ import type { Digest } from "../json/digest.ts";
 import type { DefinitionApproval } from "../ports/definition-approvals.ts";
 import type { RunCursor } from "../ports/run-index.ts";
 import { isEndedStatus, RUN_STATUSES } from "../ports/run-status.ts";
+import { LittleError } from "../sdk/errors/little-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import type { Principal } from "./auth.ts";
 
@@ -42,13 +43,20 @@ export async function revokeApproval(
           // A pending run has not indexed its definition yet; the run object decides.
           .filter((r) => r.definitionHash === null || r.definitionHash === hash)
           .map(async (r) => {
-            const result = await services.runHandles.open(tenant, r.runId, r.placement).end({
-              causeCode: "definition_approval_revoked",
-              message: `The approval of definition ${hash} was revoked (by ${by}); runs started under it fail closed`,
-              details: { definitionHash: hash, revokedBy: by },
-              only: { approvedDefinitionHash: hash, approvedAt: revoked.approvedAt },
-            });
-            return result.ok && result.ended ? r.runId : null;
+            const result = await services.runHandles
+              .open(tenant, r.runId, r.placement)
+              .end({
+                causeCode: "definition_approval_revoked",
+                message: `The approval of definition ${hash} was revoked (by ${by}); runs started under it fail closed`,
+                details: { definitionHash: hash, revokedBy: by },
+                only: { approvedDefinitionHash: hash, approvedAt: revoked.approvedAt },
+              })
+              // A refusal (not under this approval, ended, gone) leaves the run as it is.
+              .catch((error: unknown) => {
+                if (LittleError.is(error)) return null;
+                throw error;
+              });
+            return result?.ended ? r.runId : null;
           }),
       );
       for (const id of ended) if (id) endedRuns.push(id);

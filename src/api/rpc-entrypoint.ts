@@ -1,6 +1,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { compareRuns } from "../engine/runs/compare-runs.ts";
+import { findTenantRun } from "../engine/runs/find-tenant-run.ts";
 import { forkRun } from "../engine/runs/fork-run.ts";
 import { restartRun } from "../engine/runs/restart-run.ts";
 import { isSettledStatus, RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
@@ -27,7 +28,6 @@ import {
   type RpcRunsPage,
   type RpcSignal,
 } from "./rpc-types.ts";
-import { tenantRun } from "./run-access.ts";
 import { cancelTenantRun, listTenantEvents, listTenantRuns, readRun, startTenantRun, toRun } from "./run-operations.ts";
 import { StartRunBody } from "./schemas.ts";
 import { sendTenantSignal } from "./signal-operations.ts";
@@ -130,8 +130,8 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   /** A run as it is now (status, version, output or cause, usage); another tenant's is `run_not_found`. */
   async getRun(runId: string): Promise<RpcRun> {
     return this.call(async (services, tenant) => {
-      const { view, entry } = await readRun(services, tenant, parse(RunId, runId, "runId"));
-      return asJson<RpcRun>({ ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } });
+      const { view, placement } = await readRun(services, tenant, parse(RunId, runId, "runId"));
+      return asJson<RpcRun>({ ...toRun(view), placement: { ...placement, jurisdictionEnforced: false } });
     });
   }
 
@@ -190,7 +190,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   async streamRun(runId: string, options: z.input<typeof StreamOptions> = {}): Promise<ReadableStream<Uint8Array>> {
     return this.call(async (services, tenant) => {
       const { after } = parse(StreamOptions, options, "options");
-      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      const { client } = await findTenantRun(services, tenant, parse(RunId, runId, "runId"));
       return client.stream(after ?? 0, { deltas: true });
     });
   }
@@ -217,7 +217,7 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   /** A run's tool calls held for approval, with the hash a decision must quote. */
   async listApprovals(runId: string): Promise<RpcApproval[]> {
     return this.call(async (services, tenant) => {
-      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      const { client } = await findTenantRun(services, tenant, parse(RunId, runId, "runId"));
       return asJson<RpcApproval[]>((await client.status()).approvals ?? []);
     });
   }
@@ -226,14 +226,13 @@ export class LittleWorkflowEntrypoint extends WorkerEntrypoint<Env & ApiVars, Rp
   async decideApproval(runId: string, approvalId: string, decision: z.input<typeof Decision>): Promise<RpcDecision> {
     return this.call(async (services, tenant) => {
       const d = parse(Decision, decision, "decision");
-      const { client } = await tenantRun(services, tenant, parse(RunId, runId, "runId"));
+      const { client } = await findTenantRun(services, tenant, parse(RunId, runId, "runId"));
       const result = await client.decideApproval({
         approvalId: parse(RunId, approvalId, "approvalId"),
         decision: d.decision === "approve" ? "approved" : "denied",
         argsHash: d.argsHash,
         ...(d.reason ? { reason: d.reason } : {}),
       });
-      if (!result.ok) throw new ApiError(result.code, result.message);
       return asJson<RpcDecision>({ approval: result.approval, created: result.created, run: toRun(await client.status()) });
     });
   }

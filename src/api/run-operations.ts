@@ -1,3 +1,4 @@
+import { findTenantRun } from "../engine/runs/find-tenant-run.ts";
 import { runIdFor } from "../engine/runs/run-ids.ts";
 import { parseTagFilter } from "../engine/runs/run-tags.ts";
 import { startRun } from "../engine/runs/start-service.ts";
@@ -9,8 +10,6 @@ import { isEndedStatus } from "../ports/run-status.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError } from "./api-error.ts";
 import { parseEventTypeFilter } from "./event-type-filter.ts";
-import { tenantRun } from "./run-access.ts";
-import { tenantRunAtObject } from "./run-at-object.ts";
 
 /**
  * The run operations every front door shares: the HTTP routes (routes/runs.ts) and the RPC
@@ -68,18 +67,22 @@ export async function readRun(
   services: ApiServices,
   tenant: string,
   runId: string,
-): Promise<{ view: RunView; entry: RunIndexEntry; client: RunHandle }> {
-  const { client, entry } = await tenantRunAtObject(services, tenant, runId);
-  // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
-  const live = entry.status === "minted" ? null : await client.status();
-  const view: RunView =
-    live && !(live.eventCount === 0 && entry.triggerKind === "anchor")
-      ? live
-      : { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
+): Promise<{ view: RunView; placement: RunPlacement; client: RunHandle }> {
+  const { client, entry, placement } = await findTenantRun(services, tenant, runId);
+  const view = await currentView(runId, client, entry);
   // Only an ended run can have been restarted or forked (a live one is refused, run_active): a live
   // run's read stays at its object, with no D1 round trip.
   const links = isEndedStatus(view.status) ? await linkedRuns(services, tenant, runId) : {};
-  return { view: { ...view, ...links }, entry, client };
+  return { view: { ...view, ...links }, placement, client };
+}
+
+/** The run at its object; a run only the index knows (an anchor) as its row. */
+async function currentView(runId: string, client: RunHandle, entry: RunIndexEntry | null): Promise<RunView> {
+  if (!entry) return client.status();
+  // A minted anchor (or one cancelled before any start) has no run object: the index row is all there is.
+  const live = entry.status === "minted" ? null : await client.status();
+  if (live && !(live.eventCount === 0 && entry.triggerKind === "anchor")) return live;
+  return { runId, status: entry.status, workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
 }
 
 /** The restarts and forks started from a run (its log cannot list them once it has ended). */
@@ -103,7 +106,7 @@ export async function listTenantEvents(
   const limit = query.limit ?? 100;
   // Validated before the run is looked up: an unknown type is the client's mistake, whatever the run.
   const types = parseEventTypeFilter(query.type);
-  const { client } = await tenantRun(services, tenant, runId);
+  const { client } = await findTenantRun(services, tenant, runId);
   const events = await client.events({ after: query.after ?? 0, limit, ...(types ? { types } : {}) });
   const last = events.at(-1);
   return { events, nextAfter: events.length === limit && last ? last.seq : null };
@@ -111,9 +114,9 @@ export async function listTenantEvents(
 
 /** Cancels a tenant's run; a run that has ended is answered unchanged. */
 export async function cancelTenantRun(services: ApiServices, tenant: string, runId: string, reason: string): Promise<RunView> {
-  const { client, entry } = await tenantRunAtObject(services, tenant, runId);
+  const { client, entry } = await findTenantRun(services, tenant, runId);
   // A minted anchor has no run object yet: cancelling it ends it in the index, and a later start is refused.
-  if (entry.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
+  if (entry?.status === "minted" && (await services.runs.cancelAnchor(entry.tenant, runId, services.clock.now()))) {
     return { runId, status: "cancelled", workflowId: entry.workflowId, tenant: entry.tenant, eventCount: 0, createdAt: entry.createdAt };
   }
   return client.cancel(reason);

@@ -1,11 +1,12 @@
 import type { z } from "@hono/zod-openapi";
+import { findTenantRun } from "../engine/runs/find-tenant-run.ts";
 import type { RunTrigger } from "../ports/run-events.ts";
 import { validateJson } from "../schema/validate-json.ts";
 import { WorkflowInputValidationError } from "../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiServices } from "./api-env.ts";
 import { ApiError, notFound } from "./api-error.ts";
 import { toRun } from "./routes/runs.ts";
-import { runLinks, tenantRun } from "./run-access.ts";
+import { runLinks } from "./run-links.ts";
 import type { OccurrenceResponse } from "./schemas.ts";
 import { capabilitiesOf } from "./workflow-capabilities.ts";
 
@@ -26,17 +27,16 @@ export async function queueOccurrence(args: {
   origin: string;
   waitMs?: number;
 }): Promise<{ created: boolean; body: z.infer<typeof OccurrenceResponse> }> {
-  const { entry, client } = await tenantRun(args.services, args.tenant, args.runId);
-  if (args.workflowId !== undefined && entry.workflowId !== args.workflowId) throw notFound("run", args.runId);
-  const registered = args.services.workflows.get(entry.workflowId);
-  if (!registered) throw notFound("workflow", entry.workflowId);
+  const { workflowId, client } = await findTenantRun(args.services, args.tenant, args.runId);
+  if (args.workflowId !== undefined && workflowId !== args.workflowId) throw notFound("run", args.runId);
+  const registered = args.services.workflows.get(workflowId);
+  if (!registered) throw notFound("workflow", workflowId);
   if (!registered.definition.onTrigger)
-    throw new ApiError("run_not_a_section", `Run "${args.runId}" is of "${entry.workflowId}", which has no onTrigger section`);
+    throw new ApiError("run_not_a_section", `Run "${args.runId}" is of "${workflowId}", which has no onTrigger section`);
   const capabilities = await capabilitiesOf(registered);
   const check = validateJson(capabilities.inputSchema, args.input, "input.invalid");
-  if (!check.valid) throw new WorkflowInputValidationError(entry.workflowId, check.findings, "trigger payload");
+  if (!check.valid) throw new WorkflowInputValidationError(workflowId, check.findings, "trigger payload");
   const result = await client.trigger({ input: args.input, trigger: args.trigger });
-  if (!result.ok) throw result.code === "run_not_found" ? notFound("run", args.runId) : new ApiError(result.code, result.message);
   const view = args.waitMs && args.waitMs > 0 && result.created ? await client.waitForEnd(args.waitMs) : result.view;
   return {
     created: result.created,

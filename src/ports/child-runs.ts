@@ -4,8 +4,9 @@
  * any other run (input schema, approval, quotas, model readiness); the Worker wires it in
  * `src/wiring.ts` (src/engine/children/child-runs.ts).
  */
+import { ChildRunRefusedError } from "../sdk/errors/child-run-refused-error.ts";
 import type { ParentRef, RunPlacement } from "./run-events.ts";
-import type { ChildEndedRequest, ChildEndedResult, RunView } from "./run-handle.ts";
+import type { ChildEndedRequest, RunView } from "./run-handle.ts";
 
 /** One child to start: its derived id, the callee, its rendered input and the parent to tell when it ends. */
 export type ChildStartRequest = {
@@ -16,29 +17,35 @@ export type ChildStartRequest = {
   readonly parent: ParentRef;
 };
 
-/**
- * The child as its start left it (a repeat of the same start answers the run as it is), or why the
- * start service refused it: `retryAfterSeconds` when the refusal passes with time (a quota, a lost answer).
- */
-export type ChildStartResult =
-  | { readonly ok: true; readonly view: RunView }
-  | { readonly ok: false; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number };
+/** The child as its start left it (a repeat of the same start answers the run as it is). */
+export type ChildStartResult = { readonly view: RunView };
 
 export interface ChildRuns {
+  /**
+   * Starts the child through the start service. A refusal is the start service's named error
+   * (`StartRefusedError`, `QuotaExceededError`, …, or `ChildRunRefusedError` where no child can
+   * start); one with `retryAfterSeconds` passes with time (a quota, a lost answer).
+   */
   startChild(request: ChildStartRequest): Promise<ChildStartResult>;
   /** Cancels a child (its parent was cancelled); a child that has ended is left as it is. */
   cancel(tenant: string, runId: string, placement: RunPlacement | undefined, reason: string): Promise<void>;
-  /** Tells a child's parent run that the child ended (the parent's `RunHandle.childEnded`). */
-  tellParent(parent: ParentRef, request: ChildEndedRequest): Promise<ChildEndedResult>;
+  /**
+   * Tells a child's parent run that the child ended (the parent's `RunHandle.childEnded`). Resolves
+   * once the parent has heard, whatever it answered (a parent that ended, or knows no such child,
+   * has no step waiting: its answer is not read); rejects when it could not be reached.
+   */
+  tellParent(parent: ParentRef, request: ChildEndedRequest): Promise<unknown>;
 }
 
 /** For a host that cannot start child runs (the in-memory world, which runs one workflow): every start is refused. */
 export const NO_CHILD_RUNS: ChildRuns = {
-  startChild: async (request) => ({
-    ok: false,
-    code: "child_runs_unsupported",
-    message: `This host cannot start child runs (workflow "${request.workflowId}"); run the workflow in the Worker`,
-  }),
+  startChild: async (request) => {
+    throw new ChildRunRefusedError(
+      "child_runs_unsupported",
+      `This host cannot start child runs (workflow "${request.workflowId}"); run the workflow in the Worker`,
+    );
+  },
   cancel: async () => {},
-  tellParent: async () => ({ ok: false, code: "run_not_found", message: "This host has no parent runs" }),
+  // No run here has a parent: there is no one to tell.
+  tellParent: async () => {},
 };

@@ -247,8 +247,20 @@ export type PauseResult =
 export type EventPageRequest = { after?: number; limit?: number; types?: string[] };
 
 /**
- * One run, as its callers (the API, the Cloudflare world, tests) reach it. In the Worker it is a
- * Durable Object RPC client (`src/adapters/cloudflare/run-client.ts`) over `durable-objects/run.ts`.
+ * What a run object's answer holds when it did what was asked. A run object answers over RPC, which
+ * carries no error class, so its refusals travel as data (`{ ok: false, code, message }`, the `…Result`
+ * unions, run-object-rpc.ts); the {@link RunHandle} port turns each into its named error
+ * (run-refusal.ts), so a caller never maps a code by hand.
+ */
+export type Accepted<R> = Omit<Extract<R, { ok: true }>, "ok">;
+
+/**
+ * One run, as its callers (the API, the engine, the Cloudflare world, tests) reach it. In the
+ * Worker it is a Durable Object RPC client (`src/adapters/cloudflare/run-client.ts`) over
+ * `durable-objects/run.ts`. An expected refusal is thrown as a named error with a stable code
+ * (`RunNotFoundError`, `RunEndedError`, `SectionStaleError`, `SignalRefusedError`,
+ * `ApprovalRefusedError`, `RunEndRefusedError`, `ChildRunRefusedError`, `RunActiveError`, all in
+ * src/sdk/errors/): nothing was appended. Test for one with `LittleError.is(error, code)`.
  */
 export interface RunHandle {
   /**
@@ -262,25 +274,26 @@ export interface RunHandle {
   stream(after: number, options?: StreamOptions): Promise<ReadableStream<Uint8Array>>;
   cancel(reason?: string): Promise<RunView>;
   /** Pauses the run: nothing new starts until {@link resume}; calls in flight finish (docs/runs.md, "Pause and resume"). */
-  pause(request: PauseRequest): Promise<PauseResult>;
+  pause(request: PauseRequest): Promise<Accepted<PauseResult>>;
   /** Resumes a paused run: it is driven again at once. */
-  resume(request: PauseRequest): Promise<PauseResult>;
-  trigger(request: TriggerRequest): Promise<TriggerResult>;
-  decideApproval(request: DecisionRequest): Promise<DecisionResult>;
+  resume(request: PauseRequest): Promise<Accepted<PauseResult>>;
+  trigger(request: TriggerRequest): Promise<Accepted<TriggerResult>>;
+  decideApproval(request: DecisionRequest): Promise<Accepted<DecisionResult>>;
   /** Sends a signal: durable in the run's log before it answers; a `wait.signal` naming it takes it (first in, first out). */
-  sendSignal(request: SignalRequest): Promise<SignalResult>;
+  sendSignal(request: SignalRequest): Promise<Accepted<SignalResult>>;
   /** Ends the run with a named cause (`RunFailed`), stopping a slice in flight, as a cancel does. */
-  end(request: EndRunRequest): Promise<EndRunResult>;
+  end(request: EndRunRequest): Promise<Accepted<EndRunResult>>;
   /** The run once it has ended (or a section waits), or after `timeoutMs` as it then is. */
   waitForEnd(timeoutMs: number): Promise<RunView>;
   /** A child run of this one ended (its run object calls this): the waiting `workflow.run` step goes on. */
-  childEnded(request: ChildEndedRequest): Promise<ChildEndedResult>;
+  childEnded(request: ChildEndedRequest): Promise<Accepted<ChildEndedResult>>;
   /**
    * Deletes everything the run object stores (its log, every key, its alarm) of an ended run,
    * leaving one marker so its id never starts a run again (`start` answers `deleted`). Only the
-   * engine's deletion (src/engine/deletion/delete-run.ts) calls it. Again after it is done: `ok`.
+   * engine's deletion (src/engine/deletion/delete-run.ts) calls it. Again after it is done: the
+   * same answer. A run that has not ended: `RunActiveError`.
    */
-  purge(deletedAt: number): Promise<PurgeResult>;
+  purge(deletedAt: number): Promise<Accepted<PurgeResult>>;
 }
 
 /** What a run's flow-control limiter asks of its run object (docs/flow-control.md). */

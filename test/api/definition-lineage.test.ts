@@ -270,8 +270,8 @@ describe("DELETE /v1/definitions/:hash/approve", () => {
       message: "revoked",
       only: { approvedDefinitionHash: hash as Digest, approvedAt: first },
     } as const;
-    expect(await runStub(fresh, tenant).end(sweep)).toMatchObject({ ok: false, code: "run_not_under_approval" });
-    expect(await runStub(old, tenant).end(sweep)).toMatchObject({ ok: true, ended: true });
+    await expect(runStub(fresh, tenant).end(sweep)).rejects.toMatchObject({ name: "RunEndRefusedError", code: "run_not_under_approval" });
+    expect(await runStub(old, tenant).end(sweep)).toMatchObject({ ended: true });
     expect(((await call("GET", `/v1/runs/${fresh}`, { token })).json.run as { status: string }).status).toBe("waiting");
   }, 60_000);
 

@@ -9,12 +9,16 @@ import { RunFailure } from "../../src/engine/run-failure.ts";
 import { StepAttemptError } from "../../src/engine/step-failure.ts";
 import { toRunFailure } from "../../src/engine/to-run-failure.ts";
 import { MemoryStoreError } from "../../src/ports/memory-store.ts";
+import { APPROVAL_REFUSAL_CODES } from "../../src/sdk/errors/approval-refused-error.ts";
 import { BULK_REFUSAL_CODES } from "../../src/sdk/errors/bulk-action-refused-error.ts";
+import { CHILD_RUN_REFUSAL_CODES } from "../../src/sdk/errors/child-run-refused-error.ts";
 import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-approved-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
 import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
+import { RUN_END_REFUSAL_CODES } from "../../src/sdk/errors/run-end-refused-error.ts";
 import { RUN_FORK_REFUSAL_CODES } from "../../src/sdk/errors/run-fork-refused-error.ts";
+import { SIGNAL_REFUSAL_CODES } from "../../src/sdk/errors/signal-refused-error.ts";
 import { START_REFUSAL_CODES, StartRefusedError } from "../../src/sdk/errors/start-refused-error.ts";
 
 // Every TypeScript file of the Worker, read as text at build time.
@@ -91,13 +95,17 @@ describe("the error status table", () => {
       expect(classes.map((c) => c.name)).toContain(known);
     for (const c of classes) {
       // Generic over the table's codes: ApiError is checked by the compiler, LittleRpcError carries
-      // the code of the error it converts (toRpcError); StartRefusedError's, RunForkRefusedError's and BulkActionRefusedError's codes are checked below.
+      // the code of the error it converts (toRpcError); the refusal classes' code lists (StartRefusedError's, RunForkRefusedError's, BulkActionRefusedError's, the run object's) are checked below.
       if (
         c.name === "ApiError" ||
         c.name === "LittleRpcError" ||
         c.name === "StartRefusedError" ||
         c.name === "RunForkRefusedError" ||
-        c.name === "BulkActionRefusedError"
+        c.name === "BulkActionRefusedError" ||
+        c.name === "SignalRefusedError" ||
+        c.name === "ApprovalRefusedError" ||
+        c.name === "RunEndRefusedError" ||
+        c.name === "ChildRunRefusedError"
       )
         continue;
       const code = declaredCode(c);
@@ -118,6 +126,11 @@ describe("the error status table", () => {
       expect(isErrorCode(code), code).toBe(true);
       expect(ERROR_STATUS[code], code).toBeLessThan(500);
     }
+  });
+
+  it("has every code a run object refuses a command with (the RunHandle port's named errors)", () => {
+    const codes = [...SIGNAL_REFUSAL_CODES, ...APPROVAL_REFUSAL_CODES, ...RUN_END_REFUSAL_CODES, ...CHILD_RUN_REFUSAL_CODES];
+    for (const code of codes) expect(isErrorCode(code) && ERROR_STATUS[code] < 500, code).toBe(true);
   });
 
   it("has every code a bulk action is refused with, each a 422", () => {

@@ -75,6 +75,7 @@ async function counted(
 }
 
 const unique = () => crypto.randomUUID().slice(0, 8);
+const pick = ({ status, d1 }: { status: number; d1: number }) => ({ status, d1 });
 
 describe("D1 round trips before a start's ack", () => {
   it("HTTP with the dev token: none, and the run is durable in its object when the 202 is heard", async () => {
@@ -157,6 +158,13 @@ describe("D1 round trips before the other doors answer", () => {
       waitReason: "signal",
       d1: 0,
     });
+    // Every other door of a live run finds it at its object too (findTenantRun): its events, approvals, a pause.
+    for (const [method, path] of [
+      ["GET", `/v1/runs/${runId}/events`],
+      ["GET", `/v1/runs/${runId}/approvals`],
+      ["GET", `/v1/runs/${runId}/signals`],
+    ] as const)
+      expect({ path, ...pick(await counted(method, path, "test-dev-token")) }).toEqual({ path, status: 200, d1: 0 });
     const signal = await counted("POST", `/v1/runs/${runId}/signals`, "test-dev-token", { name: "go", payload: {} });
     expect({ status: signal.status, d1: signal.d1 }).toEqual({ status: 202, d1: 0 });
 

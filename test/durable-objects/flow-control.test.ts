@@ -149,7 +149,8 @@ describe("the start's admission", () => {
     const events = await eventsOf(run.runId);
     const own = events.filter((e) => e.type === "FlowAdmitted" && !(e.payload as { scope?: string }).scope);
     expect(own).toHaveLength(1);
-    expect((own[0]?.payload as { admittedAt: number }).admittedAt).toBeLessThanOrEqual(answeredAt);
+    const admittedAt = (own[0]?.payload as { admittedAt?: number } | undefined)?.admittedAt;
+    expect(admittedAt).toBeLessThanOrEqual(answeredAt);
     expect(own[0]?.seq).toBeLessThan(events.find((e) => e.type === "RunStarted")?.seq ?? 0);
   });
 

@@ -70,10 +70,10 @@ describe("pause and resume in the run object", () => {
     expect((await runStub(runId).status()).waitReason).toBe("trigger");
 
     const paused = await runStub(runId).pause({ by: "test" });
-    expect(paused).toMatchObject({ ok: true, changed: true, view: { status: "paused", paused: { by: "test" } } });
+    expect(paused).toMatchObject({ changed: true, view: { status: "paused", paused: { by: "test" } } });
     for (const n of [2, 3]) {
       const queued = await runStub(runId).trigger({ input: { text: `t${n}-${tag}`, fail: false }, trigger: { kind: "http" } });
-      expect(queued).toMatchObject({ ok: true, created: true, view: { status: "paused" } });
+      expect(queued).toMatchObject({ created: true, view: { status: "paused" } });
     }
     // The triggers armed the alarm; it finds the run paused, starts nothing and leaves no alarm.
     await drainAlarms(runId);
@@ -81,14 +81,14 @@ describe("pause and resume in the run object", () => {
     expect(echoCalls.get(`t2-${tag}`)).toBeUndefined();
     expect((await events(runId)).filter((e) => e.type === "OccurrenceStarted")).toHaveLength(1);
 
-    expect(await runStub(runId).resume({ by: "test" })).toMatchObject({ ok: true, changed: true });
+    expect(await runStub(runId).resume({ by: "test" })).toMatchObject({ changed: true });
     await drainAlarms(runId);
     const started = (await events(runId)).filter((e) => e.type === "OccurrenceStarted").map((e) => e.payload);
     expect(started).toEqual([{ occurrenceId: "o1" }, { occurrenceId: "o2" }, { occurrenceId: "o3" }]);
     expect([echoCalls.get(`t2-${tag}`), echoCalls.get(`t3-${tag}`)]).toEqual([1, 1]);
     expect((await runStub(runId).status()).waitReason).toBe("trigger");
     // Resuming a run that is not paused changes nothing.
-    expect(await runStub(runId).resume({ by: "test" })).toMatchObject({ ok: true, changed: false });
+    expect(await runStub(runId).resume({ by: "test" })).toMatchObject({ changed: false });
   });
 
   it("a crash between the pause's append and its answer: the retry answers paused, once, and the run resumes", async () => {
@@ -98,13 +98,13 @@ describe("pause and resume in the run object", () => {
     await crashAfterAppending("RunPaused", () => runStub(runId).pause({ by: "test" }));
     // The pause is durable: a fresh stub sees it, and a retried pause answers it without a second event.
     expect((await runStub(runId).status()).status).toBe("paused");
-    expect(await runStub(runId).pause({ by: "test" })).toMatchObject({ ok: true, changed: false, view: { status: "paused" } });
+    expect(await runStub(runId).pause({ by: "test" })).toMatchObject({ changed: false, view: { status: "paused" } });
     expect((await events(runId)).filter((e) => e.type === "RunPaused")).toHaveLength(1);
     // Whatever alarm survived the crash finds the run paused and ends without re-arming.
     await drainAlarms(runId);
 
     const resumed = await runStub(runId).resume({ by: "test" });
-    expect(resumed).toMatchObject({ ok: true, changed: true });
+    expect(resumed).toMatchObject({ changed: true });
     await runStub(runId).trigger({ input: { text: `after-${tag}`, fail: false }, trigger: { kind: "http" } });
     await drainAlarms(runId);
     expect(echoCalls.get(`after-${tag}`)).toBe(1);
@@ -132,7 +132,7 @@ describe("pause and resume in the run object", () => {
     await runStub(runId).pause({ by: "test" });
     expect(await runInDurableObject(rawRunStub(runId), (o: RunObject) => o.flowProbe())).toBe("active");
     await runStub(runId).cancel("done");
-    expect(await runStub(runId).pause({ by: "test" })).toMatchObject({ ok: false, code: "run_ended" });
+    await expect(runStub(runId).pause({ by: "test" })).rejects.toMatchObject({ name: "RunEndedError", code: "run_ended" });
     expect(await runInDurableObject(rawRunStub(runId), (o: RunObject) => o.flowProbe())).toBe("ended");
   });
 });

@@ -51,9 +51,7 @@ async function startSection(workflowId: string, text: string): Promise<string> {
 }
 
 async function trigger(runId: string, text: string, fail = false, id?: string) {
-  const result = await runStub(runId).trigger({ input: { text, fail }, trigger: { kind: "http", ...(id ? { id } : {}) } });
-  if (!result.ok) throw new Error(result.message);
-  return result;
+  return runStub(runId).trigger({ input: { text, fail }, trigger: { kind: "http", ...(id ? { id } : {}) } });
 }
 
 const events = (runId: string): Promise<RunEvent[]> => runStub(runId).events({ limit: 1000 });
@@ -86,8 +84,8 @@ describe("onTrigger sections", () => {
       expect(types(log)).toEqual(["OccurrenceStarted", "OccurrenceCompleted", "OccurrenceQueued", "OccurrenceStarted", "OccurrenceFailed"]);
       expect(log.find((e) => e.type === "OccurrenceFailed")?.payload).toMatchObject({ occurrenceId: "o2", rearmed: false });
       // Ended: a trigger now is refused, nothing appended.
-      const refused = await runStub(runId).trigger({ input: { text: "late", fail: false }, trigger: { kind: "http" } });
-      expect(refused).toMatchObject({ ok: false, code: "run_ended" });
+      const refused = runStub(runId).trigger({ input: { text: "late", fail: false }, trigger: { kind: "http" } });
+      await expect(refused).rejects.toMatchObject({ name: "RunEndedError", code: "run_ended" });
       expect((await events(runId)).length).toBe(log.length);
     }
   });
@@ -139,8 +137,8 @@ describe("onTrigger sections", () => {
       const runId = await startSection(workflowId, "before-cancel");
       expect((await settle(runId)).status).toBe("waiting");
       expect((await runStub(runId).cancel("done for today")).status).toBe("cancelled");
-      const refused = await runStub(runId).trigger({ input: { text: "after", fail: false }, trigger: { kind: "http" } });
-      expect(refused).toMatchObject({ ok: false, code: "run_ended" });
+      const refused = runStub(runId).trigger({ input: { text: "after", fail: false }, trigger: { kind: "http" } });
+      await expect(refused).rejects.toMatchObject({ name: "RunEndedError", code: "run_ended" });
       expect(await runDurableObjectAlarm(rawRunStub(runId))).toBe(false);
       expect(types(await events(runId), "Run").at(-1)).toBe("RunCancelled");
     }

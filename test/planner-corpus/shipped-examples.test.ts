@@ -124,7 +124,7 @@ describe("shipped examples plan for real: first submission accepted, run complet
       decision: "approved",
       argsHash: approval?.argsHash as string,
     });
-    expect(decided.ok).toBe(true);
+    expect(decided).toMatchObject({ created: true, approval: { status: "approved" } });
     const view = await driveUntil(run.runId, ended);
     expect(view.status).toBe("completed");
     expect(view.output).toMatchObject({ orderId: "ord_77", amountCents: 1250, refundId: expect.stringMatching(/^rf_/) });
@@ -138,7 +138,7 @@ describe("shipped examples plan for real: first submission accepted, run complet
     await expectRegistered(run);
     expect(run.view.awaitingSignals?.map((s) => s.name)).toEqual(["manager.decision"]);
     const sent = await runStub(run.runId).sendSignal({ name: "manager.decision", payload: { approved: true, note: "ok" } });
-    expect(sent.ok).toBe(true);
+    expect(sent).toMatchObject({ created: true, signal: { name: "manager.decision" } });
     const view = await driveUntil(run.runId, ended);
     expect(view.status).toBe("completed");
     expect(validateJson(t.task.outputSchema as JsonSchema, view.output, "x").valid).toBe(true);

@@ -114,6 +114,10 @@ const CLASSIFIED = {
   bulk_action_unsupported: "retry",
   bulk_filter_invalid: "retry",
   bulk_filter_unsupported: "retry",
+  // Refusals between run objects (a guarded end, a parent and its children): never a start's.
+  run_not_under_approval: "retry",
+  child_not_found: "retry",
+  child_runs_unsupported: "retry",
 } as const satisfies Record<ErrorCode, "dead-letter" | "retry">;
 
 describe("decideFailure: dead-letter what no retry can fix, retry the rest", () => {

@@ -1,5 +1,7 @@
 import type { RunHandle, RunHandles } from "../../ports/run-handle.ts";
 import type { RunPlacement } from "../../ports/run-index.ts";
+import type { RunObjectRpc } from "../../ports/run-object-rpc.ts";
+import { accepted, purged } from "../../ports/run-refusal.ts";
 
 /** The run objects' namespace (`RUNS`, or the bench Worker's), whatever class it is typed with. */
 type RunNamespace<T extends Rpc.DurableObjectBranded | undefined> = DurableObjectNamespace<T>;
@@ -38,6 +40,8 @@ function inJurisdiction<T extends Branded>(namespace: RunNamespace<T>, jurisdict
 /**
  * The {@link RunHandle} of one run: Durable Object RPC to its run object. RPC types cannot
  * express `unknown` payloads (they collapse to `never`), so the results are typed by the port.
+ * The object answers its refusals as data (RPC keeps no error class); here each becomes its named
+ * error (ports/run-refusal.ts).
  */
 export function runClient<T extends Branded>(
   namespace: RunNamespace<T>,
@@ -45,22 +49,22 @@ export function runClient<T extends Branded>(
   runId: string,
   placement: RunPlacement = {},
 ): RunHandle {
-  const stub = runObjectStub(namespace, tenant, runId, placement) as unknown as RunHandle;
+  const stub = runObjectStub(namespace, tenant, runId, placement) as unknown as RunObjectRpc;
   return {
     start: (request) => stub.start(request),
     status: () => stub.status(),
     events: (options) => stub.events(options),
     stream: (after, options) => stub.stream(after, options),
     cancel: (reason) => stub.cancel(reason),
-    pause: (request) => stub.pause(request),
-    resume: (request) => stub.resume(request),
+    pause: async (request) => accepted(await stub.pause(request), runId),
+    resume: async (request) => accepted(await stub.resume(request), runId),
     waitForEnd: (timeoutMs) => stub.waitForEnd(timeoutMs),
-    trigger: (request) => stub.trigger(request),
-    decideApproval: (request) => stub.decideApproval(request),
-    end: (request) => stub.end(request),
-    sendSignal: (request) => stub.sendSignal(request),
-    childEnded: (request) => stub.childEnded(request),
-    purge: (deletedAt) => stub.purge(deletedAt),
+    trigger: async (request) => accepted(await stub.trigger(request), runId),
+    decideApproval: async (request) => accepted(await stub.decideApproval(request), runId),
+    end: async (request) => accepted(await stub.end(request), runId),
+    sendSignal: async (request) => accepted(await stub.sendSignal(request), runId),
+    childEnded: async (request) => accepted(await stub.childEnded(request), runId),
+    purge: async (deletedAt) => purged(await stub.purge(deletedAt), runId),
   };
 }
 

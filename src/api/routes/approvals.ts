@@ -1,8 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { findTenantRun } from "../../engine/runs/find-tenant-run.ts";
 import type { ApiEnv } from "../api-env.ts";
-import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { tenantRun } from "../run-access.ts";
 import { ErrorBody, json, runErrors } from "../schemas.ts";
 import { toRun } from "./runs.ts";
 
@@ -36,7 +35,7 @@ approvalRoutes.openapi(
     responses: { 200: json(z.object({ approvals: z.array(Approval) }), "The approvals"), ...runErrors },
   }),
   async (c) => {
-    const { client } = await tenantRun(c.var.services, c.var.tenant, c.req.valid("param").runId);
+    const { client } = await findTenantRun(c.var.services, c.var.tenant, c.req.valid("param").runId);
     return c.json({ approvals: (await client.status()).approvals ?? [] }, 200);
   },
 );
@@ -74,14 +73,13 @@ approvalRoutes.openapi(
   async (c) => {
     const { runId, approvalId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const { client } = await tenantRun(c.var.services, c.var.tenant, runId);
+    const { client } = await findTenantRun(c.var.services, c.var.tenant, runId);
     const result = await client.decideApproval({
       approvalId,
       decision: body.decision === "approve" ? "approved" : "denied",
       argsHash: body.argsHash,
       ...(body.reason ? { reason: body.reason } : {}),
     });
-    if (!result.ok) throw new ApiError(result.code, result.message);
     return c.json({ approval: result.approval, created: result.created, run: toRun(await client.status()) }, 200);
   },
 );

@@ -10,7 +10,7 @@ import { hasNoErrors } from "../../sdk/finding.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { runLinks } from "../run-access.ts";
+import { runLinks } from "../run-links.ts";
 import { commonErrors, ErrorBody, Finding, json, RunResponse, StartRunBody } from "../schemas.ts";
 import { capabilitiesOf } from "../workflow-capabilities.ts";
 import { toRun } from "./runs.ts";

@@ -6,7 +6,7 @@ import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { runLinks } from "../run-access.ts";
+import { runLinks } from "../run-links.ts";
 import { ErrorBody, json, RunResponse, runErrors } from "../schemas.ts";
 import { ForkBody, ForkPlan, RestartBody, RunComparison } from "./run-fork-schemas.ts";
 import { toRun } from "./runs.ts";

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
 import { type PauseAction, pausedBy, pauseTenantRun } from "../pause-operations.ts";
-import { runLinks } from "../run-access.ts";
+import { runLinks } from "../run-links.ts";
 import { toRun } from "../run-operations.ts";
 import { ErrorBody, json, RunResponse, runErrors } from "../schemas.ts";
 

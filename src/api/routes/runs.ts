@@ -4,7 +4,7 @@ import { isEndedStatus } from "../../ports/run-status.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { runLinks } from "../run-access.ts";
+import { runLinks } from "../run-links.ts";
 import { cancelTenantRun, listTenantRuns, readRun, startTenantRun, toRun } from "../run-operations.ts";
 import { commonErrors, ErrorBody, json, RUN_STATUSES, RunResponse, RunSummary, runErrors, StartRunBody, WAIT_REASONS } from "../schemas.ts";
 
@@ -86,10 +86,10 @@ const getRoute = createRoute({
 
 runRoutes.openapi(getRoute, async (c) => {
   const { runId } = c.req.valid("param");
-  const { view, entry } = await readRun(c.get("services"), c.get("tenant"), runId);
+  const { view, placement } = await readRun(c.get("services"), c.get("tenant"), runId);
   return c.json(
     {
-      run: { ...toRun(view), placement: { ...entry.placement, jurisdictionEnforced: false } },
+      run: { ...toRun(view), placement: { ...placement, jurisdictionEnforced: false } },
       links: runLinks(new URL(c.req.url).origin, runId),
     } as z.infer<typeof RunResponse>,
     200,

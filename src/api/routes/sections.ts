@@ -1,13 +1,16 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { liveHash } from "../../engine/run-host/stale-section.ts";
+import { findTenantRun } from "../../engine/runs/find-tenant-run.ts";
+import type { RunHandle, TriggerRequest } from "../../ports/run-handle.ts";
 import type { RunIndexEntry } from "../../ports/run-index.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import { LEGACY_SCHEMA_NORMALIZER } from "../../schema/normalize-schema.ts";
+import { LittleError } from "../../sdk/errors/little-error.ts";
 import { WorkflowInputValidationError } from "../../sdk/errors/workflow-input-validation-error.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError, notFound } from "../api-error.ts";
 import { requireTenant } from "../auth.ts";
-import { tenantRun } from "../run-access.ts";
+import { isErrorCode } from "../error-status.ts";
 import { decodeCursor, encodeCursor } from "../run-operations.ts";
 import { commonErrors, ErrorBody, json, Run, runErrors } from "../schemas.ts";
 import { unfinishedPage } from "../section-list.ts";
@@ -141,39 +144,49 @@ sectionRoutes.openapi(
     const { runId } = c.req.valid("param");
     const { into } = c.req.valid("json");
     if (into === runId) throw new ApiError("invalid_request", "A section cannot be superseded by itself");
-    const old = await tenantRun(services, tenant, runId);
-    const target = await tenantRun(services, tenant, into);
-    const registered = services.workflows.get(old.entry.workflowId);
+    const old = await findTenantRun(services, tenant, runId);
+    // The definition hash a section locked is the index row's (the run object does not answer it).
+    const target = await findTenantRun(services, tenant, into, { indexRow: true });
+    const registered = services.workflows.get(old.workflowId);
     if (!registered?.definition.onTrigger) throw new ApiError("run_not_a_section", `Run "${runId}" is not a section`);
     const capabilities = await capabilitiesOf(registered);
     const live = capabilities.definitionHash;
-    if (target.entry.workflowId !== old.entry.workflowId || target.entry.definitionHash !== live || isEndedStatus(target.entry.status))
+    const row = target.entry;
+    if (target.workflowId !== old.workflowId || row?.definitionHash !== live || isEndedStatus(row.status))
       throw new ApiError(
         "section_not_live",
-        `Run "${into}" is not an unfinished section of "${old.entry.workflowId}" under its live definition ${live}`,
+        `Run "${into}" is not an unfinished section of "${old.workflowId}" under its live definition ${live}`,
       );
     // Checked before the old section ends: a payload the live schema refuses, moved in, would fail
     // the new section (input_schema_error under "end") with the old one already gone.
     const misfits = misfitOccurrences(capabilities.inputSchema, await queuedOccurrences(old.client));
-    if (misfits.length > 0) throw new WorkflowInputValidationError(old.entry.workflowId, misfits, "trigger payload");
+    if (misfits.length > 0) throw new WorkflowInputValidationError(old.workflowId, misfits, "trigger payload");
+    // No approval guard is asked for, so `run_not_under_approval` cannot come back.
     const ended = await old.client.end({
       causeCode: "section_superseded",
       message: `Superseded by section ${into} (definition ${live}); its pending occurrences moved there`,
       details: { supersededBy: into, definitionHash: live },
       only: { waitingSection: true },
     });
-    // No approval guard was asked for, so `run_not_under_approval` cannot come back.
-    if (!ended.ok) throw new ApiError(ended.code === "run_not_under_approval" ? "run_ended" : ended.code, ended.message);
     const adopted = [];
     for (const pending of ended.pending) {
-      const queued = await target.client.trigger({
+      const queued = await adopt(target.client, into, pending.occurrenceId, {
         input: pending.input,
         trigger: { kind: "programmatic", id: `supersede:${runId}:${pending.occurrenceId}` },
       });
-      if (!queued.ok) throw new ApiError(queued.code, `Section ${into} refused ${pending.occurrenceId}: ${queued.message}`);
       adopted.push({ from: pending.occurrenceId, occurrenceId: queued.occurrenceId, created: queued.created });
     }
     const view = await old.client.status();
     return c.json({ run: toRun(view) as z.infer<typeof Run>, into, adopted }, 200);
   },
 );
+
+/** Queues a superseded section's pending occurrence in `into`; a refusal says which occurrence `into` refused. */
+async function adopt(target: RunHandle, into: string, occurrenceId: string, request: TriggerRequest) {
+  try {
+    return await target.trigger(request);
+  } catch (error) {
+    if (!LittleError.is(error) || !isErrorCode(error.code)) throw error;
+    throw new ApiError(error.code, `Section ${into} refused ${occurrenceId}: ${error.message}`);
+  }
+}

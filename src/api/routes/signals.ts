@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { findTenantRun } from "../../engine/runs/find-tenant-run.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { requireTenant } from "../auth.ts";
-import { tenantRun } from "../run-access.ts";
 import { ErrorBody, json, runErrors, Signal } from "../schemas.ts";
 import { sendTenantSignal } from "../signal-operations.ts";
 
@@ -76,7 +76,7 @@ signalRoutes.openapi(
     },
   }),
   async (c) => {
-    const { client } = await tenantRun(c.var.services, c.var.tenant, c.req.valid("param").runId);
+    const { client } = await findTenantRun(c.var.services, c.var.tenant, c.req.valid("param").runId);
     const view = await client.status();
     return c.json({ signals: view.signals ?? [], awaiting: view.awaitingSignals ?? [] }, 200);
   },

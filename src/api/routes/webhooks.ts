@@ -4,7 +4,7 @@ import { digestJson, digestPrefix } from "../../json/digest.ts";
 import type { WebhookConfig } from "../../sdk/define-workflow.ts";
 import type { ApiEnv } from "../api-env.ts";
 import { ApiError } from "../api-error.ts";
-import { runLinks } from "../run-access.ts";
+import { runLinks } from "../run-links.ts";
 import { ErrorBody, json, OccurrenceResponse, RunResponse } from "../schemas.ts";
 import { queueOccurrence } from "../trigger-run.ts";
 import { verifyDelivery } from "../verify-webhook.ts";

@@ -5,8 +5,8 @@ import { type StartPorts, startRun } from "../runs/start-service.ts";
 /**
  * The {@link ChildRuns} of a host that has the start service's ports (the Worker's wiring): a
  * child starts through {@link startRun} like every run, with its derived id (`run_child_…`, which
- * no caller may choose), the parent's tenant and `trigger: { kind: "child" }`. A refusal comes back
- * as data for the step to fail on (or, with `retryAfterSeconds`, to wait out); nothing else is caught.
+ * no caller may choose), the parent's tenant and `trigger: { kind: "child" }`. A refusal is the
+ * start service's named error, for the step to fail on (or, with `retryAfterSeconds`, to wait out).
  *
  * @example
  * const children = childRunsOf(wiring);
@@ -15,31 +15,28 @@ import { type StartPorts, startRun } from "../runs/start-service.ts";
 export function childRunsOf(ports: StartPorts): ChildRuns {
   return {
     async startChild(request) {
-      try {
-        const started = await startRun(ports, {
-          tenant: request.tenant,
-          workflowId: request.workflowId,
-          input: request.input,
-          runId: request.runId,
-          trigger: { kind: "child", id: `${request.parent.runId}/${request.parent.stepPath}` },
-          conflictCode: "run_id_conflict",
-          parent: request.parent,
-        });
-        return { ok: true, view: started.view };
-      } catch (error) {
-        if (!LittleError.is(error)) throw error;
-        const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-        return {
-          ok: false,
-          code: error.code,
-          message: error.message,
-          ...(typeof retryAfter === "number" ? { retryAfterSeconds: retryAfter } : {}),
-        };
-      }
+      const started = await startRun(ports, {
+        tenant: request.tenant,
+        workflowId: request.workflowId,
+        input: request.input,
+        runId: request.runId,
+        trigger: { kind: "child", id: `${request.parent.runId}/${request.parent.stepPath}` },
+        conflictCode: "run_id_conflict",
+        parent: request.parent,
+      });
+      return { view: started.view };
     },
     async cancel(tenant, runId, placement, reason) {
       await ports.runHandles.open(tenant, runId, placement).cancel(reason);
     },
-    tellParent: (parent, request) => ports.runHandles.open(parent.tenant, parent.runId, parent.placement).childEnded(request),
+    async tellParent(parent, request) {
+      try {
+        return await ports.runHandles.open(parent.tenant, parent.runId, parent.placement).childEnded(request);
+      } catch (error) {
+        // A refusal is an answer (the parent ended, or knows no such child): nothing waits for this child.
+        if (LittleError.is(error)) return null;
+        throw error;
+      }
+    },
   };
 }

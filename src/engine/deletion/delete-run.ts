@@ -14,8 +14,7 @@ import type { UnusedVersions } from "../../ports/unused-versions.ts";
 import { LittleError } from "../../sdk/errors/little-error.ts";
 import { RunActiveError } from "../../sdk/errors/run-active-error.ts";
 import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
-import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
-import { type RunLookupPorts, unindexedRun } from "../runs/unindexed-run.ts";
+import { findTenantRun, type RunLookupPorts } from "../runs/find-tenant-run.ts";
 import { VERSION_GRACE_MS, versionsNamed } from "./unused-versions.ts";
 
 /** What deleting a run works over; the Worker's wiring has every one. */
@@ -52,11 +51,10 @@ export async function deleteRun(ports: DeletionPorts, command: DeleteRunCommand)
 /** Finds the run, ends it when asked to, and writes its pending tombstone. */
 async function beginDeletion(ports: DeletionPorts, command: DeleteRunCommand): Promise<RunTombstone> {
   const { tenant, runId } = command;
-  const entry = (await ports.runs.get(tenant, runId)) ?? (await unindexedRun(ports, tenant, runId))?.entry;
-  if (!entry) throw new StartRefusedError("run_not_found", `No run "${runId}"`);
-  const handle = ports.runHandles.open(tenant, runId, entry.placement);
+  // 404 `run_not_found` for another tenant's or an unknown run (its tombstone, if any, was read above).
+  const { client: handle, workflowId, placement, entry } = await findTenantRun(ports, tenant, runId);
   // A minted anchor has no run object yet: its index row is all there is.
-  const status = entry.status === "minted" ? "minted" : (await handle.status()).status;
+  const status = entry?.status === "minted" ? "minted" : (await handle.status()).status;
   if (!isEndedStatus(status)) {
     if (!command.cancel) throw new RunActiveError(runId, status);
     if (status === "minted") await ports.runs.cancelAnchor(tenant, runId, ports.clock.now());
@@ -65,8 +63,8 @@ async function beginDeletion(ports: DeletionPorts, command: DeleteRunCommand): P
   return ports.deletions.begin({
     tenant,
     runId,
-    workflowId: entry.workflowId,
-    placement: entry.placement,
+    workflowId,
+    placement,
     by: command.by,
     deletedAt: ports.clock.now(),
   });
@@ -81,9 +79,8 @@ export async function purgeRun(ports: DeletionPorts, tombstone: RunTombstone): P
   for (const child of view.children ?? []) await deleteChild(ports, tenant, child.runId, tombstone.by);
   // Read before the run object and the index row go; after a crash past here the cron's sweep finds them.
   const versions = versionsNamed(view.versionId, (await ports.runs.get(tenant, runId))?.versionId);
-  const purged = await handle.purge(tombstone.deletedAt);
-  // Only a run that was started again in between (it was not ended when its tombstone was written) gets here.
-  if (!purged.ok) throw new RunActiveError(runId, purged.status, "cancel it, then delete it again");
+  // Refused (RunActiveError) only for a run started again in between (it had not ended when its tombstone was written).
+  await handle.purge(tombstone.deletedAt);
   await ports.purgeBlobs({ tenant, runId });
   await ports.deletions.purgeRows(tenant, runId);
   // Versions stay while anything references them, or a run registered them within the grace period.

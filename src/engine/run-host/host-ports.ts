@@ -1,7 +1,7 @@
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog } from "../../ports/event-log.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
-import type { RunEnvironment } from "../run-environment.ts";
+import type { RunEnvironment, RunWiring } from "../run-environment.ts";
 import { runTextRedactor, type TextRedactor } from "../run-redactor.ts";
 
 /**
@@ -33,6 +33,16 @@ export type RunHostPorts = {
   /** The run's blobs, for telling a parent a completed child's output stored by reference. */
   readonly blobs?: RunEnvironment["blobs"];
 };
+
+/** The run host's ports of one run, from its host's wiring (the run object's), its log, index and alarm. */
+export function hostPortsOf(
+  wiring: Pick<RunWiring, "clock" | "workflows" | "secrets" | "children" | "blobsFor">,
+  run: { readonly runId: string; readonly tenant: string; readonly log: EventLog; readonly runs: RunIndex; readonly alarm: RunAlarm },
+): RunHostPorts {
+  const { runId, log, runs, alarm } = run;
+  const { clock, workflows, secrets, children } = wiring;
+  return { runId, log, runs, clock, alarm, workflows, secrets, children, blobs: wiring.blobsFor({ tenant: run.tenant, runId }) };
+}
 
 /** What is written instead of a text that could not be redacted (the run's secrets could not be revealed). */
 export const WITHHELD = "(withheld: the run's secrets could not be loaded to redact it)";

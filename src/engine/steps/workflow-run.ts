@@ -1,11 +1,13 @@
 import { appendEvents, SliceYieldSignal } from "../../harness/harness-context.ts";
 import { renderValue } from "../../lwir/evaluate-template.ts";
 import type { WorkflowRunStep } from "../../lwir/types.ts";
+import type { ChildStartRequest, ChildStartResult } from "../../ports/child-runs.ts";
 import type { ChildOutcome, NewRunEvent, RunCauseCode } from "../../ports/run-events.ts";
 import type { RunView } from "../../ports/run-handle.ts";
 import { isEndedStatus } from "../../ports/run-status.ts";
 import { schemaOfOutputMode } from "../../schema/normalize-output-mode.ts";
 import { validateJson } from "../../schema/validate-json.ts";
+import { LittleError } from "../../sdk/errors/little-error.ts";
 import { MAX_CHILD_DEPTH } from "../children/call-graph.ts";
 import { childRunId } from "../children/child-run-id.ts";
 import { RunFailure } from "../run-failure.ts";
@@ -53,7 +55,7 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
         payload: { stepPath, attempt, childRunId: id, workflowId: calleeId, ...(placement ? { placement } : {}) },
       },
     ]);
-  const started = await a.env.children.startChild({
+  const started = await startChild(a, {
     tenant: request.tenant,
     workflowId: calleeId,
     input,
@@ -67,17 +69,19 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
       depth,
     },
   });
-  if (!started.ok) {
+  if ("refused" in started) {
+    const { refused } = started;
     // A refusal that passes with time (a quota, a lost answer): the same start again, later.
-    if (started.retryAfterSeconds !== undefined) throw new SliceYieldSignal(ctx.clock.now() + started.retryAfterSeconds * 1_000);
+    const retryAfter = (refused as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === "number") throw new SliceYieldSignal(ctx.clock.now() + retryAfter * 1_000);
     const ended: ChildOutcome = {
       status: "failed",
-      cause: { code: "child_start_refused", message: `${started.code}: ${started.message}` },
+      cause: { code: "child_start_refused", message: `${refused.code}: ${refused.message}` },
     };
     await record(a, id, ended);
     throw new StepAttemptError(
       "child_start_refused",
-      `Step ${stepPath} could not start workflow "${calleeId}": ${started.code}: ${started.message}`,
+      `Step ${stepPath} could not start workflow "${calleeId}": ${refused.code}: ${refused.message}`,
       false,
     );
   }
@@ -90,6 +94,16 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
   // The step's own deadline, if it has one, is the only alarm; else only the child's end wakes the run.
   const deadline = state.steps.get(stepPath)?.deadline;
   throw deadline !== undefined ? new SliceYieldSignal(deadline) : new SliceYieldSignal(undefined, { untilMessage: true });
+}
+
+/** The child's start, or the named error that refused it: a refusal is the step's to fail on or wait out. */
+async function startChild(a: StepAttempt, request: ChildStartRequest): Promise<ChildStartResult | { refused: LittleError }> {
+  try {
+    return await a.env.children.startChild(request);
+  } catch (error) {
+    if (LittleError.is(error)) return { refused: error };
+    throw error;
+  }
 }
 
 /** How an ended child's view says it ended; null while it runs (or waits). */
