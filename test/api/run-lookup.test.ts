@@ -38,6 +38,9 @@ function doors(runId: string): [string, string, unknown?][] {
     ["POST", `${run}/pause`],
     ["POST", `${run}/resume`],
     ["POST", `${run}/supersede`, { into: "run_somewhere_else" }],
+    ["POST", `${run}/restart`, {}],
+    ["POST", `${run}/fork`, { input: INPUT }],
+    ["GET", `${run}/compare/${runId}`],
   ];
 }
 
@@ -52,6 +55,9 @@ function rpcDoors(runId: string): [string, () => Promise<unknown>][] {
     ["sendSignal", () => rpc.sendSignal(runId, "go", {})],
     ["listApprovals", () => rpc.listApprovals(runId)],
     ["trigger", () => rpc.trigger(runId, {})],
+    ["restartRun", () => rpc.restartRun(runId)],
+    ["forkRun", () => rpc.forkRun(runId, { input: INPUT })],
+    ["compareRuns", () => rpc.compareRuns(runId, runId)],
   ];
 }
 

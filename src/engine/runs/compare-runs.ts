@@ -4,19 +4,25 @@
  * run's log; what the API's `GET /v1/runs/{a}/compare/{b}` and the inspector's compare page show.
  */
 import type { LwirStep } from "../../lwir/types.ts";
+import type { RunDeletions } from "../../ports/run-deletions.ts";
 import type { RunEvent } from "../../ports/run-events.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import type { RunStatus } from "../../ports/run-status.ts";
 import type { SourceRuns } from "../../ports/source-runs.ts";
 import type { VersionStore } from "../../ports/version-store.ts";
-import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { resolveRecorded } from "../blob-refs.ts";
 import { type JsonChange, jsonDiff } from "../memo/json-diff.ts";
 import { readSourceRun, type SourceRun } from "../memo/source-run.ts";
 import { NO_USAGE, type StepUsage, usageByStepPath } from "../memo/step-usage.ts";
 import { deriveRunState } from "../run-state.ts";
+import { indexedRun } from "./fork-source.ts";
 
-export type ComparePorts = { readonly runs: RunIndex; readonly sourceRuns: SourceRuns; readonly versions: VersionStore };
+export type ComparePorts = {
+  readonly runs: RunIndex;
+  readonly sourceRuns: SourceRuns;
+  readonly versions: VersionStore;
+  readonly deletions: Pick<RunDeletions, "tombstone">;
+};
 
 export type StepSide = {
   readonly status: "succeeded" | "failed" | "skipped" | "running" | "not_run";
@@ -50,7 +56,7 @@ export type RunSide = {
 
 export type RunComparison = { readonly a: RunSide; readonly b: RunSide; readonly steps: readonly StepComparison[] };
 
-/** Compares the tenant's runs `a` and `b` (404 `run_not_found` for either, another tenant's included). */
+/** Compares the tenant's runs `a` and `b` (404 `run_not_found` for either, another tenant's included; 410 `run_deleted`). */
 export async function compareRuns(ports: ComparePorts, tenant: string, a: string, b: string): Promise<RunComparison> {
   const [left, right] = await Promise.all([readSide(ports, tenant, a), readSide(ports, tenant, b)]);
   const steps = [...(right.source?.lwir.steps ?? []), ...(left.source?.lwir.steps ?? [])].filter(
@@ -81,8 +87,7 @@ type Side = {
 };
 
 async function readSide(ports: ComparePorts, tenant: string, runId: string): Promise<Side> {
-  const entry = await ports.runs.get(tenant, runId);
-  if (!entry || entry.status === "minted") throw new StartRefusedError("run_not_found", `No run "${runId}"`);
+  const entry = await indexedRun(ports, tenant, runId);
   const events = await ports.sourceRuns.events(tenant, runId, entry.placement);
   return { runId, events, source: await readSourceRun(runId, events, ports.versions), usage: usageByStepPath(events) };
 }

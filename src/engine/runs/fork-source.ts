@@ -4,10 +4,12 @@
  * run's id, and the link written once the new run has started.
  */
 import { digestJson, digestPrefix } from "../../json/digest.ts";
+import type { RunDeletions } from "../../ports/run-deletions.ts";
 import { isTerminalType } from "../../ports/run-events.ts";
-import type { RunIndexEntry } from "../../ports/run-index.ts";
+import type { RunIndex, RunIndexEntry } from "../../ports/run-index.ts";
 import type { RunLinks, RunRelation } from "../../ports/run-links.ts";
 import type { SourceRuns } from "../../ports/source-runs.ts";
+import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
 import { RunForkRefusedError } from "../../sdk/errors/run-fork-refused-error.ts";
 import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
 import { type MemoTable, memoTable } from "../memo/memo-table.ts";
@@ -15,7 +17,28 @@ import { readSourceRun, type SourceRun } from "../memo/source-run.ts";
 import { type StepUsage, usageByStepPath } from "../memo/step-usage.ts";
 import type { StartPorts } from "./start-service.ts";
 
-export type ForkPorts = StartPorts & { readonly sourceRuns: SourceRuns; readonly runLinks: RunLinks };
+export type ForkPorts = StartPorts & {
+  readonly sourceRuns: SourceRuns;
+  readonly runLinks: RunLinks;
+  readonly deletions: Pick<RunDeletions, "tombstone">;
+};
+
+/**
+ * The tenant's run as the index has it, for the doors that read a run's whole log (restart, fork,
+ * compare): 410 `run_deleted` for a deleted one, 404 `run_not_found` for an unknown one, another
+ * tenant's, or a minted anchor that never started.
+ */
+export async function indexedRun(
+  ports: { readonly runs: Pick<RunIndex, "get">; readonly deletions: Pick<RunDeletions, "tombstone"> },
+  tenant: string,
+  runId: string,
+): Promise<RunIndexEntry> {
+  const entry = await ports.runs.get(tenant, runId);
+  if (entry && entry.status !== "minted") return entry;
+  const tombstone = entry ? null : await ports.deletions.tombstone(tenant, runId);
+  if (tombstone) throw new RunDeletedError(runId, tombstone.deletedAt);
+  throw new StartRefusedError("run_not_found", `No run "${runId}"`);
+}
 
 export type LoadedSource = {
   readonly entry: RunIndexEntry;
@@ -26,12 +49,11 @@ export type LoadedSource = {
 };
 
 /**
- * The tenant's ended run, ready to restart or fork: 404 `run_not_found` (another tenant's too),
+ * The tenant's ended run, ready to restart or fork: 404 `run_not_found` (another tenant's too), 410 `run_deleted`,
  * 409 `run_active` while it runs, 409 `run_not_forkable` when it never ran a version.
  */
 export async function loadEndedSource(ports: ForkPorts, tenant: string, runId: string): Promise<LoadedSource> {
-  const entry = await ports.runs.get(tenant, runId);
-  if (!entry || entry.status === "minted") throw new StartRefusedError("run_not_found", `No run "${runId}"`);
+  const entry = await indexedRun(ports, tenant, runId);
   const events = await ports.sourceRuns.events(tenant, runId, entry.placement);
   if (!events.some((e) => isTerminalType(e.type)))
     throw new RunForkRefusedError("run_active", `Run "${runId}" has not ended (${entry.status}); restart or fork it once it has`);
