@@ -20,6 +20,7 @@ export type { ManifestDifference } from "./errors/capability-drift-error.ts";
 export { CapabilityDriftError } from "./errors/capability-drift-error.ts";
 export { DefinitionNotApprovedError } from "./errors/definition-not-approved-error.ts";
 export { DefinitionProjectionMissingError } from "./errors/definition-projection-missing-error.ts";
+export { EventLogCorruptError } from "./errors/event-log-corrupt-error.ts";
 export type { HarnessRef } from "./errors/harness-unknown-error.ts";
 export { HarnessUnknownError } from "./errors/harness-unknown-error.ts";
 export { InsecureConfigurationError } from "./errors/insecure-configuration-error.ts";

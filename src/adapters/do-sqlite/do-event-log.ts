@@ -1,6 +1,7 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog, LogCheckpoint, LogFold } from "../../ports/event-log.ts";
+import { decodeStoredEvent, type StoredEventRow } from "../../ports/events/decode-stored-event.ts";
 import { assertTerminalLast, isTerminalType, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 import { FoldCheckpointer } from "./fold-checkpointer.ts";
@@ -10,8 +11,6 @@ export type AppendHooks = {
   readonly beforeAppend?: (events: readonly NewRunEvent[]) => void;
   readonly afterAppend?: (events: readonly RunEvent[]) => void;
 };
-
-type EventRow = { seq: number; type: string; at: number; payload: string };
 
 /**
  * The run object's {@link EventLog} in its SQLite storage. A batch is inserted in one synchronous
@@ -74,6 +73,7 @@ export class DurableObjectEventLog implements EventLog {
     events.forEach((e, i) => {
       const seq = last + i + 1;
       this.storage.sql.exec("INSERT INTO events (seq, type, at, payload) VALUES (?, ?, ?, ?)", seq, e.type, at, payloads[i] as string);
+      // Not checked against the schema: the event is typed, and the check costs CPU on the hot path.
       appended.push({ seq, runId: this.runId, type: e.type, at, payload: JSON.parse(payloads[i] as string) } as RunEvent);
     });
     if (this.cache) this.cache.push(...appended);
@@ -166,10 +166,11 @@ export class DurableObjectEventLog implements EventLog {
     return this.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n;
   }
 
+  /** Rows as events, each checked against the event schema: a bad row is `event_log_corrupt` with its seq. */
   private read(query: string, ...bindings: unknown[]): RunEvent[] {
     return this.storage.sql
-      .exec<EventRow>(query, ...bindings)
+      .exec<StoredEventRow>(query, ...bindings)
       .toArray()
-      .map((r) => ({ seq: r.seq, runId: this.runId, type: r.type, at: r.at, payload: JSON.parse(r.payload) }) as RunEvent);
+      .map((r) => decodeStoredEvent(this.runId, r));
   }
 }
