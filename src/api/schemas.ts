@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CALLER_RUN_ID_DESCRIPTION } from "../engine/runs/derived-run-ids.ts";
+import { RunEventSchema as RunEventUnionSchema } from "../ports/events/run-event-schema.ts";
 import { RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 
 /** Shapes of the /v1 API, shared by validation and the OpenAPI document. */
@@ -215,9 +216,8 @@ export const RunSummary = z
   })
   .openapi("RunSummary");
 
-export const RunEventSchema = z
-  .object({ seq: z.number().int(), runId: z.string(), type: z.string(), at: z.number(), payload: z.unknown() })
-  .openapi("RunEvent");
+/** One event of a run's log: the event union's own schema (ports/events), discriminated on `type`. */
+export const RunEventSchema = RunEventUnionSchema.openapi("RunEvent");
 
 export const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "oc", "afr", "me"] as const;
 
