@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { HARNESS_PAYLOADS } from "./harness-payloads.ts";
 import { RUN_PAYLOADS } from "./run-payloads.ts";
 import { STEP_PAYLOADS } from "./step-payloads.ts";
@@ -6,7 +6,7 @@ import { STEP_PAYLOADS } from "./step-payloads.ts";
 /**
  * The run event log's one schema: a payload schema per event type (the event names are listed in
  * docs/runs.md). The TypeScript types of ports/run-events.ts are inferred from it, the API's
- * OpenAPI document describes events with it, and the event logs check every stored row they read
+ * OpenAPI document describes events with it (src/api/schemas.ts, `RunEvent`), and the event logs check every stored row they read
  * against it (decode-stored-event.ts). Listed in the order the types were introduced.
  */
 export const RUN_EVENT_PAYLOAD_SCHEMAS = {
@@ -47,23 +47,3 @@ type PayloadSchemas = typeof RUN_EVENT_PAYLOAD_SCHEMAS;
 
 /** Each event type's payload, as inferred from its schema. */
 export type RunEventPayloadsOf = { [K in keyof PayloadSchemas]: z.infer<PayloadSchemas[K]> };
-
-/** The envelope of one stored event around the payload schema of its `type`. */
-function eventSchema<K extends keyof PayloadSchemas>(type: K) {
-  return z.object({
-    seq: z.number().int(),
-    runId: z.string(),
-    type: z.literal(type),
-    at: z.number(),
-    payload: RUN_EVENT_PAYLOAD_SCHEMAS[type],
-  });
-}
-
-/** One stored event, discriminated on `type`: what `GET /v1/runs/{runId}/events` answers with. */
-export const RunEventSchema = z.discriminatedUnion(
-  "type",
-  (Object.keys(RUN_EVENT_PAYLOAD_SCHEMAS) as (keyof PayloadSchemas)[]).map(eventSchema) as unknown as [
-    ReturnType<typeof eventSchema<keyof PayloadSchemas>>,
-    ...ReturnType<typeof eventSchema<keyof PayloadSchemas>>[],
-  ],
-);
