@@ -3,7 +3,6 @@ import type { EventLog } from "../../src/ports/event-log.ts";
 import type { StoredEventRow } from "../../src/ports/events/decode-stored-event.ts";
 import { EventLogCorruptError } from "../../src/sdk/errors/event-log-corrupt-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
-import { fakeClock } from "./event-log.contract.ts";
 
 /**
  * Gives `body` a fresh log of `runId` and a way to put a row into its storage as it is, past
