@@ -38,6 +38,13 @@ export class DurableObjectEventLog implements EventLog {
   /** The sync that starts once `syncing` ends; rows written before it starts are covered by it. */
   private nextSync: Promise<void> | null = null;
   private readonly checkpoints: FoldCheckpointer | null;
+  /**
+   * Rows 1..checked were checked against the event schema by this object (or appended by it, typed):
+   * read again, they are parsed, not checked again. The check costs about as much CPU as the
+   * JSON.parse under workerd (zod runs without its compiled parsers there; bench/event-decode.ts),
+   * and a slice re-reads the whole log: once per row per object is the cheap option.
+   */
+  private checked = 0;
 
   /**
    * `hooks` run before a batch is written and once it is durable (crash tests abort there);
@@ -77,6 +84,7 @@ export class DurableObjectEventLog implements EventLog {
       appended.push({ seq, runId: this.runId, type: e.type, at, payload: JSON.parse(payloads[i] as string) } as RunEvent);
     });
     if (this.cache) this.cache.push(...appended);
+    if (last <= this.checked) this.checked = last + events.length;
     // Still in the insert's turn: the sync below covers the checkpoint as well. A checkpoint is
     // only a shortcut: one that cannot be made must not fail an append whose rows are written.
     try {
@@ -166,11 +174,29 @@ export class DurableObjectEventLog implements EventLog {
     return this.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n;
   }
 
-  /** Rows as events, each checked against the event schema: a bad row is `event_log_corrupt` with its seq. */
+  /** Rows as events, each checked against the event schema once: a bad row is `event_log_corrupt` with its seq. */
   private read(query: string, ...bindings: unknown[]): RunEvent[] {
     return this.storage.sql
       .exec<StoredEventRow>(query, ...bindings)
       .toArray()
-      .map((r) => decodeStoredEvent(this.runId, r));
+      .map((r) => {
+        if (r.seq <= this.checked) {
+          const known = parsedAsChecked(this.runId, r);
+          if (known) return known;
+        }
+        const event = decodeStoredEvent(this.runId, r);
+        if (r.seq === this.checked + 1) this.checked = r.seq;
+        return event;
+      });
+  }
+}
+
+/** A row this object checked before, parsed again; null when it no longer parses (then it is checked anew). */
+function parsedAsChecked(runId: string, row: StoredEventRow): RunEvent | null {
+  try {
+    // Checked against its type's schema when this object first read it (see `checked`).
+    return { seq: row.seq, runId, type: row.type, at: row.at, payload: JSON.parse(row.payload) } as RunEvent;
+  } catch {
+    return null;
   }
 }
