@@ -95,7 +95,12 @@ export function eventLogCorruptionContract(name: string, withRawLog: WithRawLog)
         write({ seq: 1, type: "RunRequested", at: AT, payload: '{"workflowId":"w","tenant":"t"}' });
         return rejection(() => log.page({ after: 0, limit: 1 }));
       });
-      expect(seen).toEqual({ code: "event_log_corrupt", runId, seq: 1, message: expect.stringMatching(/RunRequested payload does not match its schema: input/) });
+      expect(seen).toEqual({
+        code: "event_log_corrupt",
+        runId,
+        seq: 1,
+        message: expect.stringMatching(/RunRequested payload does not match its schema: input/),
+      });
     });
   });
 }
