@@ -7,7 +7,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * statuses by accident. A code is stable API: never rename one.
  *
  * 4xx: the caller can act on it. 5xx: `insecure_configuration` and `database_not_migrated` (the deployment must be fixed),
- * `run_start_unconfirmed` (retry the same start), and the internal codes (a bug when one reaches HTTP: answered `internal_error`, the error logged).
+ * `run_start_unconfirmed` (retry the same start), `event_log_corrupt` (a stored event row does not parse: answered with its code), and the internal codes (a bug when one reaches HTTP: answered `internal_error`, the error logged).
  * `test/api/error-status.test.ts` checks both rules and that every named error class is listed.
  */
 export const ERROR_STATUS = {
@@ -117,6 +117,9 @@ export const ERROR_STATUS = {
   step_attempt_failed: 500,
   memory_change_invalid: 500,
   internal_error: 500,
+  // A stored row of a run's event log does not parse as its event (a data fault on the server):
+  // answered with its own code and the row's seq, so the operator can find it; not a bug in a request.
+  event_log_corrupt: 500,
   // Restarts and forks (POST /v1/runs/:runId/restart, /fork): refused, nothing stored.
   run_active: 409,
   run_not_forkable: 409,
@@ -161,7 +164,10 @@ export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_STATUS, code);
 }
 
+/** 500s answered as themselves: a named fault of stored data, not a bug to hide behind `internal_error`. */
+const NAMED_500: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["event_log_corrupt"]);
+
 /** Internal codes: a bug when they reach HTTP. */
 export function isInternal(code: ErrorCode): boolean {
-  return ERROR_STATUS[code] === 500;
+  return ERROR_STATUS[code] === 500 && !NAMED_500.has(code);
 }

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CALLER_RUN_ID_DESCRIPTION } from "../engine/runs/derived-run-ids.ts";
+import { RUN_EVENT_PAYLOAD_SCHEMAS } from "../ports/events/run-event-schema.ts";
+import { RUN_EVENT_TYPES } from "../ports/run-event-types.ts";
 import { RUN_STATUSES, WAIT_REASONS } from "../ports/run-status.ts";
 
 /** Shapes of the /v1 API, shared by validation and the OpenAPI document. */
@@ -215,8 +217,25 @@ export const RunSummary = z
   })
   .openapi("RunSummary");
 
+/** The envelope of one stored event around the payload schema of its type (ports/events, the union's one schema). */
+function eventSchema<K extends keyof typeof RUN_EVENT_PAYLOAD_SCHEMAS>(type: K) {
+  return z.object({
+    seq: z.number().int(),
+    runId: z.string(),
+    type: z.literal(type),
+    at: z.number(),
+    payload: RUN_EVENT_PAYLOAD_SCHEMAS[type],
+  });
+}
+
+type EventSchema = ReturnType<typeof eventSchema<keyof typeof RUN_EVENT_PAYLOAD_SCHEMAS>>;
+
+/**
+ * One event of a run's log, discriminated on `type`. The envelope is built here, with the API's
+ * zod (the one `.openapi` extends), around the payload schemas the event logs check rows with.
+ */
 export const RunEventSchema = z
-  .object({ seq: z.number().int(), runId: z.string(), type: z.string(), at: z.number(), payload: z.unknown() })
+  .discriminatedUnion("type", RUN_EVENT_TYPES.map(eventSchema) as unknown as [EventSchema, ...EventSchema[]])
   .openapi("RunEvent");
 
 export const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "oc", "afr", "me"] as const;

@@ -1203,9 +1203,616 @@ export interface components {
         RunEvent: {
             seq: number;
             runId: string;
-            type: string;
+            /** @enum {string} */
+            type: "RunRequested";
             at: number;
-            payload?: unknown;
+            payload: {
+                workflowId: string;
+                input?: unknown;
+                trigger: {
+                    /** @enum {string} */
+                    kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue" | "child" | "restart" | "fork";
+                    id?: string;
+                };
+                tenant: string;
+                placement?: {
+                    jurisdiction?: string;
+                    locationHint?: string;
+                };
+                lwir?: unknown;
+                approvedDefinitionHash?: string;
+                approvedAt?: number;
+                pinnedVersionId?: string;
+                pinnedVersionHash?: string;
+                /** @enum {string} */
+                schemaNormalizer?: "little-workflow-schema@1" | "little-workflow-schema@2";
+                /** @enum {string} */
+                lwirValidator?: "little-workflow-lwir-validator@1" | "little-workflow-lwir-validator@2" | "little-workflow-lwir-validator@3";
+                parent?: {
+                    runId: string;
+                    stepPath: string;
+                    attempt: number;
+                    tenant: string;
+                    placement?: {
+                        jurisdiction?: string;
+                        locationHint?: string;
+                    };
+                    depth: number;
+                };
+                flow?: {
+                    /** @enum {string} */
+                    kind: "concurrency" | "throttle";
+                    index: number;
+                    key: string;
+                    limit: number;
+                    periodMs?: number;
+                    /** @enum {string} */
+                    scope?: "tenant";
+                }[];
+                traceparent?: string;
+                memo?: {
+                    /** @enum {string} */
+                    relation: "restart" | "fork";
+                    sourceRunId: string;
+                    placement?: {
+                        jurisdiction?: string;
+                        locationHint?: string;
+                    };
+                    fromStep?: string;
+                    rerun?: string[];
+                };
+                modelOverrides?: {
+                    [key: string]: {
+                        provider: string;
+                        providerId: string;
+                        modelId: string;
+                    } | {
+                        variable: string;
+                        invalid: string;
+                    };
+                };
+                tags?: {
+                    [key: string]: string;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.session.started";
+            at: number;
+            payload: {
+                sessionId: string;
+                /** @enum {string} */
+                role: "planner" | "worker" | "fixer";
+                /** @enum {string} */
+                kind: "plan" | "execute_step" | "fix_step";
+                manifestHash: string;
+                manifest?: unknown;
+                stepPath?: string;
+                cycle?: number;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.session.completed";
+            at: number;
+            payload: {
+                sessionId: string;
+                /** @enum {string} */
+                role: "planner" | "worker" | "fixer";
+                output?: unknown;
+                fixedSource?: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.session.failed";
+            at: number;
+            payload: {
+                sessionId: string;
+                /** @enum {string} */
+                role: "planner" | "worker" | "fixer";
+                /** @enum {string} */
+                causeCode: "input_schema_error" | "output_schema_error" | "workflow_not_found" | "workflow_missing_tool" | "workflow_definition_invalid" | "capability_drift" | "non_deterministic_replay" | "planner_validation_exhausted" | "planner_no_lwir" | "lwir_invalid" | "code_integrity" | "run_timeout" | "outer_loop_exhausted" | "supervise_failed" | "model_unavailable" | "model_error" | "model_timeout" | "model_protocol_error" | "step_failed" | "definition_not_approved" | "definition_approval_revoked" | "occurrence_timeout" | "section_superseded" | "pinned_version_invalid" | "secrets_unavailable" | "version_id_collision" | "lwir_too_large" | "model_tokens_exceeded" | "event_log_too_large" | "internal_error";
+                message: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.model.called";
+            at: number;
+            payload: {
+                sessionId: string;
+                callId: string;
+                turn: number;
+                requestHash: string;
+                modelSlotId: string;
+                providerId: string;
+                modelId: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.model.responded";
+            at: number;
+            payload: {
+                sessionId: string;
+                callId: string;
+                response?: unknown;
+                usage: {
+                    inputTokens: number;
+                    outputTokens: number;
+                    totalTokens: number;
+                    costUsd: number | null;
+                };
+                model: {
+                    providerId: string;
+                    modelId: string;
+                    offline: boolean;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.model.failed";
+            at: number;
+            payload: {
+                sessionId: string;
+                callId: string;
+                error: {
+                    name: string;
+                    code?: string;
+                    message: string;
+                    retriable: boolean;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.tool_call.started";
+            at: number;
+            payload: {
+                sessionId: string;
+                callId: string;
+                /** @enum {string} */
+                caller: "model";
+                tool: string;
+                args?: unknown;
+                idempotencyKey: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.tool_call.succeeded";
+            at: number;
+            payload: {
+                sessionId: string;
+                callId: string;
+                tool: string;
+                result?: unknown;
+                scratch?: {
+                    [key: string]: string;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "harness.tool_call.failed";
+            at: number;
+            payload: {
+                sessionId: string;
+                callId: string;
+                tool: string;
+                error: {
+                    name: string;
+                    code?: string;
+                    message: string;
+                    retriable: boolean;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "WorkflowVersionRegistered";
+            at: number;
+            payload: {
+                versionId: string;
+                versionHash: string;
+                lockHash: string;
+                definitionHash: string;
+                warnings: unknown[];
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "RunStarted";
+            at: number;
+            payload: {
+                versionId: string;
+                lockHash: string;
+                cycle: number;
+                steps?: number;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "StepScheduled";
+            at: number;
+            payload: {
+                stepPath: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "StepStarted";
+            at: number;
+            payload: {
+                stepPath: string;
+                attempt: number;
+                deadline?: number;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "StepSucceeded";
+            at: number;
+            payload: {
+                stepPath: string;
+                attempt: number;
+                output?: unknown;
+                reused?: {
+                    runId: string;
+                    seq: number;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "StepFailed";
+            at: number;
+            payload: {
+                stepPath: string;
+                attempt: number;
+                error: {
+                    name: string;
+                    code?: string;
+                    message: string;
+                    retriable: boolean;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "StepRetried";
+            at: number;
+            payload: {
+                stepPath: string;
+                attempt: number;
+                retryAt: number;
+                error: {
+                    name: string;
+                    code?: string;
+                    message: string;
+                    retriable: boolean;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "StepSkipped";
+            at: number;
+            payload: {
+                stepPath: string;
+                reason: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "OuterLoopCycleCompleted";
+            at: number;
+            payload: {
+                cycleNumber: number;
+                /** @enum {string} */
+                status: "completed" | "failed";
+                output?: unknown;
+                summary?: string;
+                /** @enum {string} */
+                decision: "accept" | "replan";
+                failure?: {
+                    /** @enum {string} */
+                    causeCode: "input_schema_error" | "output_schema_error" | "workflow_not_found" | "workflow_missing_tool" | "workflow_definition_invalid" | "capability_drift" | "non_deterministic_replay" | "planner_validation_exhausted" | "planner_no_lwir" | "lwir_invalid" | "code_integrity" | "run_timeout" | "outer_loop_exhausted" | "supervise_failed" | "model_unavailable" | "model_error" | "model_timeout" | "model_protocol_error" | "step_failed" | "definition_not_approved" | "definition_approval_revoked" | "occurrence_timeout" | "section_superseded" | "pinned_version_invalid" | "secrets_unavailable" | "version_id_collision" | "lwir_too_large" | "model_tokens_exceeded" | "event_log_too_large" | "internal_error";
+                    message: string;
+                    stepId?: string;
+                    stepPath?: string;
+                    details?: unknown;
+                    succeededSteps?: {
+                        stepId: string;
+                        stepPath: string;
+                        output?: unknown;
+                        outputPreview?: string;
+                    }[];
+                    succeededStepsOmitted?: number;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "ApprovalRequested";
+            at: number;
+            payload: {
+                approvalId: string;
+                stepPath: string;
+                tool: string;
+                args?: unknown;
+                argsHash: string;
+                expiresAt: number;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "ApprovalDecided";
+            at: number;
+            payload: {
+                approvalId: string;
+                /** @enum {string} */
+                decision: "approved" | "denied";
+                argsHash: string;
+                reason?: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "OccurrenceQueued";
+            at: number;
+            payload: {
+                occurrenceId: string;
+                input?: unknown;
+                trigger: {
+                    /** @enum {string} */
+                    kind: "http" | "webhook" | "programmatic" | "lwir" | "cron" | "queue" | "child" | "restart" | "fork";
+                    id?: string;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "OccurrenceStarted";
+            at: number;
+            payload: {
+                occurrenceId: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "OccurrenceCompleted";
+            at: number;
+            payload: {
+                occurrenceId: string;
+                output?: unknown;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "OccurrenceFailed";
+            at: number;
+            payload: {
+                occurrenceId: string;
+                /** @enum {string} */
+                causeCode: "input_schema_error" | "output_schema_error" | "workflow_not_found" | "workflow_missing_tool" | "workflow_definition_invalid" | "capability_drift" | "non_deterministic_replay" | "planner_validation_exhausted" | "planner_no_lwir" | "lwir_invalid" | "code_integrity" | "run_timeout" | "outer_loop_exhausted" | "supervise_failed" | "model_unavailable" | "model_error" | "model_timeout" | "model_protocol_error" | "step_failed" | "definition_not_approved" | "definition_approval_revoked" | "occurrence_timeout" | "section_superseded" | "pinned_version_invalid" | "secrets_unavailable" | "version_id_collision" | "lwir_too_large" | "model_tokens_exceeded" | "event_log_too_large" | "internal_error";
+                message: string;
+                rearmed: boolean;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "RunCompleted";
+            at: number;
+            payload: {
+                output?: unknown;
+                usage: {
+                    inputTokens: number;
+                    outputTokens: number;
+                    totalTokens: number;
+                    costUsd: number | null;
+                };
+                versionId: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "RunFailed";
+            at: number;
+            payload: {
+                /** @enum {string} */
+                causeCode: "input_schema_error" | "output_schema_error" | "workflow_not_found" | "workflow_missing_tool" | "workflow_definition_invalid" | "capability_drift" | "non_deterministic_replay" | "planner_validation_exhausted" | "planner_no_lwir" | "lwir_invalid" | "code_integrity" | "run_timeout" | "outer_loop_exhausted" | "supervise_failed" | "model_unavailable" | "model_error" | "model_timeout" | "model_protocol_error" | "step_failed" | "definition_not_approved" | "definition_approval_revoked" | "occurrence_timeout" | "section_superseded" | "pinned_version_invalid" | "secrets_unavailable" | "version_id_collision" | "lwir_too_large" | "model_tokens_exceeded" | "event_log_too_large" | "internal_error";
+                message: string;
+                details?: unknown;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "RunCancelled";
+            at: number;
+            payload: {
+                reason: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "RunPaused";
+            at: number;
+            payload: {
+                by: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "RunResumed";
+            at: number;
+            payload: {
+                by: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "WaitStarted";
+            at: number;
+            payload: {
+                stepPath: string;
+                attempt: number;
+                /** @enum {string} */
+                kind: "sleep" | "signal";
+                until: number;
+                signals?: {
+                    name: string;
+                    description: string;
+                    schema?: unknown;
+                }[];
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "SignalReceived";
+            at: number;
+            payload: {
+                signalId: string;
+                name: string;
+                payload?: unknown;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "SignalConsumed";
+            at: number;
+            payload: {
+                signalId: string;
+                stepPath: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "ChildRunStarted";
+            at: number;
+            payload: {
+                stepPath: string;
+                attempt: number;
+                childRunId: string;
+                workflowId: string;
+                placement?: {
+                    jurisdiction?: string;
+                    locationHint?: string;
+                };
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "ChildRunEnded";
+            at: number;
+            payload: {
+                /** @enum {string} */
+                status: "completed";
+                output?: unknown;
+                stepPath: string;
+                attempt: number;
+                childRunId: string;
+            } | {
+                /** @enum {string} */
+                status: "failed" | "cancelled";
+                cause: {
+                    code: string;
+                    message: string;
+                };
+                stepPath: string;
+                attempt: number;
+                childRunId: string;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "FlowQueued";
+            at: number;
+            payload: {
+                /** @enum {string} */
+                kind: "concurrency" | "throttle";
+                gate: number;
+                key: string;
+                position: number;
+                /** @enum {string} */
+                scope?: "tenant";
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "FlowAdmitted";
+            at: number;
+            payload: {
+                /** @enum {string} */
+                kind: "concurrency" | "throttle";
+                gate: number;
+                key: string;
+                admittedAt: number;
+                /** @enum {string} */
+                scope?: "tenant";
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "ModelRateLimited";
+            at: number;
+            payload: {
+                stepPath: string;
+                providerId: string;
+                modelId: string;
+                until: number;
+            };
+        } | {
+            seq: number;
+            runId: string;
+            /** @enum {string} */
+            type: "ModelRateLimitLifted";
+            at: number;
+            payload: {
+                stepPath: string;
+                providerId: string;
+                modelId: string;
+            };
         };
         Workflow: {
             id: string;

@@ -7,29 +7,17 @@
  * `FlowAdmitted`). In the Worker this is Durable Object RPC (`src/adapters/cloudflare/flow-limiters.ts`).
  */
 
+import type { z } from "zod";
+import type { FlowGateKindSchema, FlowGateSchema } from "./events/common-schemas.ts";
+
 /** Which limit a gate enforces. */
-export type FlowGateKind = "concurrency" | "throttle";
+export type FlowGateKind = z.infer<typeof FlowGateKindSchema>;
 
 /**
- * One gate of a run, as its start computed it and `RunRequested.flow` records it: the key is the
- * definition's key template rendered over the input (`"*"` when the limit has no key).
+ * One gate of a run, as its start computed it and `RunRequested.flow` records it (its schema, with
+ * the fields' meaning, is in events/common-schemas.ts: it is part of the event union).
  */
-export type FlowGate = {
-  readonly kind: FlowGateKind;
-  /** The gate's place in the definition: `concurrency[index]`, or 0 for the throttle. */
-  readonly index: number;
-  readonly key: string;
-  readonly limit: number;
-  /** A throttle's window. */
-  readonly periodMs?: number;
-  /**
-   * `tenant`: one of the tenant's start quotas (`LITTLE_QUOTA_CONCURRENT_RUNS`,
-   * `LITTLE_QUOTA_STARTS_PER_MINUTE`), shared by every workflow of the tenant and passed after the
-   * run's own gates, from its alarm (after the start's ack: src/engine/runs/tenant-gates.ts).
-   * Absent: a gate of the workflow's own flow control.
-   */
-  readonly scope?: "tenant";
-};
+export type FlowGate = Readonly<z.infer<typeof FlowGateSchema>>;
 
 /** Who asks: enough for the limiter to address the run's object again when it admits it. */
 export type FlowTicket = {

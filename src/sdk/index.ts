@@ -24,6 +24,7 @@ export type { ChildRunRefusalCode } from "./errors/child-run-refused-error.ts";
 export { CHILD_RUN_REFUSAL_CODES, ChildRunRefusedError } from "./errors/child-run-refused-error.ts";
 export { DefinitionNotApprovedError } from "./errors/definition-not-approved-error.ts";
 export { DefinitionProjectionMissingError } from "./errors/definition-projection-missing-error.ts";
+export { EventLogCorruptError } from "./errors/event-log-corrupt-error.ts";
 export type { HarnessRef } from "./errors/harness-unknown-error.ts";
 export { HarnessUnknownError } from "./errors/harness-unknown-error.ts";
 export { InsecureConfigurationError } from "./errors/insecure-configuration-error.ts";

@@ -13,6 +13,7 @@ import { APPROVAL_REFUSAL_CODES } from "../../src/sdk/errors/approval-refused-er
 import { BULK_REFUSAL_CODES } from "../../src/sdk/errors/bulk-action-refused-error.ts";
 import { CHILD_RUN_REFUSAL_CODES } from "../../src/sdk/errors/child-run-refused-error.ts";
 import { DefinitionNotApprovedError } from "../../src/sdk/errors/definition-not-approved-error.ts";
+import { EventLogCorruptError } from "../../src/sdk/errors/event-log-corrupt-error.ts";
 import { LittleError } from "../../src/sdk/errors/little-error.ts";
 import { ModelTimeoutError } from "../../src/sdk/errors/model-timeout-error.ts";
 import { QuotaExceededError } from "../../src/sdk/errors/quota-exceeded-error.ts";
@@ -36,6 +37,7 @@ const DOCUMENTED_5XX: Readonly<Record<string, number>> = {
   step_attempt_failed: 500, // internal: never leaves its step
   memory_change_invalid: 500, // internal: memory is checked before it is saved
   internal_error: 500, // a bug
+  event_log_corrupt: 500, // a stored event row does not parse: a server-side data fault, answered with its code and seq
 };
 
 type NamedClass = { name: string; base: string; file: string; body: string };
@@ -187,6 +189,17 @@ describe("the error handler reads the table", () => {
     ]);
     const unconfirmed = await app.request("/lost");
     expect([unconfirmed.status, unconfirmed.headers.get("retry-after")]).toEqual([503, "1"]);
+  });
+
+  it("answers a corrupt event row as a 500 with its own code and seq, not internal_error", async () => {
+    const app = new Hono().get("/", () => {
+      throw new EventLogCorruptError("run_1", 7, 'unknown event type "Nope"');
+    });
+    app.onError((e, c) => errorResponse(c, e));
+    const response = await app.request("/");
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect([response.status, body.error.code]).toEqual([500, "event_log_corrupt"]);
+    expect(body.error.message).toContain("seq 7");
   });
 
   it("answers an internal named error as a 500 internal_error, like any other bug", async () => {

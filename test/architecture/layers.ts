@@ -11,7 +11,10 @@ export type Layer = {
   readonly paths: readonly string[];
   /** A core layer imports no Cloudflare module and no platform library (see {@link platformModule}). */
   readonly core: boolean;
-  /** Layers whose code this one may import (its own is always allowed). */
+  /**
+   * Layers whose code this one may import (its own is always allowed), and npm packages named
+   * one by one (a name that is no layer: `zod` for the event schema in `ports`).
+   */
   readonly mayImport: readonly string[];
   /** Layers this one may import only with `import type`; `packages` stands for every npm package. */
   readonly typesFrom: readonly string[];
@@ -104,6 +107,7 @@ function ruleBroken(from: Layer, ref: ImportRef, layers: readonly Layer[]): stri
   if (ref.target === null) {
     const platform = from.core ? platformModule(ref.specifier) : null;
     if (platform) return `core layer ${from.name} imports ${platform}`;
+    if (from.mayImport.includes(packageName(ref.specifier))) return null;
     return from.typesFrom.includes(PACKAGES) && ref.kind !== "type" ? `${from.name} may import only types from packages` : null;
   }
   const to = layerOf(ref.target, layers);
@@ -111,6 +115,12 @@ function ruleBroken(from: Layer, ref: ImportRef, layers: readonly Layer[]): stri
   if (to === from || from.mayImport.includes(to.name)) return null;
   if (from.typesFrom.includes(to.name)) return ref.kind === "type" ? null : `${from.name} may import only types from ${to.name}`;
   return `${from.name} may not import ${to.name}`;
+}
+
+/** The package a bare specifier names: `zod` for `zod/mini`, `@scope/name` for `@scope/name/sub`. */
+export function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return (specifier.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
 }
 
 /**

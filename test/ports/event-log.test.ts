@@ -6,11 +6,16 @@ import { MemoryEventLog } from "../../src/adapters/memory/memory-event-log.ts";
 import type { LogFold } from "../../src/ports/event-log.ts";
 import { eventLogContract, fakeClock } from "./event-log.contract.ts";
 import { eventLogCheckpointContract } from "./event-log-checkpoint.contract.ts";
+import { eventLogCorruptionContract } from "./event-log-corruption.contract.ts";
 
 // The same contract, against every EventLog adapter.
 
 eventLogContract("MemoryEventLog", (runId, clock, body) => body(new MemoryEventLog(runId, clock)));
 eventLogCheckpointContract("MemoryEventLog", (runId, clock, fold, body) => body(new MemoryEventLog(runId, clock, fold)));
+eventLogCorruptionContract("MemoryEventLog", (runId, body) => {
+  const log = new MemoryEventLog(runId, fakeClock());
+  return body(log, (row) => log.writeStoredRow(row));
+});
 
 // One Durable Object per run id (the contract gives every test a fresh id), so logs never share
 // a table; the log is opened inside the object, over its own SQLite storage.
@@ -26,6 +31,20 @@ eventLogCheckpointContract(
   "DurableObjectEventLog",
   (runId, clock, fold, body) => inObject(runId, (state) => body(new DurableObjectEventLog(state.storage, runId, clock, {}, fold))),
   { persistent: true },
+);
+
+eventLogCorruptionContract("DurableObjectEventLog", (runId, body) =>
+  inObject(runId, (state) =>
+    body(new DurableObjectEventLog(state.storage, runId, fakeClock()), (row) =>
+      state.storage.sql.exec(
+        "INSERT OR REPLACE INTO events (seq, type, at, payload) VALUES (?, ?, ?, ?)",
+        row.seq,
+        row.type,
+        row.at,
+        row.payload,
+      ),
+    ),
+  ),
 );
 
 it("DurableObjectEventLog keeps only the newest checkpoint row in run_state", async () => {

@@ -97,6 +97,8 @@ const CLASSIFIED = {
   step_attempt_failed: "retry",
   memory_change_invalid: "retry",
   internal_error: "retry",
+  // A repeat start whose run's log has a bad row: the log needs repair, the message is not at fault.
+  event_log_corrupt: "retry",
   // Signals are not sent by queue messages (a start is): the policy never sees them.
   signal_unknown: "retry",
   signal_payload_invalid: "retry",

@@ -1,6 +1,7 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog, LogCheckpoint, LogFold } from "../../ports/event-log.ts";
+import { decodeStoredEvent, type StoredEventRow } from "../../ports/events/decode-stored-event.ts";
 import { assertTerminalLast, isTerminalType, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 import { FoldCheckpointer } from "./fold-checkpointer.ts";
@@ -10,8 +11,6 @@ export type AppendHooks = {
   readonly beforeAppend?: (events: readonly NewRunEvent[]) => void;
   readonly afterAppend?: (events: readonly RunEvent[]) => void;
 };
-
-type EventRow = { seq: number; type: string; at: number; payload: string };
 
 /**
  * The run object's {@link EventLog} in its SQLite storage. A batch is inserted in one synchronous
@@ -39,6 +38,13 @@ export class DurableObjectEventLog implements EventLog {
   /** The sync that starts once `syncing` ends; rows written before it starts are covered by it. */
   private nextSync: Promise<void> | null = null;
   private readonly checkpoints: FoldCheckpointer | null;
+  /**
+   * Rows 1..checked were checked against the event schema by this object (or appended by it, typed):
+   * read again, they are parsed, not checked again. The check costs about half a JSON.parse
+   * (zod runs without its compiled parsers in workerd; bench/event-decode.ts) and a slice re-reads
+   * the whole log: once per row per object keeps it off the hot path.
+   */
+  private checked = 0;
 
   /**
    * `hooks` run before a batch is written and once it is durable (crash tests abort there);
@@ -74,9 +80,11 @@ export class DurableObjectEventLog implements EventLog {
     events.forEach((e, i) => {
       const seq = last + i + 1;
       this.storage.sql.exec("INSERT INTO events (seq, type, at, payload) VALUES (?, ?, ?, ?)", seq, e.type, at, payloads[i] as string);
+      // Not checked against the schema: the event is typed, and the check costs CPU on the hot path.
       appended.push({ seq, runId: this.runId, type: e.type, at, payload: JSON.parse(payloads[i] as string) } as RunEvent);
     });
     if (this.cache) this.cache.push(...appended);
+    if (last <= this.checked) this.checked = last + events.length;
     // Still in the insert's turn: the sync below covers the checkpoint as well. A checkpoint is
     // only a shortcut: one that cannot be made must not fail an append whose rows are written.
     try {
@@ -166,10 +174,29 @@ export class DurableObjectEventLog implements EventLog {
     return this.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n;
   }
 
+  /** Rows as events, each checked against the event schema once: a bad row is `event_log_corrupt` with its seq. */
   private read(query: string, ...bindings: unknown[]): RunEvent[] {
     return this.storage.sql
-      .exec<EventRow>(query, ...bindings)
+      .exec<StoredEventRow>(query, ...bindings)
       .toArray()
-      .map((r) => ({ seq: r.seq, runId: this.runId, type: r.type, at: r.at, payload: JSON.parse(r.payload) }) as RunEvent);
+      .map((r) => {
+        if (r.seq <= this.checked) {
+          const known = parsedAsChecked(this.runId, r);
+          if (known) return known;
+        }
+        const event = decodeStoredEvent(this.runId, r);
+        if (r.seq === this.checked + 1) this.checked = r.seq;
+        return event;
+      });
+  }
+}
+
+/** A row this object checked before, parsed again; null when it no longer parses (then it is checked anew). */
+function parsedAsChecked(runId: string, row: StoredEventRow): RunEvent | null {
+  try {
+    // Checked against its type's schema when this object first read it (see `checked`).
+    return { seq: row.seq, runId, type: row.type, at: row.at, payload: JSON.parse(row.payload) } as RunEvent;
+  } catch {
+    return null;
   }
 }
