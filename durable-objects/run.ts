@@ -13,7 +13,8 @@ import {
   decideApproval,
   emptyRunView,
   endRun,
-  indexStarted,
+  INDEX_REPAIR_MS,
+  indexAfterAnswer,
   pauseRun,
   type RunHostPorts,
   recordChildEnd,
@@ -54,7 +55,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   /** Tells the slice in flight the run was paused: nothing new starts, its calls in flight finish. */
   private pausing: AbortController | null = null;
   /** The new run's first index row, written after its start answered; the alarm waits for it. */
-  private indexing: Promise<void> | null = null;
+  private indexing: Promise<unknown> | null = null;
   /** The `meta` table, through a copy in memory (run-meta.ts). */
   private readonly meta = new RunMeta(this.ctx.storage.sql);
   /** A started run whose index row has not landed yet (`meta.indexDue`). */
@@ -89,12 +90,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     let view: RunView;
     if (started.outcome === "existing") view = await this.status();
     else {
-      this.indexing = indexStarted(host).catch((error: unknown) => {
-        // The alarm writes it again (meta.indexDue is still set).
-        console.error(
-          `run ${request.runId}: index write after the start failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      });
+      this.indexing = indexAfterAnswer(host);
       // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
       view = await viewRun(request.runId, [...started.events, ...admission], wire(this.env).blobsFor, Date.now());
     }
@@ -148,8 +144,16 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const runId = this.meta.get("runId");
     if (!runId) return this.status();
     const host = this.host(runId);
-    const cancelled = await cancelRun(host, reason, (written) => this.inflight?.abort(new Error(`run cancelled: ${written}`)));
-    if (cancelled) this.waiters.notify();
+    const abort = (written: string) => this.inflight?.abort(new Error(`run cancelled: ${written}`));
+    const cancelled = await cancelRun(host, reason, abort, () => this.meta.set("indexDue", "{}"));
+    if (cancelled) {
+      this.waiters.notify();
+      // Its row after the answer (no single-region round trip on a cancel). An alarm nothing else
+      // keeps repairs a lost write, and is cleared once the row lands: an ended run costs no alarm.
+      const repair = (await this.ctx.storage.getAlarm()) === null;
+      if (repair) await this.wakeUp.wakeIn(INDEX_REPAIR_MS);
+      this.indexing = indexAfterAnswer(host).then((landed) => (landed && repair ? this.wakeUp.clear() : undefined));
+    }
     // A cancelled run gives its slot back at once (a queued one leaves its queue).
     await releaseEnded(this.flowPorts(runId, host));
     return this.status();

@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { catalogOf } from "../../src/engine/run-environment.ts";
@@ -139,6 +139,10 @@ describe("onTrigger sections", () => {
       expect((await runStub(runId).cancel("done for today")).status).toBe("cancelled");
       const refused = runStub(runId).trigger({ input: { text: "after", fail: false }, trigger: { kind: "http" } });
       await expect(refused).rejects.toMatchObject({ name: "RunEndedError", code: "run_ended" });
+      // Once the cancel's row has landed (written after its answer), the ended run keeps no alarm.
+      await runInDurableObject(rawRunStub(runId), async (instance) => {
+        await (instance as unknown as { indexing: Promise<unknown> | null }).indexing;
+      });
       expect(await runDurableObjectAlarm(rawRunStub(runId))).toBe(false);
       expect(types(await events(runId), "Run").at(-1)).toBe("RunCancelled");
     }

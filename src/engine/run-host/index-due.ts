@@ -10,6 +10,9 @@ import { indexFieldsOf, indexRun } from "./index-run.ts";
  */
 export type IndexDue = Readonly<Record<string, unknown>>;
 
+/** How soon the alarm repairs a row written after an answer (a cancel's), should that write be lost. */
+export const INDEX_REPAIR_MS = 1_000;
+
 /** Where a host keeps its run's {@link IndexDue} (the run object: its `meta` table). */
 export interface IndexDueStore {
   read(): IndexDue | null;
@@ -61,4 +64,19 @@ export function boundIndex(runs: RunIndex): RunIndex {
     claimAnchor: runs.claimAnchor.bind(runs),
     cancelAnchor: runs.cancelAnchor.bind(runs),
   };
+}
+
+/**
+ * Writes the run's row after its host answered (a start's, a cancel's): the mark (`IndexDue`) stays
+ * set until a write lands, and the alarm writes the row when this one is lost. Never rejects:
+ * resolves whether the row landed.
+ */
+export function indexAfterAnswer(ports: Pick<RunHostPorts, "runId" | "log" | "runs" | "clock">): Promise<boolean> {
+  return indexStarted(ports).then(
+    () => true,
+    (error: unknown) => {
+      console.error(`run ${ports.runId}: index write after the answer failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    },
+  );
 }

@@ -150,14 +150,26 @@ export async function decideApproval(ports: RunHostPorts, request: DecisionReque
  * index says so, its running child runs are cancelled, its parent (for a child run) is told, and the alarm is cleared. The reason is a client's text: it passes the run's
  * redactor like everything the host writes. False when the run had already ended.
  */
-export async function cancelRun(ports: RunHostPorts, given: string, onCancelled: (reason: string) => void): Promise<boolean> {
+export async function cancelRun(
+  ports: RunHostPorts,
+  given: string,
+  onCancelled: (reason: string) => void,
+  /**
+   * The host's note that the run's row is due (the run object's index mark), made in the cancel's
+   * append turn: the host writes the row after its answer, and its alarm repairs a lost write, so
+   * the cancel waits for no single-region database. Without it the row is written before the answer.
+   */
+  deferIndex?: () => void,
+): Promise<boolean> {
   const redact = await textRedactorOf(ports);
   const reason = redact ? redact(given) : WITHHELD;
   const state = (await readRunState(ports.log)).state;
   if (state.terminal) return false;
+  deferIndex?.();
   await ports.log.append([{ type: "RunCancelled", payload: { reason } }]);
   onCancelled(reason);
-  await indexRun(ports, state, "cancelled", { versionId: latestRegistration(state).versionId, progress: progressOf(state) });
+  if (!deferIndex)
+    await indexRun(ports, state, "cancelled", { versionId: latestRegistration(state).versionId, progress: progressOf(state) });
   // Its running children are cancelled too; a child run tells its own parent it ended.
   await cancelChildren(ports, state, reason);
   await settleEnded(ports);
