@@ -13,12 +13,12 @@ import {
   decideApproval,
   emptyRunView,
   endRun,
-  INDEX_REPAIR_MS,
   indexAfterAnswer,
   pauseRun,
   type RunHostPorts,
   recordChildEnd,
   resumeRun,
+  rowAfterEnd,
   sendSignal,
   settlingIndex,
   startRun,
@@ -54,7 +54,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   private inflight: AbortController | null = null;
   /** Tells the slice in flight the run was paused: nothing new starts, its calls in flight finish. */
   private pausing: AbortController | null = null;
-  /** The new run's first index row, written after its start answered; the alarm waits for it. */
+  /** The run's index row written after an answer (a start's, a cancel's), while it is in flight. */
   private indexing: Promise<unknown> | null = null;
   /** The `meta` table, through a copy in memory (run-meta.ts). */
   private readonly meta = new RunMeta(this.ctx.storage.sql);
@@ -69,10 +69,9 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
 
   /**
    * Starts the run and answers once its `RunRequested` is durable. The index row is written after
-   * the answer: `meta.indexDue` goes into the same sync as the request, so a crash before the row
-   * lands leaves the mark, and the alarm armed by the start writes the row first thing (the repair
-   * path). Until then `GET /v1/runs/:id` finds the run here (src/engine/runs/find-tenant-run.ts). A repeat is
-   * compared here (`conflict` when it differs), and `waitMs` waits for the end in the same call.
+   * the answer (`meta.indexDue`, in the request's sync, is the alarm's repair mark); until it lands
+   * the run is found here (find-tenant-run.ts). A repeat is compared here (`conflict` when it
+   * differs), and `waitMs` waits for the end in the same call.
    */
   async start(request: StartRunRequest): Promise<StartRunResult> {
     const deleted = this.meta.get(DELETED_META_KEY);
@@ -90,7 +89,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     let view: RunView;
     if (started.outcome === "existing") view = await this.status();
     else {
-      this.indexing = indexAfterAnswer(host);
+      this.writeRowAfterAnswer(indexAfterAnswer(host));
       // A new run is exactly what its start appended: answered from those events, not a re-read of the log.
       view = await viewRun(request.runId, [...started.events, ...admission], wire(this.env).blobsFor, Date.now());
     }
@@ -148,11 +147,8 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const cancelled = await cancelRun(host, reason, abort, () => this.meta.set("indexDue", "{}"));
     if (cancelled) {
       this.waiters.notify();
-      // Its row after the answer (no single-region round trip on a cancel). An alarm nothing else
-      // keeps repairs a lost write, and is cleared once the row lands: an ended run costs no alarm.
-      const repair = (await this.ctx.storage.getAlarm()) === null;
-      if (repair) await this.wakeUp.wakeIn(INDEX_REPAIR_MS);
-      this.indexing = indexAfterAnswer(host).then((landed) => (landed && repair ? this.wakeUp.clear() : undefined));
+      // Its row after the answer: no single-region round trip on a cancel (index-due.ts).
+      this.writeRowAfterAnswer((await rowAfterEnd(host, this.wakeUp, (await this.ctx.storage.getAlarm()) !== null)).write);
     }
     // A cancelled run gives its slot back at once (a queued one leaves its queue).
     await releaseEnded(this.flowPorts(runId, host));
@@ -212,9 +208,8 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   }
 
   /**
-   * Resolves when the run has ended (or, for a section, has run every queued occurrence and waits
-   * for a trigger), or after `timeoutMs`, with the run as it then is. A run waiting for an
-   * approval is mid-work: the wait goes on.
+   * Resolves when the run has ended (or a section waits for a trigger), or after `timeoutMs`, with
+   * the run as it then is. A run waiting for an approval is mid-work: the wait goes on.
    */
   async waitForEnd(timeoutMs: number): Promise<RunView> {
     const current = await this.status();
@@ -233,10 +228,11 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const pausing = new AbortController();
     this.pausing = pausing;
     try {
-      await this.indexing;
       const host = this.host(runId);
       await driveAlarmSlice({
         host,
+        // A row write after an answer still in flight clears the mark itself: the slice does not wait for it.
+        indexInFlight: this.indexing !== null,
         environment: () =>
           runEnvironment(wire(this.env, { runId: `${tenant}:${runId}` }), {
             runId,
@@ -268,6 +264,11 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   private async withRun<T>(command: (host: RunHostPorts, runId: string) => Promise<T>): Promise<T | typeof NO_RUN> {
     const runId = this.meta.get("runId");
     return runId ? command(this.host(runId), runId) : NO_RUN;
+  }
+
+  private writeRowAfterAnswer(write: Promise<unknown>): void {
+    const indexing = write.finally(() => this.indexing === indexing && (this.indexing = null));
+    this.indexing = indexing;
   }
 
   /** The run host's ports for this object's run. */

@@ -9,7 +9,15 @@ export { recordChildEnd } from "./children/child-messages.ts";
 export { driveSlice, driveToEnd, onDriveError } from "./run-host/drive-slices.ts";
 export { endRun } from "./run-host/end-run.ts";
 export { noAlarm, type RunAlarm, type RunHostPorts } from "./run-host/host-ports.ts";
-export { INDEX_REPAIR_MS, type IndexDue, type IndexDueStore, indexAfterAnswer, indexStarted, settlingIndex } from "./run-host/index-due.ts";
+export {
+  INDEX_REPAIR_MS,
+  type IndexDue,
+  type IndexDueStore,
+  indexAfterAnswer,
+  indexStarted,
+  rowAfterEnd,
+  settlingIndex,
+} from "./run-host/index-due.ts";
 export { type PauseOutcome, pauseRun, resumeRun } from "./run-host/pause-commands.ts";
 export { cancelRun, decideApproval, startRun, triggerRun } from "./run-host/run-commands.ts";
 export { emptyRunView, viewRun, viewRunState } from "./run-host/run-view.ts";

@@ -25,6 +25,12 @@ export type AlarmSlicePorts = {
   readonly flow: FlowPorts;
   readonly alarm: RunAlarm;
   readonly indexDue: IndexDueStore;
+  /**
+   * The host's own write of the row (after a start's or a cancel's answer) is in flight: it clears
+   * the mark when it lands, and a later write of the run's does if it fails (the index only moves a
+   * status forward), so the slice drives at once instead of waiting on a single-region round trip.
+   */
+  readonly indexInFlight?: boolean;
   readonly failures: DriveFailures;
   /** The run settled: wake the host's waiters. */
   readonly settled: () => void;
@@ -33,8 +39,8 @@ export type AlarmSlicePorts = {
 /** Drives one slice of the run (the alarm's work); never throws for a slice that failed. */
 export async function driveAlarmSlice(ports: AlarmSlicePorts): Promise<void> {
   try {
-    // The repair path: a crash between the start's answer and its index row left the mark.
-    if (ports.indexDue.read()) await indexStarted(ports.host);
+    // The repair path: a crash between an answer and its index row left the mark.
+    if (ports.indexDue.read() && !ports.indexInFlight) await indexStarted(ports.host);
     const { settled } = await driveFlowSlice(ports.environment(), ports.flow, ports.alarm);
     ports.failures.reset();
     if (settled) ports.settled();

@@ -1,6 +1,6 @@
 import type { RunIndex } from "../../ports/run-index.ts";
 import { readRunState, runStatusOf } from "../run-state.ts";
-import type { RunHostPorts } from "./host-ports.ts";
+import type { RunAlarm, RunHostPorts } from "./host-ports.ts";
 import { indexFieldsOf, indexRun } from "./index-run.ts";
 
 /**
@@ -79,4 +79,18 @@ export function indexAfterAnswer(ports: Pick<RunHostPorts, "runId" | "log" | "ru
       return false;
     },
   );
+}
+
+/**
+ * An ended run's row after its host answered (a cancel's). When nothing else keeps the run's alarm
+ * (`alarmInUse`: a parent still to tell), it is armed as the repair of a lost write, and cleared
+ * once the row lands: an ended run costs no alarm. Resolves once the repair is armed, the write in flight.
+ */
+export async function rowAfterEnd(
+  ports: Pick<RunHostPorts, "runId" | "log" | "runs" | "clock">,
+  alarm: RunAlarm,
+  alarmInUse: boolean,
+): Promise<{ readonly write: Promise<unknown> }> {
+  if (!alarmInUse) await alarm.wakeIn(INDEX_REPAIR_MS);
+  return { write: indexAfterAnswer(ports).then((landed) => (landed && !alarmInUse ? alarm.clear() : undefined)) };
 }
