@@ -17,6 +17,7 @@ import { approvalRevoked } from "./approval-revoked.ts";
 import { recordable } from "./blob-refs.ts";
 import { cancelChildren } from "./children/child-messages.ts";
 import { definitionCapabilities } from "./definition-capabilities.ts";
+import { prefetchMemo } from "./memo/reuse-step.ts";
 import { runOuterLoop } from "./outer-loop.ts";
 import { runDeadlineOf } from "./run-deadline.ts";
 import type { RegisteredWorkflow, RunEnvironment, SliceEnvironment } from "./run-environment.ts";
@@ -79,6 +80,7 @@ async function driveOver(given: RunEnvironment): Promise<DriveResult> {
   const run = new SliceState(given.log, state, events.at(-1)?.seq ?? 0);
   const env: SliceEnvironment = { ...given, log: run.track(quota.meter(given.log)), run };
   if (!state.request) throw new Error(`run ${env.runId} has no RunRequested event`);
+  prefetchMemo(env, state);
   // The run's deadline derives from the log (RunRequested.at) and the definition, so it holds across resumes.
   // A section's run timeout bounds only its compile (run-deadline.ts).
   const { timeoutMs: runTimeoutMs, deadline: runDeadline, signal: runTimeout } = runDeadlineOf(env, state);

@@ -49,6 +49,18 @@ export async function reusedResult(
   return { output: entry.output, event: { type: "StepSucceeded", payload: { stepPath, attempt: 1, output, reused } } };
 }
 
+/**
+ * Starts reading the source's log and version as a restart's or fork's first slice begins, so the
+ * read overlaps the version's lock and registration instead of following them (the first step
+ * that may reuse a result awaits the same read). Later slices read it when a step first asks.
+ */
+export function prefetchMemo(env: SliceEnvironment, state: RunState): void {
+  const memo = state.request?.memo;
+  if (!memo || state.started.size > 0) return;
+  // Observed so a failed read is no unhandled rejection: the step that asks gets the failure.
+  tableFor(env, state.request?.tenant ?? "default", memo).catch(() => {});
+}
+
 function tableFor(env: SliceEnvironment, tenant: string, memo: RunMemo): Promise<MemoTable | null> {
   let table = tables.get(env.run);
   if (!table) {

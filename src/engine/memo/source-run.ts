@@ -32,7 +32,11 @@ export async function readSourceRun(runId: string, events: readonly RunEvent[], 
   const cycle = Math.max(0, ...state.started);
   const registered = state.registered.get(cycle);
   if (cycle === 0 || !registered) return null;
-  const version = await versions.getVersionById(registered.versionId);
+  // Both reads at once: each is a round trip to the version store (D1).
+  const [version, snapshot] = await Promise.all([
+    versions.getVersionById(registered.versionId),
+    versions.getDefinition(registered.definitionHash),
+  ]);
   if (!version) return null;
   return {
     runId,
@@ -44,7 +48,7 @@ export async function readSourceRun(runId: string, events: readonly RunEvent[], 
     versionId: registered.versionId,
     lwir: version.lwir as Lwir,
     definitionHash: registered.definitionHash,
-    snapshot: await versions.getDefinition(registered.definitionHash),
+    snapshot,
   };
 }
 
