@@ -79,9 +79,8 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const host = this.host(request.runId, request.tenant ?? "default");
     const started = await startRun(host, request, () => this.meta.set("indexDue", "{}"));
     if (started.outcome === "conflict") return started;
-    // Flow control: the workflow's own limiters are asked in this same call (one RPC when a slot is
-    // free, nothing written then); a run that queues is answered `waiting` with its place. The
-    // tenant's quota gates are not asked here: the alarm passes them, after this answer.
+    // Flow control: the workflow's own limiters are asked in this call (one RPC, no write, when a slot
+    // is free; a queued run is answered `waiting`). The tenant's quota gates are the alarm's.
     const admission =
       started.outcome === "created" && hasFlowGates({ request }, { workflowOnly: true })
         ? await askGatesAtStart(this.flowPorts(request.runId, host), started.events)
@@ -267,7 +266,9 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   }
 
   private writeRowAfterAnswer(write: Promise<unknown>): void {
-    const indexing = write.finally(() => this.indexing === indexing && (this.indexing = null));
+    const indexing = write.finally(() => {
+      if (this.indexing === indexing) this.indexing = null;
+    });
     this.indexing = indexing;
   }
 
