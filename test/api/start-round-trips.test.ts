@@ -8,38 +8,23 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { openai } from "@ai-sdk/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { countD1Calls, delayedD1 } from "../../bench/worker/delayed-d1.ts";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { app } from "../../src/api/app.ts";
 import { LittleWorkflowEntrypoint } from "../../src/api/rpc-entrypoint.ts";
-import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
+import { catalogOf } from "../../src/engine/run-environment.ts";
 import { summarizeTicket } from "../../src/examples/support-summarize-ticket.ts";
-import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
-import { model } from "../../src/sdk/model.ts";
 import { handleQueue } from "../../src/triggers/handlers.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { runStub } from "../support/drive.ts";
-import { stepsLwir } from "../support/wait-lwir.ts";
+import { signalWaitingWorkflow, signalWaitLwir } from "../support/signal-waiting.ts";
 import { tenantToken } from "./support/api-call.ts";
 
 const WORKFLOW = "support.summarize-ticket";
 const INPUT = { ticketId: "T-32", transcript: "The export button does nothing." };
 
-const waiting: RegisteredWorkflow = {
-  definition: defineWorkflow({
-    id: "test.round-trips-wait",
-    description: "Waits for a signal.",
-    input: z.object({}),
-    output: z.looseObject({}),
-    models: [model(openai("gpt-4o-mini"), { description: "Unused." })],
-    planner: { model: openai("gpt-5"), system: "Plan a wait." },
-    signals: { go: { schema: z.looseObject({}), description: "Lets the run go on" } },
-  }),
-  tools: {},
-};
+const waiting = signalWaitingWorkflow("test.round-trips-wait");
 
 beforeEach(() =>
   overrideWiring({
@@ -145,7 +130,7 @@ describe("D1 round trips before a start's ack", () => {
 
 describe("D1 round trips before the other doors answer", () => {
   it("a read of a run, a signal to it and its cancel: none (each is answered by the run's object, found by its name)", async () => {
-    const lwir = await stepsLwir(waiting, [{ id: "wait", uses: "wait.signal", with: { signals: ["go"], timeoutMs: 600_000 } }]);
+    const lwir = await signalWaitLwir(waiting);
     const started = await counted("POST", "/v1/lwir/runs", "test-dev-token", { lwir, input: {} });
     const runId = (started.json as { run: { runId: string } }).run.runId;
     let read = await counted("GET", `/v1/runs/${runId}`, "test-dev-token");

@@ -7,32 +7,18 @@
 
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { openai } from "@ai-sdk/openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
-import { catalogOf, type RegisteredWorkflow } from "../../src/engine/run-environment.ts";
+import { catalogOf } from "../../src/engine/run-environment.ts";
 import type { RunIndex } from "../../src/ports/run-index.ts";
-import { defineWorkflow } from "../../src/sdk/define-workflow.ts";
-import { model } from "../../src/sdk/model.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call } from "../api/support/api-call.ts";
 import { rawRunStub, runStub } from "../support/drive.ts";
-import { stepsLwir } from "../support/wait-lwir.ts";
+import { indexWithUpsert } from "../support/index-with-upsert.ts";
+import { signalWaitingWorkflow, signalWaitLwir } from "../support/signal-waiting.ts";
 
 const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
-const waiting: RegisteredWorkflow = {
-  definition: defineWorkflow({
-    id: "test.cancel-index",
-    description: "Waits for a signal.",
-    input: z.object({}),
-    output: z.looseObject({}),
-    models: [model(openai("gpt-4o-mini"), { description: "Unused." })],
-    planner: { model: openai("gpt-5"), system: "Plan a wait." },
-    signals: { go: { schema: z.looseObject({}), description: "Lets the run go on" } },
-  }),
-  tools: {},
-};
+const waiting = signalWaitingWorkflow("test.cancel-index");
 
 beforeEach(() => overrideWiring({ models: OFFLINE, workflows: catalogOf([waiting]) }));
 afterEach(() => overrideWiring({}));
@@ -43,18 +29,11 @@ function holdingCancelledRow(runId: string) {
   const released = new Promise<void>((done) => {
     release = done;
   });
-  const wrap = (d1: RunIndex): RunIndex => ({
-    upsert: async (entry) => {
+  const wrap = (d1: RunIndex): RunIndex =>
+    indexWithUpsert(d1, async (entry, upsert) => {
       if (entry.runId === runId && entry.status === "cancelled") await released;
-      return d1.upsert(entry);
-    },
-    get: (tenant, id) => d1.get(tenant, id),
-    list: (query) => d1.list(query),
-    tenantUsesVersion: (tenant, versionId) => d1.tenantUsesVersion(tenant, versionId),
-    findAnchor: (id) => d1.findAnchor(id),
-    claimAnchor: (tenant, id, at) => d1.claimAnchor(tenant, id, at),
-    cancelAnchor: (tenant, id, at) => d1.cancelAnchor(tenant, id, at),
-  });
+      return upsert(entry);
+    });
   return { wrap, release: () => release() };
 }
 
@@ -65,7 +44,7 @@ async function rowStatus(runId: string): Promise<string | null> {
 
 /** A run of the dev tenant waiting for its signal, its row written. */
 async function waitingRun(): Promise<string> {
-  const lwir = await stepsLwir(waiting, [{ id: "wait", uses: "wait.signal", with: { signals: ["go"], timeoutMs: 600_000 } }]);
+  const lwir = await signalWaitLwir(waiting);
   const started = await call("POST", "/v1/lwir/runs", { body: { lwir, input: {} } });
   expect(started.status, started.text).toBe(202);
   const runId = (started.json.run as { runId: string }).runId;

@@ -12,6 +12,7 @@ import type { RunIndex } from "../../src/ports/run-index.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call, tenantToken } from "../api/support/api-call.ts";
 import { driveToEnd, rawRunStub, runStub } from "../support/drive.ts";
+import { indexWithUpsert } from "../support/index-with-upsert.ts";
 
 const OFFLINE = new EnvModelResolver({ mode: "offline", secrets: {} });
 const WORKFLOW = "support.summarize-ticket";
@@ -23,21 +24,14 @@ afterEach(() => overrideWiring({}));
 /** The D1 index, except that this run's first write never lands (the Worker died while sending it). */
 function holdingFirstWrite(runId: string): (d1: RunIndex) => RunIndex {
   let held = false;
-  return (d1) => ({
-    upsert: (entry) => {
+  return (d1) =>
+    indexWithUpsert(d1, (entry, upsert) => {
       if (entry.runId === runId && !held) {
         held = true;
         return new Promise<void>(() => {});
       }
-      return d1.upsert(entry);
-    },
-    get: (tenant, id) => d1.get(tenant, id),
-    list: (query) => d1.list(query),
-    tenantUsesVersion: (tenant, versionId) => d1.tenantUsesVersion(tenant, versionId),
-    findAnchor: (id) => d1.findAnchor(id),
-    claimAnchor: (tenant, id, at) => d1.claimAnchor(tenant, id, at),
-    cancelAnchor: (tenant, id, at) => d1.cancelAnchor(tenant, id, at),
-  });
+      return upsert(entry);
+    });
 }
 
 async function indexRows(tenant: string): Promise<{ run_id: string; status: string }[]> {
