@@ -77,7 +77,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const deleted = this.meta.get(DELETED_META_KEY);
     if (deleted) return { outcome: "deleted", deletedAt: Number(deleted) };
     const host = this.host(request.runId, request.tenant ?? "default");
-    const started = await startRun(host, request, () => this.meta.set("indexDue", "{}"));
+    const started = await startRun(host, request, this.indexDue.mark);
     if (started.outcome === "conflict") return started;
     // Flow control: the workflow's own limiters are asked in this call (one RPC, no write, when a slot
     // is free; a queued run is answered `waiting`). The tenant's quota gates are the alarm's.
@@ -143,7 +143,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     if (!runId) return this.status();
     const host = this.host(runId);
     const abort = (written: string) => this.inflight?.abort(new Error(`run cancelled: ${written}`));
-    const cancelled = await cancelRun(host, reason, abort, () => this.meta.set("indexDue", "{}"));
+    const cancelled = await cancelRun(host, reason, abort, this.indexDue.mark);
     if (cancelled) {
       this.waiters.notify();
       // Its row after the answer: no single-region round trip on a cancel (index-due.ts).

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvModelResolver } from "../../src/adapters/models/env-model-resolver.ts";
 import { catalogOf } from "../../src/engine/run-environment.ts";
+import type { FlowGate } from "../../src/ports/flow-limiter.ts";
 import { overrideWiring } from "../../src/wiring.ts";
 import { call } from "../api/support/api-call.ts";
 import { runStub } from "../support/drive.ts";
@@ -124,19 +125,26 @@ describe("concurrency keys", () => {
   });
 });
 
+/** The limited workflow on a 0 ms offline model, each limiter ask seen (or failed) by `watch` first. */
+function watchAcquire(watch: (gate: FlowGate) => void): void {
+  overrideWiring({
+    models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 0 }),
+    workflows: catalogOf([LIMITED]),
+    flow: (limiters) => ({
+      ...limiters,
+      acquire: async (ticket, gate, leaseMs) => {
+        watch(gate);
+        return limiters.acquire(ticket, gate, leaseMs);
+      },
+    }),
+  });
+}
+
 describe("the start's admission", () => {
-  it("a start with a free slot asks its key's limiter once before the answer and writes nothing for it; the first slice records FlowAdmitted", async () => {
+  it("a start with a free slot asks its key's limiter before the answer and is answered from its own events; the first slice records FlowAdmitted once", async () => {
     const asked: { scope: string; at: number }[] = [];
-    overrideWiring({
-      models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 0 }),
-      workflows: catalogOf([LIMITED]),
-      flow: (limiters) => ({
-        ...limiters,
-        acquire: async (ticket, gate, leaseMs) => {
-          asked.push({ scope: gate.scope ?? "workflow", at: Date.now() });
-          return limiters.acquire(ticket, gate, leaseMs);
-        },
-      }),
+    watchAcquire((gate) => {
+      asked.push({ scope: gate.scope ?? "workflow", at: Date.now() });
     });
     const run = await startFlowRun("flow.limited", `free-${unique()}`);
     const answeredAt = Date.now();
@@ -156,16 +164,8 @@ describe("the start's admission", () => {
 
   it("a limiter that cannot be reached at the start fails nothing: the run's alarm asks again and it completes", async () => {
     let refused = 0;
-    overrideWiring({
-      models: new EnvModelResolver({ mode: "offline", secrets: {}, offlineLatencyMs: 0 }),
-      workflows: catalogOf([LIMITED]),
-      flow: (limiters) => ({
-        ...limiters,
-        acquire: async (ticket, gate, leaseMs) => {
-          if (refused++ === 0) throw new Error("limiter unreachable");
-          return limiters.acquire(ticket, gate, leaseMs);
-        },
-      }),
+    watchAcquire(() => {
+      if (refused++ === 0) throw new Error("limiter unreachable");
     });
     const run = await startFlowRun("flow.limited", `down-${unique()}`);
     expect(run.status).toBe("pending");

@@ -130,6 +130,19 @@ describe("the run index is written after the ack", () => {
     expect((await call("GET", "/v1/runs/run_never_started", { token: owner.token })).status).toBe(404);
   });
 
+  it("the first slice does not wait for the start's row write: with it still in flight the run is driven to its end, and its own rows clear the mark", async () => {
+    const { tenant, token } = await newTenant("ack_inflight");
+    const runId = "run_ack_inflight";
+    // The start's row write never lands (a far, stuck D1); the object is not restarted.
+    overrideWiring({ models: OFFLINE, runs: holdingFirstWrite(runId) });
+    expect((await call("POST", `/v1/workflows/${WORKFLOW}/runs`, { token, body: { input: INPUT, runId } })).status).toBe(202);
+    expect((await driveToEnd(runId, 40, tenant)).status).toBe("completed");
+    expect(await indexRows(tenant)).toEqual([{ run_id: runId, status: "completed" }]);
+    await runInDurableObject(rawRunStub(runId, tenant), (_instance, state) => {
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM meta WHERE key = 'indexDue'").one().n).toBe(0);
+    });
+  });
+
   it("concurrent starts of one run id: one run, one row", async () => {
     const { tenant, token } = await newTenant("ack_race");
     const runId = "run_ack_race";

@@ -14,9 +14,10 @@ export interface HostMeta {
   delete(key: string): void;
 }
 
-/** The index repair mark (`indexDue`): set with the start's request, cleared once a row lands. */
+/** The index repair mark (`indexDue`): set with a start's request or a cancel, cleared once a row lands. */
 export function indexDueIn(meta: HostMeta): IndexDueStore {
   return {
+    mark: () => meta.set("indexDue", "{}"),
     read: () => {
       const due = meta.get("indexDue");
       return due === null ? null : (JSON.parse(due) as IndexDue);

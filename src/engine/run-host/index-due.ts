@@ -15,6 +15,8 @@ export const INDEX_REPAIR_MS = 1_000;
 
 /** Where a host keeps its run's {@link IndexDue} (the run object: its `meta` table). */
 export interface IndexDueStore {
+  /** Sets the mark: called in the turn of the append it covers (a start's request, a cancel), so one sync holds both. */
+  mark(): void;
   read(): IndexDue | null;
   clear(): void;
 }

@@ -56,7 +56,14 @@ export async function findTenantRun(
       placement: entry.placement,
       entry,
     };
-  // Looked up only here, on the miss path: a deleted run's object and rows are gone (410, not 404).
+  return missingRun(ports, tenant, runId);
+}
+
+/**
+ * The miss path of every lookup: 410 `run_deleted` for a run that was deleted (its object and rows
+ * are gone, its tombstone stays), else 404 `run_not_found`. The tombstone is read only here.
+ */
+export async function missingRun(ports: Pick<RunLookupPorts, "deletions">, tenant: string, runId: string): Promise<never> {
   const tombstone = await ports.deletions.tombstone(tenant, runId);
   if (tombstone) throw new RunDeletedError(runId, tombstone.deletedAt);
   throw new RunNotFoundError(runId);

@@ -9,12 +9,12 @@ import { isTerminalType } from "../../ports/run-events.ts";
 import type { RunIndex, RunIndexEntry } from "../../ports/run-index.ts";
 import type { RunLinks, RunRelation } from "../../ports/run-links.ts";
 import type { SourceRuns } from "../../ports/source-runs.ts";
-import { RunDeletedError } from "../../sdk/errors/run-deleted-error.ts";
 import { RunForkRefusedError } from "../../sdk/errors/run-fork-refused-error.ts";
-import { StartRefusedError } from "../../sdk/errors/start-refused-error.ts";
+import { RunNotFoundError } from "../../sdk/errors/run-not-found-error.ts";
 import { type MemoTable, memoTable } from "../memo/memo-table.ts";
 import { readSourceRun, type SourceRun } from "../memo/source-run.ts";
 import { type StepUsage, usageByStepPath } from "../memo/step-usage.ts";
+import { missingRun } from "./find-tenant-run.ts";
 import type { StartPorts } from "./start-service.ts";
 
 export type ForkPorts = StartPorts & {
@@ -34,10 +34,8 @@ export async function indexedRun(
   runId: string,
 ): Promise<RunIndexEntry> {
   const entry = await ports.runs.get(tenant, runId);
-  if (entry && entry.status !== "minted") return entry;
-  const tombstone = entry ? null : await ports.deletions.tombstone(tenant, runId);
-  if (tombstone) throw new RunDeletedError(runId, tombstone.deletedAt);
-  throw new StartRefusedError("run_not_found", `No run "${runId}"`);
+  if (entry?.status === "minted") throw new RunNotFoundError(runId);
+  return entry ?? missingRun(ports, tenant, runId);
 }
 
 export type LoadedSource = {
