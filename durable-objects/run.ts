@@ -2,8 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { askGatesAtStart, type FlowPorts, hasFlowGates } from "../src/engine/flow/admit-flow.ts";
 import { releaseEnded } from "../src/engine/flow/flow-slice.ts";
 import { LiveCalls } from "../src/engine/live/live-calls.ts";
-import { runEnvironment } from "../src/engine/run-environment.ts";
 import { driveAlarmSlice } from "../src/engine/run-host/alarm-slice.ts";
+import { DriveLock } from "../src/engine/run-host/drive-lock.ts";
 import { driveFailuresIn, indexDueIn, storageAlarm } from "../src/engine/run-host/host-meta.ts";
 import { hostPortsOf } from "../src/engine/run-host/host-ports.ts";
 import { eventPage, hostedView, NO_RUN, probeHostedRun } from "../src/engine/run-host/hosted-view.ts";
@@ -36,6 +36,7 @@ import { eventStream } from "./event-stream.ts";
 import { openRunLog } from "./run-log.ts";
 import { RunMeta } from "./run-meta.ts";
 import { DELETED_META_KEY, purgeRunStorage } from "./run-purge.ts";
+import { sliceEnvironment } from "./slice-environment.ts";
 
 /**
  * One run = one Durable Object (docs/runs.md, "Durability in the object"). Its SQLite holds
@@ -61,6 +62,8 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   /** A started run whose index row has not landed yet (`meta.indexDue`). */
   private readonly indexDue = indexDueIn(this.meta);
   private readonly wakeUp = storageAlarm(this.ctx.storage);
+  /** The alarm's slice, or a command ending a waiting step in its own append: one at a time. */
+  private readonly drive = new DriveLock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -221,28 +224,22 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const runId = this.meta.get("runId");
     // A start that crashed before appending its request leaves nothing to drive; its caller retries.
     if (!runId || (await this.eventLog(runId).page({ after: 0, limit: 1 })).length === 0) return;
-    const tenant = this.meta.get("tenant") ?? "default";
+    await this.drive.hold(() => this.driveSlice(runId, this.meta.get("tenant") ?? "default"));
+  }
+
+  private async driveSlice(runId: string, tenant: string): Promise<void> {
     const inflight = new AbortController();
     this.inflight = inflight;
     const pausing = new AbortController();
     this.pausing = pausing;
     try {
       const host = this.host(runId);
+      const handles = { runId, tenant, runs: host.runs, signal: inflight.signal, pause: pausing.signal, live: this.live };
       await driveAlarmSlice({
         host,
         // A row write after an answer still in flight clears the mark itself: the slice does not wait for it.
         indexInFlight: this.indexing !== null,
-        environment: () =>
-          runEnvironment(wire(this.env, { runId: `${tenant}:${runId}` }), {
-            runId,
-            tenant,
-            log: this.eventLog(runId),
-            runs: host.runs,
-            signal: inflight.signal,
-            pause: pausing.signal,
-            bindings: this.env,
-            liveOutput: this.live,
-          }),
+        environment: () => sliceEnvironment(this.env, { ...handles, log: this.eventLog(runId) }),
         flow: this.flowPorts(runId, host),
         alarm: this.wakeUp,
         indexDue: this.indexDue,
@@ -278,7 +275,8 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     const log = this.eventLog(runId, tenant);
     const owner = tenant ?? this.meta.get("tenant") ?? "default";
     // The run index as this run writes it: its first row clears the repair mark (meta.indexDue).
-    return hostPortsOf(wiring, { runId, tenant: owner, log, runs: settlingIndex(wiring.runs, this.indexDue), alarm: this.wakeUp });
+    const runs = settlingIndex(wiring.runs, this.indexDue);
+    return hostPortsOf(wiring, { runId, tenant: owner, log, runs, alarm: this.wakeUp, drive: this.drive });
   }
 
   /** What the run's flow-control gates work over (docs/flow-control.md). */

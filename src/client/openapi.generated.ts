@@ -1735,6 +1735,9 @@ export interface components {
                     jurisdiction?: string;
                     locationHint?: string;
                 };
+                outputSchema?: {
+                    [key: string]: unknown;
+                } | boolean | null;
             };
         } | {
             seq: number;

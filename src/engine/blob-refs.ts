@@ -24,14 +24,27 @@ export function isBlobRef(value: unknown): value is BlobRef {
 
 /** The value to record for an output: itself (tagged) when small, else a reference to its stored blob. */
 export async function recordable(output: unknown, blobs: BlobStore, redact?: (value: unknown) => unknown): Promise<unknown> {
+  const value = encodedOutput(output, redact);
+  if (value.bytes <= INLINE_OUTPUT_LIMIT) return value.encoded;
+  const digest = digestText(value.text);
+  await blobs.put(digest, value.text);
+  return { $blob: digest, bytes: value.bytes } satisfies BlobRef;
+}
+
+/**
+ * The value to record for an output when it is small enough to go inline, else undefined (it
+ * needs {@link recordable}'s blob): for a writer that records it in the same turn as it decided it.
+ */
+export function inlineRecordable(output: unknown, redact?: (value: unknown) => unknown): unknown {
+  const value = encodedOutput(output, redact);
+  return value.bytes <= INLINE_OUTPUT_LIMIT ? value.encoded : undefined;
+}
+
+function encodedOutput(output: unknown, redact?: (value: unknown) => unknown): { encoded: unknown; text: string; bytes: number } {
   // Redacted before it can reach the blob store: the event's own redaction comes too late for a blob.
   const encoded = escapeReserved(redact ? redact(encodeTagged(output)) : encodeTagged(output));
   const text = canonicalJson(encoded);
-  const bytes = new TextEncoder().encode(text).length;
-  if (bytes <= INLINE_OUTPUT_LIMIT) return encoded;
-  const digest = digestText(text);
-  await blobs.put(digest, text);
-  return { $blob: digest, bytes } satisfies BlobRef;
+  return { encoded, text, bytes: new TextEncoder().encode(text).length };
 }
 
 /** The output a recorded value stands for, reading (and verifying) its blob when it is a reference. */

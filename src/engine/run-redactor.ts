@@ -1,4 +1,4 @@
-import { secretRedactor } from "../harness/redact-secrets.ts";
+import { type Redactor, secretRedactor } from "../harness/redact-secrets.ts";
 import type { RunEnvironment } from "./run-environment.ts";
 
 /** Rewrites one text so that no secret value the run binds appears in it, in any promised form. */
@@ -21,12 +21,25 @@ export async function runTextRedactor(
   deps: Pick<RunEnvironment, "workflows" | "secrets">,
   request: { readonly workflowId: string; readonly tenant: string },
 ): Promise<TextRedactor | null> {
+  const redact = await runRedactor(deps, request);
+  if (redact === null) return null;
+  return redact ? (text) => redact.value(text) as string : (text) => text;
+}
+
+/**
+ * The run's redactor of events and values, built outside a slice like the slice's own (a command
+ * that records a step's end: answer-waiting-step.ts): undefined when the run binds no secret to
+ * redact, null when it binds secrets that cannot be revealed now (then write nothing they could be in).
+ */
+export async function runRedactor(
+  deps: Pick<RunEnvironment, "workflows" | "secrets">,
+  request: { readonly workflowId: string; readonly tenant: string },
+): Promise<Redactor | undefined | null> {
   const names = deps.workflows.get(request.workflowId)?.definition.secrets ?? [];
-  if (names.length === 0) return (text) => text;
+  if (names.length === 0) return undefined;
   if (!deps.secrets.keyConfigured) return null;
   try {
-    const redact = secretRedactor(await deps.secrets.reveal(request.tenant, names));
-    return redact ? (text) => redact.value(text) as string : (text) => text;
+    return secretRedactor(await deps.secrets.reveal(request.tenant, names));
   } catch {
     return null;
   }

@@ -41,6 +41,16 @@ export function checkpointDue(every: number, seq: number, last: { readonly seq: 
   return since >= Math.max(every, Math.ceil((last?.length ?? 0) / CHECKPOINT_CHARS_PER_EVENT));
 }
 
+/** How one append is stamped. */
+export type AppendOptions = {
+  /**
+   * The batch's time (epoch ms), for a writer whose events quote it (a signal's `receivedAt` in the
+   * step output beside it), read in the same turn as its read of the log; never earlier than the
+   * log's last event (it is raised to that). The log's clock by default.
+   */
+  readonly at?: number;
+};
+
 /**
  * The run's append-only event log. One log per run; `seq` is dense from 1. `append` returns once
  * the events are durable (in a Durable Object: written and `storage.sync()`ed), so a side effect
@@ -48,7 +58,7 @@ export function checkpointDue(every: number, seq: number, last: { readonly seq: 
  */
 export interface EventLog {
   readonly runId: string;
-  append(events: readonly NewRunEvent[]): Promise<RunEvent[]>;
+  append(events: readonly NewRunEvent[], options?: AppendOptions): Promise<RunEvent[]>;
   /** Every event in order (the drive loop replays from this). */
   all(): Promise<RunEvent[]>;
   /** A page of events with `seq > after`, optionally only types matching the patterns (exact, or a prefix ending in `*`). */

@@ -111,7 +111,14 @@ describe("wait.signal through HTTP, the run object and D1", () => {
 
     const sent = await send(runId, { name: "manager.decision", payload: { approved: true, note: "ok" }, id: "d-1" });
     expect(sent.status, sent.text).toBe(202);
-    expect(sent.json).toMatchObject({ created: true, signal: { id: "d-1", name: "manager.decision", consumed: false } });
+    // The waiting step took it in the send's own append: it has ended when the sender hears 202.
+    expect(sent.json).toMatchObject({ created: true, signal: { id: "d-1", name: "manager.decision", consumed: true } });
+    const atAnswer = await runEvents(runId);
+    const received = atAnswer.findIndex((e) => e.type === "SignalReceived");
+    expect(atAnswer.slice(received).map((e) => e.type)).toEqual(
+      expect.arrayContaining(["SignalReceived", "SignalConsumed", "StepSucceeded"]),
+    );
+    expect(new Set(atAnswer.slice(received, received + 3).map((e) => (e as { at?: number }).at)).size).toBe(1);
     const again = await send(runId, { name: "manager.decision", payload: { approved: true, note: "ok" }, id: "d-1" });
     expect(again.status).toBe(202);
     expect((again.json.signal as { id: string }).id).toBe("d-1");

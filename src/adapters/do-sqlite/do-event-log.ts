@@ -1,6 +1,6 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { EventLog, LogCheckpoint, LogFold } from "../../ports/event-log.ts";
+import type { AppendOptions, EventLog, LogCheckpoint, LogFold } from "../../ports/event-log.ts";
 import { decodeStoredEvent, type StoredEventRow } from "../../ports/events/decode-stored-event.ts";
 import { assertTerminalLast, isTerminalType, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
@@ -65,15 +65,15 @@ export class DurableObjectEventLog implements EventLog {
       : null;
   }
 
-  async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+  async append(events: readonly NewRunEvent[], options: AppendOptions = {}): Promise<RunEvent[]> {
     if (events.length === 0) return [];
     this.hooks.beforeAppend?.(events);
-    const at = this.clock.now();
     const payloads = events.map((e) => canonicalJson(e.payload));
     const tail = this.storage.sql
-      .exec<{ seq: number; type: string }>("SELECT seq, type FROM events ORDER BY seq DESC LIMIT 1")
+      .exec<{ seq: number; type: string; at: number }>("SELECT seq, type, at FROM events ORDER BY seq DESC LIMIT 1")
       .toArray()[0];
     if (tail && isTerminalType(tail.type)) throw new RunTerminatedError(this.runId, tail.type);
+    const at = Math.max(options.at ?? this.clock.now(), tail?.at ?? 0);
     assertTerminalLast(this.runId, events);
     const last = tail?.seq ?? 0;
     const appended: RunEvent[] = [];

@@ -1,6 +1,6 @@
 import { canonicalJson } from "../../json/canonical-json.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { checkpointDue, type EventLog, type LogCheckpoint, type LogFold } from "../../ports/event-log.ts";
+import { type AppendOptions, checkpointDue, type EventLog, type LogCheckpoint, type LogFold } from "../../ports/event-log.ts";
 import { decodeStoredEvent, type StoredEventRow } from "../../ports/events/decode-stored-event.ts";
 import { assertTerminalLast, isTerminalType, matchesTypePattern, type NewRunEvent, type RunEvent } from "../../ports/run-events.ts";
 import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
@@ -29,11 +29,11 @@ export class MemoryEventLog implements EventLog {
     this.fold = fold ?? null;
   }
 
-  async append(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+  async append(events: readonly NewRunEvent[], options: AppendOptions = {}): Promise<RunEvent[]> {
     const last = this.rows[this.rows.length - 1]?.stored;
     if (last && isTerminalType(last.type)) throw new RunTerminatedError(this.runId, last.type);
     assertTerminalLast(this.runId, events);
-    const at = this.clock.now();
+    const at = Math.max(options.at ?? this.clock.now(), last?.at ?? 0);
     const texts = events.map((e) => canonicalJson(e.payload));
     const appended = events.map(
       (e, i) =>

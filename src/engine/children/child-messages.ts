@@ -1,10 +1,13 @@
 import type { BlobStore } from "../../ports/blob-store.ts";
 import type { ChildRuns } from "../../ports/child-runs.ts";
 import type { EventLog } from "../../ports/event-log.ts";
-import type { ChildOutcome } from "../../ports/run-events.ts";
+import type { ChildOutcome, NewRunEvent } from "../../ports/run-events.ts";
 import type { ChildEndedRequest, ChildEndedResult } from "../../ports/run-handle.ts";
+import type { JsonSchema } from "../../schema/normalize-schema.ts";
+import { validateJson } from "../../schema/validate-json.ts";
 import { RunFailure } from "../run-failure.ts";
-import type { RunAlarm } from "../run-host/host-ports.ts";
+import { appendWithAnswer, type WaitAnswer } from "../run-host/answer-waiting-step.ts";
+import type { RunHostPorts } from "../run-host/host-ports.ts";
 import { readRunResultOfState } from "../run-result.ts";
 import { type RunState, readRunState } from "../run-state.ts";
 
@@ -18,10 +21,7 @@ import { type RunState, readRunState } from "../run-state.ts";
  * Records a child's end in the parent's log and arms the parent's alarm, so its step goes on.
  * Idempotent: a child told twice (a retried notification) is recorded once.
  */
-export async function recordChildEnd(
-  ports: { readonly log: EventLog; readonly alarm: RunAlarm },
-  request: ChildEndedRequest,
-): Promise<ChildEndedResult> {
+export async function recordChildEnd(ports: RunHostPorts, request: ChildEndedRequest): Promise<ChildEndedResult> {
   const state = (await readRunState(ports.log)).state;
   if (!state.request) return { ok: false, code: "run_not_found", message: "No such run" };
   const child = state.children.find((c) => c.childRunId === request.childRunId);
@@ -29,11 +29,37 @@ export async function recordChildEnd(
   if (child.ended) return { ok: true, created: false };
   if (state.terminal) return { ok: false, code: "run_ended", message: `The run has ended (${state.status})` };
   const { childRunId, ...outcome } = request;
-  await ports.log.append([
-    { type: "ChildRunEnded", payload: { stepPath: child.stepPath, attempt: child.attempt, childRunId, ...outcome } },
-  ]);
-  await ports.alarm.wakeIn(0);
+  const message: NewRunEvent = {
+    type: "ChildRunEnded",
+    payload: { stepPath: child.stepPath, attempt: child.attempt, childRunId, ...outcome },
+  };
+  // Its workflow.run step ends in the same append when nothing else drives the run (answer-waiting-step.ts).
+  if (!(await appendWithAnswer(ports, message, (now, at) => answerOfChild(now, request, at)))) {
+    // The alarm is armed in the append's own turn, so a crash cannot keep a recorded end from its step.
+    const appended = ports.log.append([message]);
+    await ports.alarm.wakeIn(0);
+    await appended;
+  }
   return { ok: true, created: true };
+}
+
+/**
+ * The workflow.run step a completed child ends at once: the one waiting for this child, on the
+ * attempt that started it, when the child's output passes the step's schema as recorded at its
+ * start. A failed or cancelled child, an output the schema refuses, a log from before the schema
+ * was recorded: the slice decides (a retry, the step's failure), as before.
+ */
+function answerOfChild(state: RunState, request: ChildEndedRequest, at: number): WaitAnswer | null {
+  if (request.status !== "completed") return null;
+  const child = state.children.find((c) => c.childRunId === request.childRunId);
+  if (!child || child.outputSchema === undefined) return null;
+  const wait = state.stepWaits.get(child.stepPath);
+  const step = state.steps.get(child.stepPath);
+  if (wait?.reason !== "child" || wait.childRunId !== child.childRunId || !step?.started || step.attempt !== child.attempt) return null;
+  if (step.deadline !== undefined && step.deadline <= at) return null;
+  if (child.outputSchema !== null && !validateJson(child.outputSchema as JsonSchema, request.output, "workflow_run.output_invalid").valid)
+    return null;
+  return { stepPath: child.stepPath, attempt: child.attempt, between: [], output: request.output };
 }
 
 /** What a child host needs to tell its parent: its log, the child runs port, and its blobs for a stored output. */

@@ -3,6 +3,7 @@ import type { EventLog } from "../../ports/event-log.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
 import type { RunEnvironment, RunWiring } from "../run-environment.ts";
 import { runTextRedactor, type TextRedactor } from "../run-redactor.ts";
+import type { DriveLock } from "./drive-lock.ts";
 
 /**
  * When the host drives the run again (a Durable Object's alarm; nothing in memory, where the
@@ -32,16 +33,29 @@ export type RunHostPorts = {
   readonly children: RunEnvironment["children"];
   /** The run's blobs, for telling a parent a completed child's output stored by reference. */
   readonly blobs?: RunEnvironment["blobs"];
+  /**
+   * Who drives the run now, when the host has more than one driver (a Durable Object: its alarm
+   * and its commands): a command ends a waiting step itself only while it holds it (answer-waiting-step.ts).
+   */
+  readonly drive?: DriveLock;
 };
 
 /** The run host's ports of one run, from its host's wiring (the run object's), its log, index and alarm. */
 export function hostPortsOf(
   wiring: Pick<RunWiring, "clock" | "workflows" | "secrets" | "children" | "blobsFor">,
-  run: { readonly runId: string; readonly tenant: string; readonly log: EventLog; readonly runs: RunIndex; readonly alarm: RunAlarm },
+  run: {
+    readonly runId: string;
+    readonly tenant: string;
+    readonly log: EventLog;
+    readonly runs: RunIndex;
+    readonly alarm: RunAlarm;
+    readonly drive?: DriveLock;
+  },
 ): RunHostPorts {
   const { runId, log, runs, alarm } = run;
   const { clock, workflows, secrets, children } = wiring;
-  return { runId, log, runs, clock, alarm, workflows, secrets, children, blobs: wiring.blobsFor({ tenant: run.tenant, runId }) };
+  const blobs = wiring.blobsFor({ tenant: run.tenant, runId });
+  return { runId, log, runs, clock, alarm, workflows, secrets, children, blobs, ...(run.drive ? { drive: run.drive } : {}) };
 }
 
 /** What is written instead of a text that could not be redacted (the run's secrets could not be revealed). */

@@ -1,9 +1,12 @@
 import { digestJson, digestPrefix } from "../../json/digest.ts";
+import type { NewRunEvent } from "../../ports/run-events.ts";
 import type { SignalRequest, SignalResult, SignalView } from "../../ports/run-handle.ts";
 import { type JsonSchema, LEGACY_SCHEMA_NORMALIZER, normalizeSchema, type SchemaNormalizerId } from "../../schema/normalize-schema.ts";
 import { validateJson } from "../../schema/validate-json.ts";
 import { type SignalDeclaration, sortedSignals } from "../../sdk/signals.ts";
-import { type RunState, readRunState, type SignalProgress } from "../run-state.ts";
+import { type RunState, readRunState, type SignalProgress, type StepWait } from "../run-state.ts";
+import { nextSignalFor, signalOutput } from "../steps/wait-signal.ts";
+import { appendWithAnswer, type WaitAnswer } from "./answer-waiting-step.ts";
 import type { RunHostPorts } from "./host-ports.ts";
 
 /**
@@ -58,11 +61,43 @@ export async function sendSignal(ports: RunHostPorts, request: SignalRequest): P
       message: `The payload does not match the schema of signal "${request.name}"`,
       details: { findings: [...check.findings] },
     };
-  await ports.log.append([{ type: "SignalReceived", payload: { signalId, name: request.name, payload: request.payload } }]);
+  const message: NewRunEvent = { type: "SignalReceived", payload: { signalId, name: request.name, payload: request.payload } };
+  // The waiting step takes it in the same append when nothing else drives the run (answer-waiting-step.ts).
+  const answered = await appendWithAnswer(ports, message, (now, at) =>
+    answerOfWait(now, { signalId, name: request.name, payload: request.payload, receivedAt: at }, at),
+  );
+  if (!answered) {
+    // The alarm is armed in the append's own turn, so a crash cannot keep a durable signal from its wait.
+    const appended = ports.log.append([message]);
+    if (awaitedNow(state, request.name)) await ports.alarm.wakeIn(0);
+    await appended;
+  }
   const after = (await readRunState(ports.log)).state;
-  if (awaitedNow(after, request.name)) await ports.alarm.wakeIn(0);
   const received = after.signals.get(signalId) as SignalProgress;
   return { ok: true, created: true, signal: signalView(received) };
+}
+
+/**
+ * The step a signal ends at once: the run's only open `wait.signal`, when it names the signal and
+ * has not timed out; it takes what it would take from the log (its first unconsumed signal, this
+ * one unless an earlier one is still buffered). Several open waits are left to the slice, whose
+ * order decides which takes what.
+ */
+function answerOfWait(state: RunState, received: SignalProgress, at: number): WaitAnswer | null {
+  const open = [...state.stepWaits].filter(([, wait]) => wait.reason === "signal");
+  if (open.length !== 1) return null;
+  const [stepPath, wait] = open[0] as [string, StepWait & { reason: "signal" }];
+  const names = new Set(wait.signals.map((s) => s.name));
+  const step = state.steps.get(stepPath);
+  if (!names.has(received.name) || wait.until <= at || !step?.started) return null;
+  if (step.deadline !== undefined && step.deadline <= at) return null;
+  const taken = nextSignalFor(state, names) ?? received;
+  return {
+    stepPath,
+    attempt: step.attempt,
+    between: [{ type: "SignalConsumed", payload: { signalId: taken.signalId, stepPath } }],
+    output: signalOutput(taken),
+  };
 }
 
 /**

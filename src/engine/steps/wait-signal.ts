@@ -22,7 +22,7 @@ export async function runWaitSignal(step: WaitSignalStep, a: StepAttempt): Promi
   const state = await a.env.run.current();
   const names = new Set(step.with.signals);
   const consumed = find(state, (s) => s.consumedBy === stepPath);
-  if (consumed) return delivered(consumed);
+  if (consumed) return signalOutput(consumed);
   const open = state.stepWaits.get(stepPath);
   let until = open?.reason === "signal" ? open.until : undefined;
   if (until === undefined) {
@@ -30,10 +30,10 @@ export async function runWaitSignal(step: WaitSignalStep, a: StepAttempt): Promi
     const signals = awaited(a, step.with.signals);
     await appendEvents(ctx, [{ type: "WaitStarted", payload: { stepPath, attempt, kind: "signal", until, signals } }]);
   }
-  const next = find(await a.env.run.current(), (s) => s.consumedBy === undefined && names.has(s.name));
+  const next = nextSignalFor(await a.env.run.current(), names);
   if (next) {
     await appendEvents(ctx, [{ type: "SignalConsumed", payload: { signalId: next.signalId, stepPath } }]);
-    return delivered(next);
+    return signalOutput(next);
   }
   if (ctx.clock.now() >= until) return { signal: null, timedOut: true };
   throw new SliceYieldSignal(until);
@@ -44,7 +44,13 @@ function find(state: RunState, test: (signal: SignalProgress) => boolean): Signa
   return undefined;
 }
 
-function delivered(signal: SignalProgress): SignalWaitOutput {
+/** The signal a wait naming `names` takes next: the first received and not consumed, of those names (first in, first out). */
+export function nextSignalFor(state: RunState, names: ReadonlySet<string>): SignalProgress | undefined {
+  return find(state, (s) => s.consumedBy === undefined && names.has(s.name));
+}
+
+/** A wait.signal's output for the signal it took. */
+export function signalOutput(signal: SignalProgress): SignalWaitOutput {
   return { signal: signal.name, payload: signal.payload, receivedAt: new Date(signal.receivedAt).toISOString(), timedOut: false };
 }
 

@@ -52,7 +52,14 @@ export async function runWorkflowRun(step: WorkflowRunStep, a: StepAttempt): Pro
     await appendEvents(ctx, [
       {
         type: "ChildRunStarted",
-        payload: { stepPath, attempt, childRunId: id, workflowId: calleeId, ...(placement ? { placement } : {}) },
+        payload: {
+          stepPath,
+          attempt,
+          childRunId: id,
+          workflowId: calleeId,
+          ...(placement ? { placement } : {}),
+          outputSchema: (schemaOfOutputMode(step.output) as Record<string, unknown> | boolean | undefined) ?? null,
+        },
       },
     ]);
   const started = await startChild(a, {

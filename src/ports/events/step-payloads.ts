@@ -58,7 +58,16 @@ export const STEP_PAYLOADS = {
    * A `workflow.run` step is about to start its child: appended before the start, so a resumed
    * parent starts the same child id (derived from run id, step path and attempt) and never a second one.
    */
-  ChildRunStarted: z.object({ ...childRun, workflowId: z.string(), placement: RunPlacementSchema.optional() }),
+  ChildRunStarted: z.object({
+    ...childRun,
+    workflowId: z.string(),
+    placement: RunPlacementSchema.optional(),
+    /**
+     * The step's output schema (`null`: it declares none), so the child's end can be checked and
+     * answered where it lands, in the parent's `childEnded`; absent in logs from before it was recorded.
+     */
+    outputSchema: z.union([z.record(z.string(), z.unknown()), z.boolean(), z.null()]).optional(),
+  }),
   /** The child ended (its run object told this one, or a resumed step asked it): the step's outcome. */
   ChildRunEnded: z.union([ChildOutcomeSchemas[0].extend(childRun), ChildOutcomeSchemas[1].extend(childRun)]),
   /**

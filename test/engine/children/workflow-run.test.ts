@@ -61,6 +61,30 @@ describe("workflow.run: a child run through the start service", () => {
     expect(minted.json.error?.code).toBe("run_id_reserved");
   });
 
+  it("a child that completes while its parent waits idle ends the parent's step in the parent's own append", async () => {
+    const started = await call("POST", "/v1/workflows/family.waiter/runs", { body: { input: { text: "end me at once" } } });
+    const runId = (started.json.run as View).runId;
+    const waiting = await until(runId, (v) => v.waitReason === "child" && (v.children?.length ?? 0) === 1);
+    const childId = waiting.children?.[0]?.runId as string;
+    const asked = await until(childId, (v) => v.waitReason === "approval");
+    // The parent's slice has ended (its row says child): nothing drives it when the child tells it.
+    const rows = (await call("GET", "/v1/runs?waitReason=child&limit=200")).json.runs as { runId: string }[];
+    expect(rows.some((r) => r.runId === runId)).toBe(true);
+    const approval = (asked.approvals as { approvalId: string; argsHash: string }[])[0];
+    await call("POST", `/v1/runs/${childId}/approvals/${approval?.approvalId}`, {
+      body: { decision: "approve", argsHash: approval?.argsHash },
+    });
+    const done = await until(runId, (v) => v.status === "completed");
+    expect(done.output).toEqual({ echoed: "end me at once" });
+    const events = (await runEvents(runId)) as { type: string; at: number; payload: Record<string, unknown> }[];
+    const ended = events.findIndex((e) => e.type === "ChildRunEnded");
+    const [message, step] = [events[ended], events[ended + 1]];
+    expect(step).toMatchObject({ type: "StepSucceeded", payload: { stepPath: message?.payload.stepPath, attempt: 1 } });
+    expect(step?.at).toBe(message?.at);
+    const stepPath = message?.payload.stepPath;
+    expect(events.filter((e) => e.type === "StepSucceeded" && e.payload.stepPath === stepPath)).toHaveLength(1);
+  });
+
   it("waits as waitReason child, listed by ?waitReason=child; cancelling the parent cancels the child", async () => {
     const started = await call("POST", "/v1/workflows/family.waiter/runs", { body: { input: { text: "wait for me" } } });
     const runId = (started.json.run as View).runId;
