@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { askGatesAtStart, type FlowPorts, hasFlowGates } from "../src/engine/flow/admit-flow.ts";
+import { askGatesAtStart, type FlowPorts, flowPortsOf, hasFlowGates } from "../src/engine/flow/admit-flow.ts";
 import { releaseEnded } from "../src/engine/flow/flow-slice.ts";
+import { HeldSlots } from "../src/engine/flow/held-slots.ts";
 import { LiveCalls } from "../src/engine/live/live-calls.ts";
 import { driveAlarmSlice } from "../src/engine/run-host/alarm-slice.ts";
 import { DriveLock } from "../src/engine/run-host/drive-lock.ts";
@@ -62,8 +63,9 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   /** A started run whose index row has not landed yet (`meta.indexDue`). */
   private readonly indexDue = indexDueIn(this.meta);
   private readonly wakeUp = storageAlarm(this.ctx.storage);
-  /** The alarm's slice, or a command ending a waiting step in its own append: one at a time. */
+  /** One driver at a time (drive-lock.ts); the limiters' latest answers (held-slots.ts). */
   private readonly drive = new DriveLock();
+  private readonly held = new HeldSlots();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -86,7 +88,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
     // is free; a queued run is answered `waiting`). The tenant's quota gates are the alarm's.
     const admission =
       started.outcome === "created" && hasFlowGates({ request }, { workflowOnly: true })
-        ? await askGatesAtStart(this.flowPorts(request.runId, host), started.events)
+        ? await askGatesAtStart(this.flowPorts(host), started.events)
         : [];
     let view: RunView;
     if (started.outcome === "existing") view = await this.status();
@@ -102,7 +104,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   async status(): Promise<RunView> {
     const runId = this.meta.get("runId");
     if (!runId) return emptyRunView();
-    return hostedView(runId, this.eventLog(runId), wire(this.env).blobsFor, () => this.flowPorts(runId, this.host(runId)));
+    return hostedView(runId, this.eventLog(runId), wire(this.env).blobsFor, () => this.flowPorts(this.host(runId)));
   }
 
   async events(options: Rpc.EventPageRequest = {}): Promise<RunEvent[]> {
@@ -153,7 +155,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
       this.writeRowAfterAnswer((await rowAfterEnd(host, this.wakeUp, (await this.ctx.storage.getAlarm()) !== null)).write);
     }
     // A cancelled run gives its slot back at once (a queued one leaves its queue).
-    await releaseEnded(this.flowPorts(runId, host));
+    await releaseEnded(this.flowPorts(host));
     return this.status();
   }
 
@@ -177,10 +179,10 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
 
   /** Ends the run with a named cause (a revoked approval, a superseded section); a slice in flight stops. */
   async end(request: Rpc.EndRunRequest): Promise<Rpc.EndRunResult> {
-    return this.withRun(async (host, runId) => {
+    return this.withRun(async (host) => {
       const result = await endRun(host, request, (message) => this.inflight?.abort(new Error(`run ended: ${message}`)));
       if (result.ok && result.ended) this.waiters.notify();
-      await releaseEnded(this.flowPorts(runId, host));
+      await releaseEnded(this.flowPorts(host));
       return result;
     });
   }
@@ -240,7 +242,7 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
         // A row write after an answer still in flight clears the mark itself: the slice does not wait for it.
         indexInFlight: this.indexing !== null,
         environment: () => sliceEnvironment(this.env, { ...handles, log: this.eventLog(runId) }),
-        flow: this.flowPorts(runId, host),
+        flow: this.flowPorts(host),
         alarm: this.wakeUp,
         indexDue: this.indexDue,
         failures: driveFailuresIn(this.meta),
@@ -280,9 +282,8 @@ export class RunObject extends DurableObject<Env> implements RunObjectRpc, Rpc.F
   }
 
   /** What the run's flow-control gates work over (docs/flow-control.md). */
-  private flowPorts(runId: string, host: RunHostPorts): FlowPorts {
-    const wiring = wire(this.env);
-    return { runId, log: host.log, runs: host.runs, clock: host.clock, flow: wiring.flow, flowLeaseMs: wiring.flowLeaseMs };
+  private flowPorts(host: RunHostPorts): FlowPorts {
+    return flowPortsOf(host, wire(this.env), this.held);
   }
 
   private eventLog(runId: string, tenant?: string): RunObjectLog {

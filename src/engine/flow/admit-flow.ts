@@ -6,10 +6,12 @@
 import type { Clock } from "../../ports/clock.ts";
 import type { EventLog } from "../../ports/event-log.ts";
 import { type FlowGate, type FlowLimiters, type FlowTicket, flowGateId } from "../../ports/flow-limiter.ts";
-import type { RunEvent } from "../../ports/run-events.ts";
+import type { NewRunEvent, RunEvent } from "../../ports/run-events.ts";
 import type { RunIndex } from "../../ports/run-index.ts";
+import type { RunHostPorts } from "../run-host/host-ports.ts";
 import { indexRun, latestRegistration } from "../run-host/index-run.ts";
 import type { RunState } from "../run-state.ts";
+import type { HeldSlots } from "./held-slots.ts";
 
 /** What passing the gates works over: the run's log and index row, and the limiters. */
 export type FlowPorts = {
@@ -20,7 +22,19 @@ export type FlowPorts = {
   readonly flow: FlowLimiters;
   /** How long a held slot lasts without a renewal before its limiter checks on the run. */
   readonly flowLeaseMs: number;
+  /** What the host last heard from the limiters, when it keeps that between calls (held-slots.ts). */
+  readonly held?: HeldSlots;
 };
+
+/** The flow ports of a run host's run: its log, index and clock, the wiring's limiters, the host's memory of its slots. */
+export function flowPortsOf(
+  host: Pick<RunHostPorts, "runId" | "log" | "runs" | "clock">,
+  wiring: { readonly flow: FlowLimiters; readonly flowLeaseMs: number },
+  held?: HeldSlots,
+): FlowPorts {
+  const { runId, log, runs, clock } = host;
+  return { runId, log, runs, clock, flow: wiring.flow, flowLeaseMs: wiring.flowLeaseMs, ...(held ? { held } : {}) };
+}
 
 /** Where the run stands at its gates: through all of them, or queued at one. */
 export type FlowOutcome = { readonly admitted: true } | { readonly admitted: false; readonly gate: FlowGate; readonly position: number };
@@ -54,7 +68,7 @@ export function hasFlowGates(
  * Returns what it appended (the answer is built from the start's events and these).
  */
 export async function askGatesAtStart(
-  ports: Pick<FlowPorts, "runId" | "log" | "flow" | "flowLeaseMs">,
+  ports: Pick<FlowPorts, "runId" | "log" | "flow" | "flowLeaseMs" | "clock" | "held">,
   started: readonly RunEvent[],
 ): Promise<readonly RunEvent[]> {
   const requested = started[0];
@@ -63,8 +77,13 @@ export async function askGatesAtStart(
   try {
     for (const gate of requested.payload.flow ?? []) {
       if (gate.scope === "tenant") break;
+      const askedAt = ports.clock.now();
       const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
-      if (answer.admitted) continue;
+      // Kept for the first slice, which records the admission without asking again.
+      if (answer.admitted) {
+        ports.held?.admitted(flowGateId(gate, gate.index), askedAt, answer.at);
+        continue;
+      }
       return await ports.log.append([
         { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position } },
       ]);
@@ -78,36 +97,46 @@ export async function askGatesAtStart(
 }
 
 /**
- * Passes the run's gates in order. A concurrency gate is asked every time (that renews the held
- * slot's lease); a throttle that admitted the run once is not asked again (a start is counted
- * once). What each answered that the log does not say yet is appended: `FlowAdmitted` for a gate
- * newly passed, `FlowQueued` (and the index row `waiting`) for the gate the run now waits at.
+ * Passes the run's gates in order. A concurrency gate is asked again (that renews the held slot's
+ * lease) unless this host heard it admit the run less than half a lease ago (held-slots.ts); a
+ * throttle that admitted the run once is not asked again (a start is counted once). What each
+ * answered that the log does not say yet is appended, in one batch: `FlowAdmitted` for each gate
+ * newly passed, and `FlowQueued` (and the index row `waiting`) for the gate the run now waits at.
  * A run that was queued and is now through every gate is indexed `running` again.
  */
 export async function passFlowGates(ports: FlowPorts, state: RunState): Promise<FlowOutcome> {
   const request = state.request;
   if (!request?.flow?.length || state.terminal) return { admitted: true };
   const ticket = flowTicket(ports.runId, request);
+  const passedNow: NewRunEvent[] = [];
   for (const gate of request.flow) {
-    const passed = state.flow?.admitted.includes(flowGateId(gate, gate.index)) ?? false;
+    const gateId = flowGateId(gate, gate.index);
+    const passed = state.flow?.admitted.includes(gateId) ?? false;
     if (passed && gate.kind === "throttle") continue;
-    const answer = await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
+    const askedAt = ports.clock.now();
+    const held = ports.held?.fresh(gateId, askedAt, ports.flowLeaseMs);
+    const answer = held ? { admitted: true as const, at: held.admittedAt } : await ports.flow.acquire(ticket, gate, ports.flowLeaseMs);
     if (answer.admitted) {
+      if (!held) ports.held?.admitted(gateId, askedAt, answer.at);
       if (!passed)
-        await ports.log.append([
-          { type: "FlowAdmitted", payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at, ...scopeOf(gate) } },
-        ]);
+        passedNow.push({
+          type: "FlowAdmitted",
+          payload: { kind: gate.kind, gate: gate.index, key: gate.key, admittedAt: answer.at, ...scopeOf(gate) },
+        });
       continue;
     }
+    ports.held?.forget();
     const queued = state.flow?.queued;
     if (!queued || flowGateId(queued, queued.gate) !== flowGateId(gate, gate.index)) {
       await ports.log.append([
+        ...passedNow,
         { type: "FlowQueued", payload: { kind: gate.kind, gate: gate.index, key: gate.key, position: answer.position, ...scopeOf(gate) } },
       ]);
       await indexRun(ports, state, "waiting", { ...latestRegistration(state), waitReason: gate.kind });
-    }
+    } else if (passedNow.length > 0) await ports.log.append(passedNow);
     return { admitted: false, gate, position: answer.position };
   }
+  if (passedNow.length > 0) await ports.log.append(passedNow);
   if (state.flow?.queued) await indexRun(ports, state, "running", latestRegistration(state));
   return { admitted: true };
 }
@@ -118,9 +147,10 @@ export async function passFlowGates(ports: FlowPorts, state: RunState): Promise<
  * one it waited at were never asked. Idempotent, so every end path may call it; a release that
  * is lost is made good by the limiter's lease check.
  */
-export async function releaseFlowGates(ports: Pick<FlowPorts, "runId" | "flow">, state: RunState): Promise<void> {
+export async function releaseFlowGates(ports: Pick<FlowPorts, "runId" | "flow" | "held">, state: RunState): Promise<void> {
   const request = state.request;
   if (!request?.flow?.length) return;
+  ports.held?.forget();
   const ticket = flowTicket(ports.runId, request);
   const waitingAt = state.flow?.queued;
   const releases: Promise<void>[] = [];

@@ -33,7 +33,7 @@ export async function driveFlowSlice(env: RunEnvironment, flow: FlowPorts, alarm
 }
 
 /** Gives the run's slots back if it has ended (every end path calls it; a release is idempotent). */
-export async function releaseEnded(flow: Pick<FlowPorts, "runId" | "log" | "flow">): Promise<void> {
+export async function releaseEnded(flow: Pick<FlowPorts, "runId" | "log" | "flow" | "held">): Promise<void> {
   const { state } = await readRunState(flow.log);
   if (!state.terminal || !hasFlowGates(state)) return;
   await releaseFlowGates(flow, state).catch((error: unknown) => {
