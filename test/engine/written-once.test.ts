@@ -49,6 +49,36 @@ describe("content-addressed rows are written once per isolate", () => {
     expect(registerVersion).toHaveBeenCalledTimes(2);
   });
 
+  it("callers that come while the write is in flight share it: one write, and a failure fails each of them once", async () => {
+    const store = {};
+    let calls = 0;
+    let finish = () => {};
+    const write = () => {
+      calls++;
+      return new Promise<void>((done) => {
+        finish = done;
+      });
+    };
+    const together = [writtenOnce(store, "k", 0, write), writtenOnce(store, "k", 0, write), writtenOnce(store, "k", 1, write)];
+    finish();
+    await Promise.all(together);
+    expect(calls).toBe(1);
+    await writtenOnce(store, "k", 2, write);
+    expect(calls).toBe(1);
+    const failing = () => {
+      calls++;
+      return Promise.reject(new Error("D1 is down"));
+    };
+    const both = [writtenOnce(store, "f", 0, failing), writtenOnce(store, "f", 0, failing)];
+    await expect(Promise.all(both)).rejects.toThrow("D1 is down");
+    await expect(both[1]).rejects.toThrow("D1 is down");
+    expect(calls).toBe(2);
+    await writtenOnce(store, "f", 0, async () => {
+      calls++;
+    });
+    expect(calls).toBe(3);
+  });
+
   it("a write that failed is not remembered; another store is written on its own", async () => {
     const store = {};
     let calls = 0;
