@@ -54,9 +54,10 @@ export const Signal = z
     id: z.string(),
     name: z.string(),
     receivedAt: z.string().openapi({ description: "When the run's log took it (ISO-8601)" }),
-    consumed: z
-      .boolean()
-      .openapi({ description: "Whether a wait.signal step has taken it (else it is buffered for the first wait that names it)" }),
+    consumed: z.boolean().openapi({
+      description:
+        "Whether a wait.signal step has taken it (else it is buffered for the first wait that names it). In a send's answer, true means the run's waiting step took it in that call: the step has ended",
+    }),
     consumedBy: z.string().optional().openapi({ description: "The step path of the wait that took it" }),
     payload: z.unknown().optional(),
   })

@@ -980,7 +980,7 @@ export interface components {
             name: string;
             /** @description When the run's log took it (ISO-8601) */
             receivedAt: string;
-            /** @description Whether a wait.signal step has taken it (else it is buffered for the first wait that names it) */
+            /** @description Whether a wait.signal step has taken it (else it is buffered for the first wait that names it). In a send's answer, true means the run's waiting step took it in that call: the step has ended */
             consumed: boolean;
             /** @description The step path of the wait that took it */
             consumedBy?: string;
