@@ -9,6 +9,14 @@ import { fmtTime } from "./format.js";
 /** Draws the waits section; redrawn only when the open waits change, so a half-filled form survives new events. */
 export function renderWaits(section, body, view, runId, page) {
   const waits = [...view.state.stepWaits].filter(([, w]) => w.reason === "sleep" || w.reason === "signal");
+  const ended = view.status === "completed" || view.status === "failed" || view.status === "cancelled";
+  // A signal sent from a form usually ends its wait in the send itself (docs/waits.md): that form
+  // stays, with its answer and its button disabled, until the run waits again or ends.
+  if (waits.length === 0 && page.signalSent && !ended) {
+    for (const button of body.querySelectorAll('button[type="submit"]')) button.disabled = true;
+    return;
+  }
+  page.signalSent = false;
   const key = JSON.stringify(waits.map(([path, w]) => [path, w.reason, w.until]));
   if (key === page.waitsKey) return;
   page.waitsKey = key;
@@ -35,7 +43,7 @@ export function renderWaits(section, body, view, runId, page) {
               " waits for a signal until ",
               h("time", { datetime: new Date(wait.until).toISOString() }, fmtTime(wait.until)),
             ),
-            wait.signals.map((signal) => signalForm(runId, signal)),
+            wait.signals.map((signal) => signalForm(runId, signal, page)),
           ),
     ),
   );
@@ -50,7 +58,7 @@ function propertiesOf(schema) {
 const SIMPLE = new Set(["string", "number", "integer", "boolean"]);
 
 /** One form for one signal: a field per simple property (string, number, integer, boolean, enum), a JSON editor otherwise. */
-function signalForm(runId, signal) {
+function signalForm(runId, signal, page) {
   const properties = propertiesOf(signal.schema);
   const required = new Set(Array.isArray(signal.schema?.required) ? signal.schema.required : []);
   const fields = [];
@@ -88,10 +96,15 @@ function signalForm(runId, signal) {
       status.textContent = `Not sent: ${error.message}`;
       return;
     }
+    // Set before the send: the run's events (its wait ended) may reach the page before the answer.
+    page.signalSent = true;
+    status.textContent = `Sending ${signal.name}…`;
     try {
       const answer = await postJson(`/v1/runs/${encodeURIComponent(runId)}/signals`, { name: signal.name, payload });
-      status.textContent = `Sent ${answer.signal.name} (${answer.signal.id}).`;
+      const taken = answer.signal.consumed ? ` ${answer.signal.consumedBy ?? "The waiting step"} took it.` : "";
+      status.textContent = `Sent ${answer.signal.name} (${answer.signal.id}).${taken}`;
     } catch (error) {
+      page.signalSent = false;
       status.textContent = `Refused: ${error.code}: ${error.message}`;
     }
   });
