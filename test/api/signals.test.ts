@@ -143,6 +143,34 @@ describe("wait.signal through HTTP, the run object and D1", () => {
     expect(late.json.error?.code).toBe("run_ended");
   });
 
+  it("a run that ends between a send's checks and its append refuses it with run_ended, storing nothing", async () => {
+    let raced = false;
+    overrideWiring({
+      models: new EnvModelResolver({ mode: "offline", secrets: {} }),
+      workflows: catalogOf([waiting, sleeping]),
+      // A cancel landing at that moment: written straight into the log, just before the signal's append.
+      beforeAppend: (events, ctx) => {
+        if (raced || !events.some((e) => e.type === "SignalReceived")) return;
+        raced = true;
+        ctx.storage.sql.exec(
+          "INSERT INTO events (seq, type, at, payload) VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM events), 'RunCancelled', ?, ?)",
+          Date.now(),
+          JSON.stringify({ reason: "cancelled meanwhile" }),
+        );
+      },
+    });
+    // Paused: the signal is appended alone (a paused run's step is not ended by a command).
+    const runId = await start(waiting, [waitStep(60_000)], { orderId: "o-race" });
+    await until(runId, (v) => v.waitReason === "signal");
+    const paused = await call("POST", `/v1/runs/${runId}/pause`, { body: {} });
+    expect(paused.status, paused.text).toBe(200);
+    const sent = await send(runId, { name: "manager.decision", payload: { approved: true } });
+    expect(raced).toBe(true);
+    expect(sent.status, sent.text).toBe(409);
+    expect(sent.json.error?.code).toBe("run_ended");
+    expect((await runEvents(runId)).some((e) => e.type === "SignalReceived")).toBe(false);
+  });
+
   it("buffers signals sent before the wait and delivers the first in (FIFO) among the names it takes", async () => {
     const runId = await start(
       waiting,

@@ -5,6 +5,7 @@ import type { ChildOutcome, NewRunEvent } from "../../ports/run-events.ts";
 import type { ChildEndedRequest, ChildEndedResult } from "../../ports/run-handle.ts";
 import type { JsonSchema } from "../../schema/normalize-schema.ts";
 import { validateJson } from "../../schema/validate-json.ts";
+import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 import { RunFailure } from "../run-failure.ts";
 import { appendWithAnswer, type WaitAnswer } from "../run-host/answer-waiting-step.ts";
 import type { RunHostPorts } from "../run-host/host-ports.ts";
@@ -38,7 +39,13 @@ export async function recordChildEnd(ports: RunHostPorts, request: ChildEndedReq
     // The alarm is armed in the append's own turn, so a crash cannot keep a recorded end from its step.
     const appended = ports.log.append([message]);
     await ports.alarm.wakeIn(0);
-    await appended;
+    try {
+      await appended;
+    } catch (error) {
+      // The parent ended since the checks above (a cancel): nothing is waiting for the child any more.
+      if (error instanceof RunTerminatedError) return { ok: false, code: "run_ended", message: "The run has ended" };
+      throw error;
+    }
   }
   return { ok: true, created: true };
 }

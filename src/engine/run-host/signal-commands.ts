@@ -3,6 +3,7 @@ import type { NewRunEvent } from "../../ports/run-events.ts";
 import type { SignalRequest, SignalResult, SignalView } from "../../ports/run-handle.ts";
 import { type JsonSchema, LEGACY_SCHEMA_NORMALIZER, normalizeSchema, type SchemaNormalizerId } from "../../schema/normalize-schema.ts";
 import { validateJson } from "../../schema/validate-json.ts";
+import { RunTerminatedError } from "../../sdk/errors/run-terminated-error.ts";
 import { type SignalDeclaration, sortedSignals } from "../../sdk/signals.ts";
 import { type RunState, readRunState, type SignalProgress, type StepWait } from "../run-state.ts";
 import { nextSignalFor, signalOutput } from "../steps/wait-signal.ts";
@@ -70,7 +71,14 @@ export async function sendSignal(ports: RunHostPorts, request: SignalRequest): P
     // The alarm is armed in the append's own turn, so a crash cannot keep a durable signal from its wait.
     const appended = ports.log.append([message]);
     if (awaitedNow(state, request.name)) await ports.alarm.wakeIn(0);
-    await appended;
+    try {
+      await appended;
+    } catch (error) {
+      // A cancel (or the run's end) landed since the checks above: refused as it would be now, nothing stored.
+      if (error instanceof RunTerminatedError)
+        return { ok: false, code: "run_ended", message: `The run has ended; it takes no more signals` };
+      throw error;
+    }
   }
   const after = (await readRunState(ports.log)).state;
   const received = after.signals.get(signalId) as SignalProgress;
