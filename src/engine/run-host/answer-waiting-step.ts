@@ -25,7 +25,7 @@ export type WaitAnswer = {
  * not yet in it) which step ends and with what, exactly as the step would from the log; null leaves it.
  *
  * Only when nothing else drives the run (the host's {@link RunHostPorts.drive} lock is free, then
- * held), the run is neither ended, paused nor a section, its deadline has not passed, its live
+ * held), the run is neither ended, paused, queued at a flow gate nor a section, its deadline has not passed, its live
  * definition still hashes to the one its version was locked to (drift is the next slice's to fail
  * closed), and its secrets can be revealed to redact the step's end as a slice would. Else nothing
  * is appended and the answer is false: the caller appends the message alone and wakes the run.
@@ -47,7 +47,8 @@ export async function appendWithAnswer(
     // append nothing awaits, so no other command appends between the state decided on and the batch.
     const state = (await readRunState(ports.log)).state;
     const at = ports.clock.now();
-    if (state.terminal || state.paused || pastDeadline(ports, state, at)) return false;
+    // A run queued at a flow-control gate (its slot taken back during a long wait) takes no step.
+    if (state.terminal || state.paused || state.flow?.queued || pastDeadline(ports, state, at)) return false;
     const decided = answer(state, at);
     // An output too large to go inline needs a blob write (an await): the slice records it.
     const output = decided ? inlineRecordable(decided.output, redact?.value) : undefined;

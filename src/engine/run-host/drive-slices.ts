@@ -2,21 +2,28 @@ import { type DriveResult, driveRun } from "../drive-run.ts";
 import type { RunEnvironment } from "../run-environment.ts";
 import { describeError } from "../run-redactor.ts";
 import { readRunState } from "../run-state.ts";
+import { nextSignalFor } from "../steps/wait-signal.ts";
 import { noAlarm, type RunAlarm, type RunHostPorts, textRedactorOf, WITHHELD } from "./host-ports.ts";
 import { indexRun, latestRegistration } from "./index-run.ts";
 import { settleEnded } from "./settle-ended.ts";
 
 /**
- * Whether a child's end is recorded that its workflow.run step has not taken yet (the step's
- * attempt still open): the run must be driven again, not left waiting.
+ * Whether a message landed that a waiting step has not taken yet: a child's end its workflow.run
+ * step has not recorded (the step's attempt still open), or a signal an open wait.signal takes.
+ * One that arrived while this slice was finishing (its command found the slice holding the run)
+ * armed the alarm for now: the run must be driven again, not left waiting until a deadline.
  */
-async function childEndPending(env: RunEnvironment): Promise<boolean> {
+async function messagePending(env: RunEnvironment): Promise<boolean> {
   const { state } = await readRunState(env.log);
   if (state.terminal) return false;
-  return state.children.some((c) => {
+  const childEnded = state.children.some((c) => {
     const step = state.steps.get(c.stepPath);
     return c.ended !== undefined && !state.stepOutputs.has(c.stepPath) && !step?.failed && step?.attempt === c.attempt;
   });
+  if (childEnded) return true;
+  for (const wait of state.stepWaits.values())
+    if (wait.reason === "signal" && nextSignalFor(state, new Set(wait.signals.map((s) => s.name)))) return true;
+  return false;
 }
 
 /** How long after a crash mid-slice the safety alarm resumes the run. */
@@ -42,8 +49,8 @@ export async function driveSlice(env: RunEnvironment, alarm: RunAlarm): Promise<
   }
   if (result.yielded) {
     // A child's end recorded while this slice was finishing set an alarm for now: keep it (not a later one, not none).
-    const childEnded = (result.untilMessage === true || result.wakeAt !== undefined) && (await childEndPending(env));
-    if (childEnded) await alarm.wakeIn(0);
+    const pending = (result.untilMessage === true || result.wakeAt !== undefined) && (await messagePending(env));
+    if (pending) await alarm.wakeIn(0);
     else if (result.wakeAt !== undefined) await alarm.wakeAt(result.wakeAt);
     // A child's end is a message to this object (childEnded arms the alarm then): nothing to wake
     // for now, unless one landed while this slice was finishing (its alarm must not be cleared).

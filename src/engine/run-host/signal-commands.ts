@@ -99,6 +99,9 @@ function answerOfWait(state: RunState, received: SignalProgress, at: number): Wa
   const step = state.steps.get(stepPath);
   if (!names.has(received.name) || wait.until <= at || !step?.started) return null;
   if (step.deadline !== undefined && step.deadline <= at) return null;
+  // A signal the step consumed before a crash took its StepSucceeded with it is its answer still.
+  const consumed = [...state.signals.values()].find((s) => s.consumedBy === stepPath);
+  if (consumed) return { stepPath, attempt: step.attempt, between: [], output: signalOutput(consumed) };
   const taken = nextSignalFor(state, names) ?? received;
   return {
     stepPath,
