@@ -1,7 +1,6 @@
 import type { LiveCalls } from "../src/engine/live/live-calls.ts";
 import { type RunEnvironment, runEnvironment } from "../src/engine/run-environment.ts";
-import type { RunObjectLog } from "../src/wiring.ts";
-import { wire } from "../src/wiring.ts";
+import { type RunObjectLog, wire } from "../src/wiring.ts";
 
 /** What one alarm slice of a run object drives with: its log, the abort and pause of the slice, its live output. */
 export type SliceHandles = {
